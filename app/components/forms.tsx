@@ -1,0 +1,62 @@
+import clsx from "clsx";
+import { useId, type InputHTMLAttributes, type ReactNode } from "react";
+
+/** The form-level message: SPEC's alert texts and anything not tied to one field. */
+export function FormAlert({ message, id }: { message: string | null | undefined; id?: string }) {
+  if (!message) return null;
+  return (
+    <p className="form-alert" role="alert" id={id}>
+      {message}
+    </p>
+  );
+}
+
+interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "id"> {
+  label: string;
+  name: string;
+  /** Shown under the field; `invalid` alone marks the field without repeating the form alert. */
+  error?: string | null;
+  invalid?: boolean;
+  hint?: ReactNode;
+}
+
+/** A labelled input tied to its error text (aria-invalid + aria-describedby). */
+export function TextField({ label, name, error, invalid, hint, className, ...input }: TextFieldProps) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const isInvalid = Boolean(error) || Boolean(invalid);
+  const describedBy = [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className={clsx("field", className)}>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        name={name}
+        aria-invalid={isInvalid || undefined}
+        aria-describedby={describedBy}
+        {...input}
+      />
+      {hint ? (
+        <p className="field__hint" id={hintId}>
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="field__error" id={errorId} role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** Field error text unless it only repeats the form alert (then the field is just marked invalid). */
+export function fieldError(
+  failure: { formError: string | null; fieldErrors: Partial<Record<string, string>> } | undefined,
+  name: string,
+): { error: string | null; invalid: boolean } {
+  const message = failure?.fieldErrors[name];
+  if (!message) return { error: null, invalid: false };
+  return { error: message === failure?.formError ? null : message, invalid: true };
+}

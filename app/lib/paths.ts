@@ -1,0 +1,35 @@
+// Every product URL sits under one base (DESIGN §1). Build links here, never by hand.
+export const BASE = "/ReciPals";
+
+export const paths = {
+  home: () => `${BASE}/Home`,
+  search: () => `${BASE}/Search`,
+  create: () => `${BASE}/Create`,
+  editor: (rid: string) => `${BASE}/Editor/${encodeURIComponent(rid)}`,
+  recipe: (rid: string) => `${BASE}/Recipes/${encodeURIComponent(rid)}`,
+  saved: () => `${BASE}/Saved`,
+  info: () => `${BASE}/Info`,
+  account: () => `${BASE}/Account`,
+  login: (redirectTo?: string) =>
+    redirectTo ? `${BASE}/Account/Login?redirectTo=${encodeURIComponent(redirectTo)}` : `${BASE}/Account/Login`,
+  logout: () => `${BASE}/Account/Logout`,
+  signup: () => `${BASE}/Account/Signup`,
+  signupTags: () => `${BASE}/Account/SignupTags`,
+  profile: (uid: string) => `${BASE}/Account/Profile/${encodeURIComponent(uid)}`,
+  profileEdit: (uid: string) => `${BASE}/Account/Profile/${encodeURIComponent(uid)}/Edit`,
+  post: (uid: string, pid: string) =>
+    `${BASE}/Account/Profile/${encodeURIComponent(uid)}/Posts/${encodeURIComponent(pid)}`,
+  admin: () => `${BASE}/Account/Admin`,
+} as const;
+
+export const DEFAULT_PROFILE_IMAGE = "/images/profile.png";
+
+/**
+ * Only same-site paths are followed after sign-in; anything else (absolute URLs,
+ * protocol-relative `//evil`, backslash tricks) falls back to `fallback`.
+ */
+export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback: string = paths.home()): string {
+  if (!to || typeof to !== "string") return fallback;
+  if (!to.startsWith("/") || to.startsWith("//") || to.includes("\\")) return fallback;
+  return to;
+}

@@ -1,0 +1,81 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+
+import { FormAlert, TextField, fieldError } from "~/components/forms";
+import { paths, safeRedirect } from "~/lib/paths";
+import { authenticateForm, LoginError } from "~/server/auth.server";
+import { keptFields, type FormFailure } from "~/server/forms.server";
+import { createUserSession, requireAnonymous } from "~/server/session.server";
+
+export const meta: MetaFunction = () => [{ title: "Sign in · ReciPals" }];
+
+// Why someone was sent here; a code, so a crafted link cannot put arbitrary text on the page.
+const REASONS: Record<string, string> = {
+  create: "Please log in to create a recipe.",
+  "create-save": "You must be logged in to create a recipe. Please log in first.",
+  expired: "Session expired. Please log in again.",
+};
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAnonymous(request);
+  return null;
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await request.clone().formData();
+  const redirectTo = safeRedirect(formData.get("redirectTo"), paths.home());
+  try {
+    const user = await authenticateForm(request);
+    return await createUserSession({ request, userId: user.id, redirectTo });
+  } catch (error) {
+    if (!(error instanceof LoginError)) throw error;
+    const failure: FormFailure<"username" | "password"> = {
+      formError: error.message,
+      fieldErrors: error.field ? { [error.field]: error.message } : {},
+      fields: keptFields(formData, ["username"]),
+    };
+    return data(failure, { status: error.status });
+  }
+}
+
+export default function LoginRoute() {
+  const failure = useActionData<typeof action>();
+  const [searchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const reason = REASONS[searchParams.get("reason") ?? ""];
+  const busy = navigation.state === "submitting";
+  return (
+    <section className="auth-card">
+      <h1>Sign in</h1>
+      {reason && !failure ? <p className="notice" role="status">{reason}</p> : null}
+      <Form method="post" noValidate className="stack">
+        <FormAlert message={failure?.formError} />
+        <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
+        <TextField
+          label="Username"
+          name="username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          maxLength={30}
+          defaultValue={failure?.fields.username ?? ""}
+          {...fieldError(failure, "username")}
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          maxLength={200}
+          {...fieldError(failure, "password")}
+        />
+        <button type="submit" className="button" disabled={busy}>
+          Sign in
+        </button>
+      </Form>
+      <p>
+        New to ReciPals? <Link to={paths.signup()}>Sign up</Link>
+      </p>
+    </section>
+  );
+}

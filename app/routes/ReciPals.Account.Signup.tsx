@@ -1,0 +1,109 @@
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+
+import { FormAlert, TextField, fieldError } from "~/components/forms";
+import { paths } from "~/lib/paths";
+import { formValues, toFailure, type FormFailure } from "~/server/forms.server";
+import { hashPassword } from "~/server/password.server";
+import { isUsernameTaken } from "~/server/queries/users.server";
+import { commitSignupDraft, getSignupDraft, requireAnonymous } from "~/server/session.server";
+import {
+  FILL_ALL_FIELDS,
+  PASSWORDS_DONT_MATCH,
+  SIGNUP_FIELDS,
+  SignupSchema,
+  USERNAME_TAKEN,
+} from "~/server/validation/auth.server";
+
+export const meta: MetaFunction = () => [{ title: "Sign up · ReciPals" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAnonymous(request);
+  // Coming back from the tags step keeps name and username (never the password).
+  const draft = await getSignupDraft(request);
+  return { name: draft?.name ?? "", username: draft?.username ?? "" };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireAnonymous(request);
+  const formData = await request.formData();
+  const parsed = SignupSchema.safeParse(formValues(formData, SIGNUP_FIELDS));
+  if (!parsed.success) {
+    return data(toFailure(parsed.error, formData, SIGNUP_FIELDS, [FILL_ALL_FIELDS, PASSWORDS_DONT_MATCH]), {
+      status: 400,
+    });
+  }
+  const { name, username, password } = parsed.data;
+  if (await isUsernameTaken(username)) {
+    const failure: FormFailure<(typeof SIGNUP_FIELDS)[number]> = {
+      formError: null,
+      fieldErrors: { username: USERNAME_TAKEN },
+      fields: { name, username },
+    };
+    return data(failure, { status: 409 });
+  }
+  // The draft cookie is signed and carries only a hash of the password (DESIGN §3).
+  const cookie = await commitSignupDraft(request, { name, username, passwordHash: await hashPassword(password) });
+  return redirect(paths.signupTags(), { headers: { "Set-Cookie": cookie } });
+}
+
+export default function SignupRoute() {
+  const draft = useLoaderData<typeof loader>();
+  const failure = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  return (
+    <section className="auth-card">
+      <h1>Sign up</h1>
+      <Form method="post" noValidate className="stack">
+        <FormAlert message={failure?.formError} />
+        <TextField
+          label="Name"
+          name="name"
+          autoComplete="name"
+          maxLength={60}
+          defaultValue={failure?.fields.name ?? draft.name}
+          {...fieldError(failure, "name")}
+        />
+        <TextField
+          label="Username"
+          name="username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          maxLength={30}
+          hint="3–30 letters, digits, _ or ."
+          defaultValue={failure?.fields.username ?? draft.username}
+          {...fieldError(failure, "username")}
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          maxLength={200}
+          {...fieldError(failure, "password")}
+        />
+        <TextField
+          label="Verify Password"
+          name="verifyPassword"
+          type="password"
+          autoComplete="new-password"
+          maxLength={200}
+          {...fieldError(failure, "verifyPassword")}
+        />
+        <button type="submit" className="button" disabled={busy}>
+          Next
+        </button>
+      </Form>
+      <p>
+        Already have an account? <Link to={paths.login()}>Sign in</Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,74 @@
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+
+import { FormAlert } from "~/components/forms";
+import { TagPicker } from "~/components/tag-picker";
+import { paths } from "~/lib/paths";
+import { createUser, UsernameTakenError } from "~/server/queries/users.server";
+import { clearSignupDraft, createUserSession, getSignupDraft, requireAnonymous } from "~/server/session.server";
+import { USERNAME_TAKEN } from "~/server/validation/auth.server";
+import { ProfileTagsSchema, readTags } from "~/server/validation/tags.server";
+
+export const meta: MetaFunction = () => [{ title: "Choose your tags · ReciPals" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAnonymous(request);
+  // Without held sign-up details (none, expired or tampered) there is nothing to finish.
+  if (!(await getSignupDraft(request))) throw redirect(paths.signup());
+  return null;
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireAnonymous(request);
+  const draft = await getSignupDraft(request);
+  if (!draft) throw redirect(paths.signup());
+  const formData = await request.formData();
+  const submitted = readTags(formData);
+  const parsed = ProfileTagsSchema.safeParse(submitted);
+  if (!parsed.success) {
+    return data({ formError: parsed.error.issues[0]?.message ?? "Please check your tags.", tags: submitted }, { status: 400 });
+  }
+  let user;
+  try {
+    user = await createUser({
+      name: draft.name,
+      username: draft.username,
+      passwordHash: draft.passwordHash,
+      tags: parsed.data,
+    });
+  } catch (error) {
+    if (!(error instanceof UsernameTakenError)) throw error;
+    return data({ formError: USERNAME_TAKEN, tags: submitted }, { status: 409 });
+  }
+  const headers = new Headers({ "Set-Cookie": await clearSignupDraft(request) });
+  return createUserSession({ request, userId: user.id, redirectTo: paths.profile(user.id), headers });
+}
+
+export default function SignupTagsRoute() {
+  const failure = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  return (
+    <section className="auth-card auth-card--wide">
+      <h1>Who Are You :D</h1>
+      <p>Choose up to 3 tags to describe yourself!</p>
+      <Form method="post" noValidate className="stack">
+        <FormAlert message={failure?.formError} />
+        <TagPicker selected={failure?.tags ?? []} />
+        <div className="actions">
+          <Link to={paths.signup()} className="button button--ghost">
+            Back
+          </Link>
+          <button type="submit" className="button" disabled={busy}>
+            Sign up
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,9 @@
+import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+
+import { paths } from "~/lib/paths";
+import { getUserId } from "~/server/session.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const userId = await getUserId(request);
+  return redirect(userId ? paths.profile(userId) : paths.login());
+}

@@ -1,0 +1,60 @@
+import { Authenticator } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
+
+import { verifyLogin, type SessionUser } from "./queries/users.server";
+import { FILL_ALL_FIELDS, LoginSchema } from "./validation/auth.server";
+
+export const LOGIN_MESSAGES = {
+  invalid: "Invalid username or password. Please try again.",
+  unknownUser: "User not found. Please check your username.",
+  failed: "Login failed. Please try again later.",
+} as const;
+
+/** A refused sign-in: the status and SPEC §8 message the login page and the API show. */
+export class LoginError extends Error {
+  constructor(
+    message: string,
+    readonly status: 400 | 401 | 404 | 500,
+    readonly field?: "username" | "password",
+  ) {
+    super(message);
+    this.name = "LoginError";
+  }
+}
+
+/** Checks credentials only; sessions, redirects and cookies are ours (session.server.ts). */
+export async function checkCredentials(input: { username: unknown; password: unknown }): Promise<SessionUser> {
+  const parsed = LoginSchema.safeParse({
+    username: typeof input.username === "string" ? input.username : "",
+    password: typeof input.password === "string" ? input.password : "",
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path[0] === "password" ? "password" : "username";
+    throw new LoginError(issue?.message ?? FILL_ALL_FIELDS, 400, field);
+  }
+  const result = await verifyLogin(parsed.data);
+  if (result.ok) return result.user;
+  if (result.reason === "unknown-user") throw new LoginError(LOGIN_MESSAGES.unknownUser, 404, "username");
+  throw new LoginError(LOGIN_MESSAGES.invalid, 401, "password");
+}
+
+export const authenticator = new Authenticator<SessionUser>();
+
+authenticator.use(
+  new FormStrategy(async ({ form }) =>
+    checkCredentials({ username: form.get("username"), password: form.get("password") }),
+  ),
+  "form",
+);
+
+/** Runs the form strategy; any failure that is not a LoginError becomes SPEC's generic message. */
+export async function authenticateForm(request: Request): Promise<SessionUser> {
+  try {
+    return await authenticator.authenticate("form", request);
+  } catch (error) {
+    if (error instanceof LoginError) throw error;
+    console.error("Sign-in failed unexpectedly", error);
+    throw new LoginError(LOGIN_MESSAGES.failed, 500);
+  }
+}

@@ -1,0 +1,126 @@
+import type { Generated } from "kysely";
+
+// Table shapes as stored. Ordered children carry `position`; `seq` is insertion order.
+export interface UsersTable {
+  id: string;
+  username: string;
+  name: string;
+  password_hash: string;
+  role: "USER" | "ADMIN";
+  bio: Generated<string>;
+  profile: Generated<string>;
+  created_at: string;
+  seq: number;
+}
+
+export interface UserTagsTable {
+  user_id: string;
+  position: number;
+  tag: string;
+}
+
+export interface FollowsTable {
+  follower_id: string;
+  followee_id: string;
+  created_at: string;
+}
+
+export interface RecipesTable {
+  id: string;
+  user_created: string | null;
+  name: string;
+  description: Generated<string>;
+  total_time: Generated<string>;
+  serves: number | null;
+  photo: Generated<string>;
+  created_at: string | null;
+  seq: number;
+}
+
+export interface RecipeTagsTable {
+  recipe_id: string;
+  position: number;
+  tag: string;
+}
+
+export interface IngredientSectionsTable {
+  id: string;
+  recipe_id: string;
+  position: number;
+  title: string;
+}
+
+export interface IngredientLinesTable {
+  section_id: string;
+  position: number;
+  text: string;
+}
+
+export interface StepsTable {
+  recipe_id: string;
+  position: number;
+  text: string;
+}
+
+export interface PostsTable {
+  id: string;
+  recipe_id: string;
+  created_by: string | null;
+  title: string;
+  caption: Generated<string>;
+  photo: Generated<string>;
+  created_at: string | null;
+  seq: number;
+}
+
+export interface LikesTable {
+  post_id: string;
+  user_id: string;
+  created_at: string;
+}
+
+export interface CommentsTable {
+  id: string;
+  post_id: string;
+  user_id: string | null;
+  text: string;
+  created_at: string;
+  seq: number;
+}
+
+export interface SavedRecipesTable {
+  user_id: string;
+  recipe_id: string;
+  created_at: string;
+  seq: number;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  created_at: string;
+  expires_at: number;
+}
+
+export interface SeedRunsTable {
+  name: string;
+  ran_at: string;
+  detail: Generated<string>;
+}
+
+export interface Database {
+  users: UsersTable;
+  user_tags: UserTagsTable;
+  follows: FollowsTable;
+  recipes: RecipesTable;
+  recipe_tags: RecipeTagsTable;
+  ingredient_sections: IngredientSectionsTable;
+  ingredient_lines: IngredientLinesTable;
+  steps: StepsTable;
+  posts: PostsTable;
+  likes: LikesTable;
+  comments: CommentsTable;
+  saved_recipes: SavedRecipesTable;
+  sessions: SessionsTable;
+  seed_runs: SeedRunsTable;
+}

@@ -1,0 +1,42 @@
+import fs from "node:fs";
+import path from "node:path";
+
+import SQLite from "better-sqlite3";
+import { Kysely, Migrator, SqliteDialect } from "kysely";
+
+import { migrationProvider } from "../../migrations/index";
+import type { Database } from "./db-types.server";
+import { env } from "./env.server";
+
+export type DB = Kysely<Database>;
+
+// SQLite-specific setup lives here and nowhere else (DESIGN §7: keep the dialect swappable).
+export function openDatabase(file: string): DB {
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("synchronous = NORMAL");
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+/** Runs every pending migration; throws when one fails so the server never serves a half-migrated schema. */
+export async function migrateToLatest(database: DB): Promise<string[]> {
+  const migrator = new Migrator({ db: database, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+declare global {
+  // eslint-disable-next-line no-var
+  var __recipalsDb: DB | undefined;
+}
+
+// One handle per process; cached on globalThis so dev rebuilds do not leak handles.
+export const db: DB = (globalThis.__recipalsDb ??= openDatabase(env.DATABASE_PATH));
+
+// Migrate before anything can query: every importer of this module (the server build, the
+// seed, tests) waits here, so the server never serves an old schema.
+await migrateToLatest(db);

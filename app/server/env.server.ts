@@ -1,0 +1,71 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+
+import { z } from "zod";
+
+// Every setting the server reads, checked once at boot so a typo fails loudly
+// instead of surfacing as a strange runtime error later.
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(4000),
+  DATABASE_PATH: z.string().min(1).default("data/recipals.db"),
+  RECIPALS_SEED_FILE: z.string().optional(),
+  MEALDB_BASE_URL: z.string().url().default("https://www.themealdb.com/api/json/v1/1"),
+  SEED_ADMIN_PASSWORD: z.string().min(1).optional(),
+  ADMIN_SECRET: z.string().min(1).optional(),
+  ALLOWED_ORIGINS: z
+    .string()
+    .optional()
+    .transform((value) =>
+      (value ?? "")
+        .split(",")
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    ),
+  SESSION_SECRET: z.string().min(16).optional(),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+function readEnv(): Env {
+  const parsed = EnvSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues
+      .map((issue) => `${issue.path.join(".")}: ${issue.message}`)
+      .join("; ");
+    throw new Error(`Invalid environment: ${problems}`);
+  }
+  return parsed.data;
+}
+
+export const env = readEnv();
+
+/** Folder that holds runtime data (the database, uploads, the generated secret). */
+export function dataDir(): string {
+  const dbPath = env.DATABASE_PATH;
+  return dbPath === ":memory:" ? path.resolve("data") : path.dirname(path.resolve(dbPath));
+}
+
+/**
+ * The secret that signs cookies. Without SESSION_SECRET a random one is created once and
+ * kept beside the database, so a restart does not sign everybody out.
+ */
+export function sessionSecret(): string {
+  if (env.SESSION_SECRET) return env.SESSION_SECRET;
+  if (env.DATABASE_PATH === ":memory:") return (globalThis.__recipalsEphemeralSecret ??= crypto.randomBytes(32).toString("hex"));
+  const file = path.join(dataDir(), ".session-secret");
+  try {
+    return fs.readFileSync(file, "utf8").trim();
+  } catch {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const secret = crypto.randomBytes(32).toString("hex");
+    fs.writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
+    return fs.readFileSync(file, "utf8").trim();
+  }
+}
+
+declare global {
+  // eslint-disable-next-line no-var
+  var __recipalsEphemeralSecret: string | undefined;
+}

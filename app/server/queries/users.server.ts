@@ -1,0 +1,130 @@
+import crypto from "node:crypto";
+
+import { sql } from "kysely";
+
+import { DEFAULT_PROFILE_IMAGE } from "~/lib/paths";
+
+import { db, type DB } from "../db.server";
+import { verifyPassword } from "../password.server";
+import { nextSeq, nowIso } from "./seq.server";
+
+export type Role = "USER" | "ADMIN";
+
+/** What every page needs to know about the signed-in user (root loader). */
+export interface SessionUser {
+  id: string;
+  username: string;
+  name: string;
+  role: Role;
+  profile: string;
+}
+
+export interface UserProfile extends SessionUser {
+  bio: string;
+  tags: string[];
+}
+
+const sessionUserColumns = ["id", "username", "name", "role", "profile"] as const;
+
+export async function getSessionUserById(id: string, database: DB = db): Promise<SessionUser | undefined> {
+  return database.selectFrom("users").select(sessionUserColumns).where("id", "=", id).executeTakeFirst();
+}
+
+export async function getUserProfile(id: string, database: DB = db): Promise<UserProfile | undefined> {
+  const user = await database
+    .selectFrom("users")
+    .select([...sessionUserColumns, "bio"])
+    .where("id", "=", id)
+    .executeTakeFirst();
+  if (!user) return undefined;
+  return { ...user, tags: await getUserTags(id, database) };
+}
+
+export async function getUserTags(userId: string, database: DB = db): Promise<string[]> {
+  const rows = await database
+    .selectFrom("user_tags")
+    .select("tag")
+    .where("user_id", "=", userId)
+    .orderBy("position")
+    .execute();
+  return rows.map((row) => row.tag);
+}
+
+export async function isUsernameTaken(username: string, database: DB = db): Promise<boolean> {
+  const row = await database
+    .selectFrom("users")
+    .select("id")
+    .where(sql<boolean>`username = ${username} collate nocase`)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export type LoginResult =
+  | { ok: true; user: SessionUser }
+  | { ok: false; reason: "unknown-user" | "wrong-password" };
+
+/** The only place the password hash is read. It never leaves this function. */
+export async function verifyLogin(
+  { username, password }: { username: string; password: string },
+  database: DB = db,
+): Promise<LoginResult> {
+  const row = await database
+    .selectFrom("users")
+    .select([...sessionUserColumns, "password_hash"])
+    .where(sql<boolean>`username = ${username} collate nocase`)
+    .executeTakeFirst();
+  if (!row) return { ok: false, reason: "unknown-user" };
+  const { password_hash: hash, ...user } = row;
+  if (!(await verifyPassword(password, hash))) return { ok: false, reason: "wrong-password" };
+  return { ok: true, user };
+}
+
+export interface NewUser {
+  id?: string;
+  name: string;
+  username: string;
+  passwordHash: string;
+  role?: Role;
+  bio?: string;
+  profile?: string;
+  tags?: string[];
+}
+
+export class UsernameTakenError extends Error {
+  constructor(username: string) {
+    super(`The username "${username}" is already taken.`);
+    this.name = "UsernameTakenError";
+  }
+}
+
+/** Creates a user and their ordered tags in one transaction; refuses a taken username. */
+export async function createUser(input: NewUser, database: DB = db): Promise<SessionUser> {
+  const id = input.id ?? crypto.randomUUID();
+  return database.transaction().execute(async (trx) => {
+    if (await isUsernameTaken(input.username, trx)) throw new UsernameTakenError(input.username);
+    await trx
+      .insertInto("users")
+      .values({
+        id,
+        name: input.name,
+        username: input.username,
+        password_hash: input.passwordHash,
+        role: input.role ?? "USER",
+        bio: input.bio ?? "",
+        profile: input.profile || DEFAULT_PROFILE_IMAGE,
+        created_at: nowIso(),
+        seq: nextSeq("users"),
+      })
+      .execute();
+    const tags = input.tags ?? [];
+    if (tags.length > 0) {
+      await trx
+        .insertInto("user_tags")
+        .values(tags.map((tag, position) => ({ user_id: id, position, tag })))
+        .execute();
+    }
+    const created = await getSessionUserById(id, trx);
+    if (!created) throw new Error("User vanished inside its own transaction");
+    return created;
+  });
+}

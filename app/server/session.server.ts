@@ -1,0 +1,152 @@
+import crypto from "node:crypto";
+
+import { createCookie, createCookieSessionStorage, redirect } from "@remix-run/node";
+
+import { paths, safeRedirect } from "~/lib/paths";
+
+import { db } from "./db.server";
+import { env, sessionSecret } from "./env.server";
+import { getSessionUserById, type SessionUser } from "./queries/users.server";
+
+const SESSION_DAYS = 30;
+const SESSION_MS = SESSION_DAYS * 24 * 60 * 60 * 1000;
+const secure = env.NODE_ENV === "production";
+
+// The cookie holds only a random session id; the session itself is a database row,
+// so signing out (or deleting the user) ends it everywhere.
+export const sessionCookie = createCookie("recipals_session", {
+  httpOnly: true,
+  sameSite: "lax",
+  secure,
+  path: "/",
+  maxAge: SESSION_DAYS * 24 * 60 * 60,
+  secrets: [sessionSecret()],
+});
+
+async function readSessionId(request: Request): Promise<string | null> {
+  const value: unknown = await sessionCookie.parse(request.headers.get("Cookie"));
+  return typeof value === "string" && value.length > 0 ? value : null;
+}
+
+/** The signed-in user's id, or null for a missing, tampered, expired or deleted session. */
+export async function getUserId(request: Request): Promise<string | null> {
+  const sessionId = await readSessionId(request);
+  if (!sessionId) return null;
+  const row = await db
+    .selectFrom("sessions")
+    .select(["user_id", "expires_at"])
+    .where("id", "=", sessionId)
+    .executeTakeFirst();
+  if (!row || row.expires_at <= Date.now()) return null;
+  return row.user_id;
+}
+
+export async function getUser(request: Request): Promise<SessionUser | null> {
+  const userId = await getUserId(request);
+  if (!userId) return null;
+  return (await getSessionUserById(userId)) ?? null;
+}
+
+function currentPath(request: Request): string {
+  const url = new URL(request.url);
+  return `${url.pathname}${url.search}`;
+}
+
+/** Sends visitors to Login (remembering where they were going) and returns the user otherwise. */
+export async function requireUser(
+  request: Request,
+  { redirectTo = currentPath(request) }: { redirectTo?: string } = {},
+): Promise<SessionUser> {
+  const user = await getUser(request);
+  if (!user) throw redirect(paths.login(redirectTo));
+  return user;
+}
+
+export async function requireUserId(request: Request, options?: { redirectTo?: string }): Promise<string> {
+  return (await requireUser(request, options)).id;
+}
+
+/** Pages for signed-out people only (login, sign-up) send signed-in users home. */
+export async function requireAnonymous(request: Request): Promise<void> {
+  if (await getUserId(request)) throw redirect(paths.home());
+}
+
+/**
+ * Starts a fresh session (rotating away any old one, so a planted session id is useless)
+ * and redirects with its cookie.
+ */
+export async function createUserSession({
+  request,
+  userId,
+  redirectTo,
+  headers = new Headers(),
+}: {
+  request: Request;
+  userId: string;
+  redirectTo: string;
+  headers?: Headers;
+}): Promise<Response> {
+  const oldId = await readSessionId(request);
+  const id = crypto.randomBytes(32).toString("base64url");
+  const now = Date.now();
+  await db.transaction().execute(async (trx) => {
+    if (oldId) await trx.deleteFrom("sessions").where("id", "=", oldId).execute();
+    await trx.deleteFrom("sessions").where("user_id", "=", userId).where("expires_at", "<=", now).execute();
+    await trx
+      .insertInto("sessions")
+      .values({ id, user_id: userId, created_at: new Date(now).toISOString(), expires_at: now + SESSION_MS })
+      .execute();
+  });
+  headers.append("Set-Cookie", await sessionCookie.serialize(id));
+  return redirect(safeRedirect(redirectTo), { headers });
+}
+
+export async function logout(request: Request): Promise<Response> {
+  const sessionId = await readSessionId(request);
+  if (sessionId) await db.deleteFrom("sessions").where("id", "=", sessionId).execute();
+  return redirect(paths.home(), {
+    headers: { "Set-Cookie": await sessionCookie.serialize("", { maxAge: 0 }) },
+  });
+}
+
+// The sign-up draft between the two steps (SPEC §4). Signed, so it cannot be forged;
+// it holds the password only as a hash.
+export const signupDraftStorage = createCookieSessionStorage<SignupDraft>({
+  cookie: {
+    name: "recipals_signup",
+    httpOnly: true,
+    sameSite: "lax",
+    secure,
+    path: "/",
+    maxAge: 60 * 60,
+    secrets: [sessionSecret()],
+  },
+});
+
+export interface SignupDraft {
+  name: string;
+  username: string;
+  passwordHash: string;
+}
+
+export async function getSignupDraft(request: Request): Promise<SignupDraft | null> {
+  const session = await signupDraftStorage.getSession(request.headers.get("Cookie"));
+  const name = session.get("name");
+  const username = session.get("username");
+  const passwordHash = session.get("passwordHash");
+  if (typeof name !== "string" || typeof username !== "string" || typeof passwordHash !== "string") return null;
+  return { name, username, passwordHash };
+}
+
+export async function commitSignupDraft(request: Request, draft: SignupDraft): Promise<string> {
+  const session = await signupDraftStorage.getSession(request.headers.get("Cookie"));
+  session.set("name", draft.name);
+  session.set("username", draft.username);
+  session.set("passwordHash", draft.passwordHash);
+  return signupDraftStorage.commitSession(session);
+}
+
+export async function clearSignupDraft(request: Request): Promise<string> {
+  const session = await signupDraftStorage.getSession(request.headers.get("Cookie"));
+  return signupDraftStorage.destroySession(session);
+}

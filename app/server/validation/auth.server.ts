@@ -1,0 +1,51 @@
+import { z } from "zod";
+
+export const FILL_ALL_FIELDS = "Please fill in all fields";
+export const PASSWORDS_DONT_MATCH = "Passwords don't match";
+export const USERNAME_TAKEN = "That username is already taken. Please choose another.";
+
+export const LIMITS = { name: 60, usernameMin: 3, username: 30, password: 200, bio: 300 } as const;
+
+// Rules shared by sign-up, the profile editor and the API (DESIGN §3 input limits).
+export const nameField = z
+  .string()
+  .trim()
+  .min(1, FILL_ALL_FIELDS)
+  .max(LIMITS.name, `Name must be at most ${LIMITS.name} characters.`);
+
+export const usernameField = z
+  .string()
+  .trim()
+  .min(1, FILL_ALL_FIELDS)
+  .max(LIMITS.username, `Username must be at most ${LIMITS.username} characters.`)
+  .min(LIMITS.usernameMin, `Username must be at least ${LIMITS.usernameMin} characters.`)
+  .regex(/^[A-Za-z0-9_.]+$/, "Username may use only letters, digits, _ and .");
+
+export const newPasswordField = z
+  .string()
+  .min(1, FILL_ALL_FIELDS)
+  .max(LIMITS.password, `Password must be at most ${LIMITS.password} characters.`);
+
+export const LoginSchema = z.object({
+  username: z
+    .string()
+    .trim()
+    .min(1, FILL_ALL_FIELDS)
+    .max(LIMITS.username, `Username must be at most ${LIMITS.username} characters.`),
+  password: newPasswordField,
+});
+
+export const SignupSchema = z
+  .object({
+    name: nameField,
+    username: usernameField,
+    password: newPasswordField,
+    verifyPassword: z.string().min(1, FILL_ALL_FIELDS),
+  })
+  .refine((value) => value.password === value.verifyPassword, {
+    message: PASSWORDS_DONT_MATCH,
+    path: ["verifyPassword"],
+  });
+
+export const SIGNUP_FIELDS = ["name", "username", "password", "verifyPassword"] as const;
+export const LOGIN_FIELDS = ["username", "password"] as const;
