@@ -1,0 +1,29 @@
+import path from "node:path";
+
+import SQLite from "better-sqlite3";
+import { expect, type Page } from "@playwright/test";
+
+export const SEEDED_USER = { username: "jasminduong09", password: "ReciPals", id: "123" };
+export const ADMIN = { username: "admin", password: "e2e-admin-password" };
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+export async function signIn(page: Page, { username, password }: { username: string; password: string }) {
+  await page.goto("/ReciPals/Account/Login");
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/ReciPals\/Home$/);
+}
+
+/** Reads the e2e database directly (read-only) for facts the pages must never show. */
+export function readDb<T>(query: (db: SQLite.Database) => T): T {
+  const db = new SQLite(path.resolve(".e2e-data/recipals.db"), { readonly: true, fileMustExist: true });
+  try {
+    return query(db);
+  } finally {
+    db.close();
+  }
+}
