@@ -12,7 +12,7 @@ import {
 import type { ReactNode } from "react";
 
 import { getUser } from "~/server/session.server";
-import globalStyles from "~/styles/global.css?url";
+import globalStyles from "~/styles/global.css";
 
 import { ErrorPage } from "./components/error-page";
 

@@ -1,5 +1,5 @@
 import clsx from "clsx";
-import { useId, type InputHTMLAttributes, type ReactNode } from "react";
+import { useEffect, useId, useRef, type InputHTMLAttributes, type ReactNode, type RefObject } from "react";
 
 /** The form-level message: SPEC's alert texts and anything not tied to one field. */
 export function FormAlert({ message, id }: { message: string | null | undefined; id?: string }) {
@@ -59,4 +59,26 @@ export function fieldError(
   const message = failure?.fieldErrors[name];
   if (!message) return { error: null, invalid: false };
   return { error: message === failure?.formError ? null : message, invalid: true };
+}
+
+/**
+ * A number that changes with every new action result: used as the `key` of password inputs so
+ * a refused submission empties them (the server never sends passwords back either).
+ */
+export function useResultKey(result: unknown): number {
+  const ref = useRef({ result, key: 0 });
+  if (ref.current.result !== result) ref.current = { result, key: ref.current.key + 1 };
+  return ref.current.key;
+}
+
+/** After a refused submission, focus moves to the first invalid field (or the form alert). */
+export function useFocusInvalid(form: RefObject<HTMLFormElement | null>, result: unknown) {
+  useEffect(() => {
+    if (!result || !form.current) return;
+    const target = form.current.querySelector<HTMLElement>('[aria-invalid="true"], [role="alert"]');
+    if (target) {
+      if (target.getAttribute("role") === "alert") target.setAttribute("tabindex", "-1");
+      target.focus();
+    }
+  }, [form, result]);
 }

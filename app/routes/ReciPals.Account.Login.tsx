@@ -1,7 +1,8 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useRef } from "react";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 
-import { FormAlert, TextField, fieldError } from "~/components/forms";
+import { FormAlert, TextField, fieldError, useFocusInvalid, useResultKey } from "~/components/forms";
 import { paths, safeRedirect } from "~/lib/paths";
 import { authenticateForm, LoginError } from "~/server/auth.server";
 import { keptFields, type FormFailure } from "~/server/forms.server";
@@ -40,6 +41,9 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function LoginRoute() {
   const failure = useActionData<typeof action>();
+  const formRef = useRef<HTMLFormElement>(null);
+  const resultKey = useResultKey(failure);
+  useFocusInvalid(formRef, failure);
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const reason = REASONS[searchParams.get("reason") ?? ""];
@@ -48,7 +52,7 @@ export default function LoginRoute() {
     <section className="auth-card">
       <h1>Sign in</h1>
       {reason && !failure ? <p className="notice" role="status">{reason}</p> : null}
-      <Form method="post" noValidate className="stack">
+      <Form method="post" noValidate className="stack" ref={formRef}>
         <FormAlert message={failure?.formError} />
         <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
         <TextField
@@ -63,6 +67,7 @@ export default function LoginRoute() {
         />
         <TextField
           label="Password"
+          key={`password-${resultKey}`}
           name="password"
           type="password"
           autoComplete="current-password"

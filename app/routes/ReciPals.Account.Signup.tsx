@@ -5,9 +5,10 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
+import { useRef } from "react";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 
-import { FormAlert, TextField, fieldError } from "~/components/forms";
+import { FormAlert, TextField, fieldError, useFocusInvalid, useResultKey } from "~/components/forms";
 import { paths } from "~/lib/paths";
 import { formValues, toFailure, type FormFailure } from "~/server/forms.server";
 import { hashPassword } from "~/server/password.server";
@@ -56,11 +57,14 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function SignupRoute() {
   const draft = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>();
+  const formRef = useRef<HTMLFormElement>(null);
+  const resultKey = useResultKey(failure);
+  useFocusInvalid(formRef, failure);
   const busy = useNavigation().state === "submitting";
   return (
     <section className="auth-card">
       <h1>Sign up</h1>
-      <Form method="post" noValidate className="stack">
+      <Form method="post" noValidate className="stack" ref={formRef}>
         <FormAlert message={failure?.formError} />
         <TextField
           label="Name"
@@ -83,6 +87,7 @@ export default function SignupRoute() {
         />
         <TextField
           label="Password"
+          key={`password-${resultKey}`}
           name="password"
           type="password"
           autoComplete="new-password"
@@ -91,6 +96,7 @@ export default function SignupRoute() {
         />
         <TextField
           label="Verify Password"
+          key={`verifyPassword-${resultKey}`}
           name="verifyPassword"
           type="password"
           autoComplete="new-password"

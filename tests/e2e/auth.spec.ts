@@ -53,7 +53,7 @@ test.describe("sign-up", () => {
   test("creates an account in two steps and opens the new profile", async ({ page }) => {
     const username = uniqueName("cook");
     await page.goto("/ReciPals/Account/Signup");
-    await page.getByLabel("Name").fill("New Cook");
+    await page.getByLabel("Name", { exact: true }).fill("New Cook");
     await page.getByLabel("Username").fill(username);
     await page.getByLabel("Password", { exact: true }).fill("a good password");
     await page.getByLabel("Verify Password").fill("a good password");
@@ -75,10 +75,10 @@ test.describe("sign-up", () => {
 
   test("shows 'Please fill in all fields' and \"Passwords don't match\", keeping what was typed", async ({ page }) => {
     await page.goto("/ReciPals/Account/Signup");
-    await page.getByLabel("Name").fill("Half Done");
+    await page.getByLabel("Name", { exact: true }).fill("Half Done");
     await page.getByRole("button", { name: "Next" }).click();
     await expect(page.getByRole("alert").first()).toHaveText("Please fill in all fields");
-    await expect(page.getByLabel("Name")).toHaveValue("Half Done");
+    await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Half Done");
     await expect(page.getByLabel("Username")).toHaveAttribute("aria-invalid", "true");
 
     await page.getByLabel("Username").fill(uniqueName("mismatch"));
@@ -91,7 +91,7 @@ test.describe("sign-up", () => {
 
   test("refuses a taken username", async ({ page }) => {
     await page.goto("/ReciPals/Account/Signup");
-    await page.getByLabel("Name").fill("Copycat");
+    await page.getByLabel("Name", { exact: true }).fill("Copycat");
     await page.getByLabel("Username").fill("JasminDuong09");
     await page.getByLabel("Password", { exact: true }).fill("pw");
     await page.getByLabel("Verify Password").fill("pw");
@@ -107,7 +107,7 @@ test.describe("sign-up", () => {
 
   test("never lets a fourth tag through", async ({ page, javaScriptEnabled }) => {
     await page.goto("/ReciPals/Account/Signup");
-    await page.getByLabel("Name").fill("Greedy");
+    await page.getByLabel("Name", { exact: true }).fill("Greedy");
     await page.getByLabel("Username").fill(uniqueName("greedy"));
     await page.getByLabel("Password", { exact: true }).fill("pw");
     await page.getByLabel("Verify Password").fill("pw");
