@@ -3,7 +3,9 @@ import path from "node:path";
 import { defineConfig } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 4100);
-const E2E_DATA = path.resolve(".e2e-data");
+// E2E_PORT and E2E_DATA_DIR let two runs share a machine without clobbering each other.
+const E2E_DATA = path.resolve(process.env.E2E_DATA_DIR ?? ".e2e-data");
+process.env.E2E_DATA_DIR = E2E_DATA;
 const E2E_ADMIN_PASSWORD = "e2e-admin-password"; // tests/e2e/utils.ts signs in with it
 
 // Debian's Chromium (browsers cannot be downloaded here); flags keep it off the network.

@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const build = await import(pathToFileURL(path.join(root, "build", "index.js")).href);
+const build = await import(pathToFileURL(path.join(root, process.env.RECIPALS_BUILD_DIR ?? "build", "index.js")).href);
 if (!process.argv.includes("--migrate-only")) {
   const report = await build.entry.module.prepareDatabase();
   if (report.source !== "already-seeded") {

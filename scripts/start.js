@@ -10,7 +10,7 @@ process.chdir(root);
 process.env.NODE_ENV ??= "production";
 process.env.PORT ??= "4000";
 
-const buildFile = path.join(root, "build", "index.js");
+const buildFile = path.join(root, process.env.RECIPALS_BUILD_DIR ?? "build", "index.js");
 const sourceRoots = ["app", "migrations", "seed", "remix.config.js", "package.json"];
 
 function newestMtime(target) {

@@ -20,7 +20,7 @@ export async function signIn(page: Page, { username, password }: { username: str
 
 /** Reads the e2e database directly (read-only) for facts the pages must never show. */
 export function readDb<T>(query: (db: SQLite.Database) => T): T {
-  const db = new SQLite(path.resolve(".e2e-data/recipals.db"), { readonly: true, fileMustExist: true });
+  const db = new SQLite(path.join(process.env.E2E_DATA_DIR ?? path.resolve(".e2e-data"), "recipals.db"), { readonly: true, fileMustExist: true });
   try {
     return query(db);
   } finally {

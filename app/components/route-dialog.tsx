@@ -1,0 +1,36 @@
+import { Link } from "@remix-run/react";
+import { useEffect, useId, useRef, type ReactNode } from "react";
+
+/**
+ * A dialog that is a route of its own (DESIGN §4): rendered over its page, named by its
+ * title, closed by a link back (the backdrop is that link too). Works without JavaScript;
+ * with it, focus moves into the dialog and Escape closes it.
+ */
+export function RouteDialog({ title, closeTo, children }: { title: string; closeTo: string; children: ReactNode }) {
+  const titleId = useId();
+  const panel = useRef<HTMLDivElement>(null);
+  const close = useRef<HTMLAnchorElement>(null);
+  useEffect(() => {
+    panel.current?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") close.current?.click();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
+  return (
+    <div className="route-dialog">
+      <Link to={closeTo} className="route-dialog__backdrop" aria-hidden="true" tabIndex={-1} preventScrollReset />
+      <div className="route-dialog__panel" role="dialog" aria-modal="true" aria-labelledby={titleId} ref={panel} tabIndex={-1}>
+        <header className="route-dialog__header">
+          <h2 id={titleId}>{title}</h2>
+          <Link to={closeTo} className="route-dialog__close" ref={close} preventScrollReset>
+            <span aria-hidden="true">×</span>
+            <span className="visually-hidden">Close</span>
+          </Link>
+        </header>
+        <div className="route-dialog__body">{children}</div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+// Who may do what (SPEC §6). Pure, so the server enforces and the UI hides with the same rule.
+export interface Actor {
+  id: string;
+  role: "USER" | "ADMIN";
+}
+
+export const isAdmin = (actor: Actor | null | undefined): boolean => actor?.role === "ADMIN";
+
+/** The creator edits and deletes a recipe; an ADMIN may too. */
+export function canEditRecipe(actor: Actor | null | undefined, creatorId: string | null): boolean {
+  if (!actor) return false;
+  return isAdmin(actor) || (creatorId !== null && actor.id === creatorId);
+}
+
+/** A user edits their own profile; an ADMIN may edit anyone's. */
+export function canEditProfile(actor: Actor | null | undefined, userId: string): boolean {
+  if (!actor) return false;
+  return isAdmin(actor) || actor.id === userId;
+}
