@@ -1,0 +1,21 @@
+import { db, type DB } from "../db.server";
+
+export interface PostThumb {
+  post_id: string;
+  recipe_id: string;
+  title: string;
+  photo: string;
+}
+
+/**
+ * A user's posts in reversed stored order (newest first), as the profile grid and the
+ * post viewer's chevrons walk them (SPEC §2).
+ */
+export async function listUserPosts(userId: string, database: DB = db): Promise<PostThumb[]> {
+  return database
+    .selectFrom("posts")
+    .select(["id as post_id", "recipe_id", "title", "photo"])
+    .where("created_by", "=", userId)
+    .orderBy("seq", "desc")
+    .execute();
+}

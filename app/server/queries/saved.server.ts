@@ -1,0 +1,53 @@
+import { db, type DB } from "../db.server";
+import { nowIso, nextSeq } from "./seq.server";
+
+export interface SavedRecipeCard {
+  recipe_id: string;
+  post_id: string | null;
+  name: string;
+  description: string;
+  photo: string;
+  total_time: string;
+}
+
+/** A user's saved recipes, most recently saved first, with the post each links to (if any). */
+export async function listSavedRecipes(userId: string, database: DB = db): Promise<SavedRecipeCard[]> {
+  return database
+    .selectFrom("saved_recipes as s")
+    .innerJoin("recipes as r", "r.id", "s.recipe_id")
+    .leftJoin("posts as p", "p.recipe_id", "r.id")
+    .select(["r.id as recipe_id", "p.id as post_id", "r.name", "r.description", "r.photo", "r.total_time"])
+    .where("s.user_id", "=", userId)
+    .orderBy("s.seq", "desc")
+    .execute();
+}
+
+export async function isRecipeSaved(userId: string, recipeId: string, database: DB = db): Promise<boolean> {
+  const row = await database
+    .selectFrom("saved_recipes")
+    .select("recipe_id")
+    .where("user_id", "=", userId)
+    .where("recipe_id", "=", recipeId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Saves or unsaves; idempotent both ways, so a double submit never toggles twice. */
+export async function setRecipeSaved(
+  { userId, recipeId, saved }: { userId: string; recipeId: string; saved: boolean },
+  database: DB = db,
+): Promise<void> {
+  if (saved) {
+    await database
+      .insertInto("saved_recipes")
+      .values({ user_id: userId, recipe_id: recipeId, created_at: nowIso(), seq: nextSeq("saved_recipes") })
+      .onConflict((oc) => oc.columns(["user_id", "recipe_id"]).doNothing())
+      .execute();
+  } else {
+    await database
+      .deleteFrom("saved_recipes")
+      .where("user_id", "=", userId)
+      .where("recipe_id", "=", recipeId)
+      .execute();
+  }
+}
