@@ -13,7 +13,10 @@ export function RouteDialog({ title, closeTo, children }: { title: string; close
   useEffect(() => {
     panel.current?.focus();
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") close.current?.click();
+      // Dialogs can stack (likes over the post viewer): the innermost one, registered first, wins.
+      if (event.key !== "Escape" || event.defaultPrevented) return;
+      event.preventDefault();
+      close.current?.click();
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);

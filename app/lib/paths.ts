@@ -7,6 +7,9 @@ export const paths = {
   create: () => `${BASE}/Create`,
   editor: (rid: string) => `${BASE}/Editor/${encodeURIComponent(rid)}`,
   recipe: (rid: string) => `${BASE}/Recipes/${encodeURIComponent(rid)}`,
+  saveRecipe: (rid: string) => `${BASE}/Recipes/${encodeURIComponent(rid)}/Save`,
+  likePost: (pid: string) => `${BASE}/Posts/${encodeURIComponent(pid)}/Like`,
+  homeLikes: (pid: string) => `${BASE}/Home/Likes/${encodeURIComponent(pid)}`,
   saved: () => `${BASE}/Saved`,
   info: () => `${BASE}/Info`,
   account: () => `${BASE}/Account`,
@@ -19,6 +22,8 @@ export const paths = {
   profileEdit: (uid: string) => `${BASE}/Account/Profile/${encodeURIComponent(uid)}/Edit`,
   post: (uid: string, pid: string) =>
     `${BASE}/Account/Profile/${encodeURIComponent(uid)}/Posts/${encodeURIComponent(pid)}`,
+  postLikes: (uid: string, pid: string) =>
+    `${BASE}/Account/Profile/${encodeURIComponent(uid)}/Posts/${encodeURIComponent(pid)}/Likes`,
   admin: () => `${BASE}/Account/Admin`,
 } as const;
 

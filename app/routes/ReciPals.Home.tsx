@@ -1,11 +1,99 @@
-import type { MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, Outlet, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
+import { useEffect, useState } from "react";
+
+import { PostCard } from "~/components/post-card";
+import { paths } from "~/lib/paths";
+import { getFeedPage, parseFeedSeed, parsePage, type PostCardData } from "~/server/queries/feed.server";
+import { getUserId } from "~/server/session.server";
+import feedStyles from "~/styles/feed.css";
 
 export const meta: MetaFunction = () => [{ title: "Home · ReciPals" }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: feedStyles }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const viewerId = await getUserId(request);
+  const seed = parseFeedSeed(url.searchParams.get("seed"));
+  const page = parsePage(url.searchParams.get("page"));
+  const { posts, hasMore } = await getFeedPage({ viewerId, seed, page });
+  return { posts, hasMore, seed, page, signedIn: viewerId !== null };
+}
+
+// Liking or opening the likes dialog must not re-read the feed page: the cards settle from
+// their own fetchers, and a fresh read could move posts under the reader's thumb.
+export function shouldRevalidate({
+  currentUrl,
+  nextUrl,
+  formAction,
+  defaultShouldRevalidate,
+}: {
+  currentUrl: URL;
+  nextUrl: URL;
+  formAction?: string;
+  defaultShouldRevalidate: boolean;
+}) {
+  if (formAction?.includes("/Posts/")) return false;
+  if (currentUrl.search === nextUrl.search && currentUrl.pathname !== nextUrl.pathname) return false;
+  return defaultShouldRevalidate;
+}
 
 export default function HomeRoute() {
+  const first = useLoaderData<typeof loader>();
+  const { search } = useLocation();
+  const more = useFetcher<typeof loader>();
+  // Pages appended in place with JavaScript; a new first page (new seed or URL) starts over.
+  const [appended, setAppended] = useState<{ posts: PostCardData[]; page: number; hasMore: boolean }[]>([]);
+  useEffect(() => setAppended([]), [first]);
+  useEffect(() => {
+    const next = more.data;
+    if (!next) return;
+    setAppended((pages) => (pages.some((p) => p.page === next.page) ? pages : [...pages, next]));
+  }, [more.data]);
+
+  const last = appended.at(-1) ?? first;
+  const nextPage = last.page + 1;
+  const moreHref = `${paths.home()}?page=${nextPage}&seed=${first.seed}`;
+  const returnTo = `${paths.home()}${search || `?seed=${first.seed}`}`;
+  const posts = [...first.posts, ...appended.flatMap((p) => p.posts)];
+
   return (
-    <section>
+    <section className="feed-page">
       <h1 className="page-title">Home</h1>
+      {posts.length === 0 ? (
+        <p className="empty-state">No posts yet.</p>
+      ) : (
+        <ol className="feed" aria-label="Posts">
+          {posts.map((post, index) => (
+            <li key={post.post_id}>
+              <PostCard
+                post={post}
+                signedIn={first.signedIn}
+                returnTo={`${returnTo}#post-${post.post_id}`}
+                likesHref={`${paths.homeLikes(post.post_id)}${search || `?seed=${first.seed}`}`}
+                eager={index < 2 && first.page === 1}
+              />
+            </li>
+          ))}
+        </ol>
+      )}
+      {last.hasMore ? (
+        <p className="load-more">
+          <Link
+            to={moreHref}
+            className="button button--ghost"
+            onClick={(event) => {
+              // With JavaScript the next page is appended in place; without it, the link opens it.
+              event.preventDefault();
+              if (more.state === "idle") more.load(moreHref);
+            }}
+            aria-busy={more.state !== "idle"}
+          >
+            {more.state === "idle" ? "Load more" : "Loading…"}
+          </Link>
+        </p>
+      ) : null}
+      <Outlet />
     </section>
   );
 }

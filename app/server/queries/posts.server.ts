@@ -19,3 +19,13 @@ export async function listUserPosts(userId: string, database: DB = db): Promise<
     .orderBy("seq", "desc")
     .execute();
 }
+
+export async function getPostIdForRecipe(recipeId: string, database: DB = db): Promise<string | undefined> {
+  const row = await database.selectFrom("posts").select("id").where("recipe_id", "=", recipeId).executeTakeFirst();
+  return row?.id;
+}
+
+export async function postExists(postId: string, database: DB = db): Promise<boolean> {
+  const row = await database.selectFrom("posts").select("id").where("id", "=", postId).executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,71 @@
+import { Link } from "@remix-run/react";
+
+import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
+import type { PostCardData } from "~/server/queries/feed.server";
+
+import { Avatar } from "./avatar";
+import { LikeControls } from "./like-button";
+
+/** A post in the feed (SPEC §2 Post card). */
+export function PostCard({
+  post,
+  signedIn,
+  returnTo,
+  likesHref,
+  eager = false,
+}: {
+  post: PostCardData;
+  signedIn: boolean;
+  returnTo: string;
+  likesHref: string;
+  /** The first cards are above the fold: load their photos at once. */
+  eager?: boolean;
+}) {
+  const recipeHref = paths.recipe(post.recipe_id);
+  return (
+    <article className="post-card" id={`post-${post.post_id}`} aria-labelledby={`post-${post.post_id}-title`}>
+      <header className="post-card__author">
+        {post.author ? (
+          <Link to={paths.profile(post.author.id)} className="author-link">
+            <Avatar src={post.author.profile} size={36} />
+            <span>{post.author.username}</span>
+          </Link>
+        ) : (
+          <span className="author-link">
+            <Avatar src={DEFAULT_PROFILE_IMAGE} size={36} />
+            <span>Unknown User</span>
+          </span>
+        )}
+      </header>
+      <Link to={recipeHref} className="post-card__photo" tabIndex={-1} aria-hidden="true">
+        <img
+          src={post.photo || "/images/recipe-placeholder.png"}
+          alt=""
+          width={600}
+          height={450}
+          loading={eager ? "eager" : "lazy"}
+          decoding="async"
+        />
+      </Link>
+      <div className="post-card__body">
+        <div className="post-card__actions">
+          <LikeControls
+            postId={post.post_id}
+            liked={post.liked}
+            likes={post.likes}
+            signedIn={signedIn}
+            returnTo={returnTo}
+            likesHref={likesHref}
+          />
+          <Link to={`${recipeHref}#comments`} className="icon-button">
+            <span aria-hidden="true">💬</span> {post.comments} {post.comments === 1 ? "comment" : "comments"}
+          </Link>
+        </div>
+        <h2 className="post-card__title" id={`post-${post.post_id}-title`}>
+          <Link to={recipeHref}>{post.title}</Link>
+        </h2>
+        {post.caption ? <p className="post-card__caption">{post.caption}</p> : null}
+      </div>
+    </article>
+  );
+}

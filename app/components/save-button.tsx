@@ -1,0 +1,48 @@
+import { useFetcher } from "@remix-run/react";
+
+import { paths } from "~/lib/paths";
+
+import { InteractionFields } from "./interaction-fields";
+
+type SaveResult = { saved: boolean } | { error: string };
+
+/**
+ * The bookmark toggle. Optimistic with JavaScript; further clicks wait while a request is
+ * pending (SPEC §4), and the server is idempotent anyway.
+ */
+export function SaveButton({
+  recipeId,
+  saved,
+  returnTo,
+}: {
+  recipeId: string;
+  saved: boolean;
+  returnTo: string;
+}) {
+  const fetcher = useFetcher<SaveResult>();
+  let shown = saved;
+  if (fetcher.formData) shown = fetcher.formData.get("intent") === "save";
+  else if (fetcher.data && "saved" in fetcher.data) shown = fetcher.data.saved;
+  const error = fetcher.state === "idle" && fetcher.data && "error" in fetcher.data ? fetcher.data.error : null;
+  return (
+    <fetcher.Form method="post" action={paths.saveRecipe(recipeId)} preventScrollReset className="save-form">
+      <InteractionFields redirectTo={returnTo} />
+      <input type="hidden" name="recipeId" value={recipeId} />
+      <button
+        type="submit"
+        name="intent"
+        value={shown ? "unsave" : "save"}
+        className={shown ? "icon-button is-on" : "icon-button"}
+        disabled={fetcher.state !== "idle"}
+      >
+        <span aria-hidden="true">{shown ? "🔖" : "📑"}</span>
+        <span>{shown ? "Unsave recipe" : "Save recipe"}</span>
+      </button>
+      {error ? (
+        <p className="inline-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </fetcher.Form>
+  );
+}

@@ -1,0 +1,127 @@
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, Outlet, useLoaderData } from "@remix-run/react";
+
+import { Avatar } from "~/components/avatar";
+import { LikeControls } from "~/components/like-button";
+import { RouteDialog } from "~/components/route-dialog";
+import { paths } from "~/lib/paths";
+import { getPostCard } from "~/server/queries/feed.server";
+import { listUserPosts } from "~/server/queries/posts.server";
+import { requireUser } from "~/server/session.server";
+import feedStyles from "~/styles/feed.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: feedStyles }];
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data && "post" in data ? `${data.post.title} · ReciPals` : "Post not found · ReciPals" },
+];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const uid = params.uid ?? "";
+  const pid = params.pid ?? "";
+  const posts = await listUserPosts(uid);
+  const index = posts.findIndex((p) => p.post_id === pid);
+  const post = index >= 0 ? await getPostCard(pid, viewer.id) : undefined;
+  if (!post) {
+    // The missing-post page lists what the author does have (SPEC §2), with an honest 404.
+    return data({ uid, postId: pid, available: posts.map((p) => p.post_id) }, { status: 404 });
+  }
+  return {
+    uid,
+    post,
+    previous: posts[index - 1]?.post_id ?? null,
+    next: posts[index + 1]?.post_id ?? null,
+    isAuthor: post.author?.id === viewer.id,
+  };
+}
+
+export default function PostViewerRoute() {
+  const loaded = useLoaderData<typeof loader>();
+  const profileHref = paths.profile(loaded.uid);
+  if (!("post" in loaded)) {
+    return (
+      <RouteDialog title="Post not found." closeTo={profileHref}>
+        <p>
+          No post with the id <code>{loaded.postId}</code>.
+        </p>
+        {loaded.available.length > 0 ? (
+          <>
+            <p>Available posts:</p>
+            <ul className="post-ids">
+              {loaded.available.map((id) => (
+                <li key={id}>
+                  <Link to={paths.post(loaded.uid, id)}>{id}</Link>
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : (
+          <p>This user has no posts yet.</p>
+        )}
+        <Link to={profileHref} className="button">
+          Back to Profile
+        </Link>
+      </RouteDialog>
+    );
+  }
+  const { post, previous, next, isAuthor, uid } = loaded;
+  const viewerHref = paths.post(uid, post.post_id);
+  return (
+    <RouteDialog title={post.title} closeTo={profileHref}>
+      <div className="post-viewer">
+        <header className="post-viewer__author">
+          <Link to={post.author ? paths.profile(post.author.id) : profileHref} className="author-link">
+            <Avatar src={post.author?.profile} size={36} />
+            <span>{post.author?.username ?? "Unknown User"}</span>
+          </Link>
+          {isAuthor ? (
+            <Link to={paths.editor(post.recipe_id)} className="button button--ghost">
+              Edit Recipe
+            </Link>
+          ) : null}
+        </header>
+        <Link to={paths.recipe(post.recipe_id)} className="post-viewer__photo">
+          <img src={post.photo || "/images/recipe-placeholder.png"} alt={post.title} width={600} height={450} decoding="async" />
+        </Link>
+        <nav className="post-viewer__chevrons" aria-label="Posts">
+          {previous ? (
+            <Link to={paths.post(uid, previous)} className="chevron" rel="prev">
+              <span aria-hidden="true">‹</span> Previous post
+            </Link>
+          ) : (
+            <a className="chevron is-disabled" aria-disabled="true" role="link">
+              <span aria-hidden="true">‹</span> Previous post
+            </a>
+          )}
+          {next ? (
+            <Link to={paths.post(uid, next)} className="chevron" rel="next">
+              Next post <span aria-hidden="true">›</span>
+            </Link>
+          ) : (
+            <a className="chevron is-disabled" aria-disabled="true" role="link">
+              Next post <span aria-hidden="true">›</span>
+            </a>
+          )}
+        </nav>
+        <div className="post-card__actions">
+          <LikeControls
+            postId={post.post_id}
+            liked={post.liked}
+            likes={post.likes}
+            signedIn
+            returnTo={viewerHref}
+            likesHref={paths.postLikes(uid, post.post_id)}
+          />
+          <Link to={`${paths.recipe(post.recipe_id)}#comments`} className="icon-button">
+            <span aria-hidden="true">💬</span> {post.comments} {post.comments === 1 ? "comment" : "comments"}
+          </Link>
+        </div>
+        <p className="post-viewer__caption">
+          <strong>{post.author?.username ?? "Unknown User"}</strong> {post.caption}
+        </p>
+      </div>
+      <Outlet />
+    </RouteDialog>
+  );
+}

@@ -1,0 +1,24 @@
+import { data, redirect, type ActionFunctionArgs } from "@remix-run/node";
+
+import { paths } from "~/lib/paths";
+import { readIntent } from "~/server/http.server";
+import { isFetcherSubmission, redirectBack } from "~/server/interaction.server";
+import { recipeExists } from "~/server/queries/recipes.server";
+import { setRecipeSaved } from "~/server/queries/saved.server";
+import { requireUser } from "~/server/session.server";
+
+// Action only: save or unsave a recipe for the session user (idempotent both ways).
+export const loader = ({ params }: { params: { rid?: string } }) => redirect(paths.recipe(params.rid ?? ""));
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const recipeId = params.rid ?? "";
+  const formData = await request.formData();
+  const back = formData.get("redirectTo");
+  const user = await requireUser(request, { redirectTo: typeof back === "string" ? back : paths.recipe(recipeId) });
+  const intent = readIntent(formData);
+  if (intent !== "save" && intent !== "unsave") return data({ error: "Unknown action." }, { status: 400 });
+  if (!(await recipeExists(recipeId))) return data({ error: "Recipe not found." }, { status: 404 });
+  await setRecipeSaved({ userId: user.id, recipeId, saved: intent === "save" });
+  if (isFetcherSubmission(formData)) return { saved: intent === "save" };
+  return redirectBack(formData, paths.recipe(recipeId));
+}

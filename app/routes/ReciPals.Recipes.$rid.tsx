@@ -1,0 +1,248 @@
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import {
+  Form,
+  Link,
+  isRouteErrorResponse,
+  useActionData,
+  useFetcher,
+  useLoaderData,
+  useNavigation,
+  useRouteError,
+} from "@remix-run/react";
+import { useRef } from "react";
+
+import { Avatar } from "~/components/avatar";
+import { ErrorPage } from "~/components/error-page";
+import { useResultKey } from "~/components/forms";
+import { InteractionFields } from "~/components/interaction-fields";
+import { SaveButton } from "~/components/save-button";
+import { useHydrated } from "~/lib/hooks";
+import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
+import { invariantResponse, readIntent } from "~/server/http.server";
+import { isFetcherSubmission } from "~/server/interaction.server";
+import { addComment, listComments, type CommentView } from "~/server/queries/comments.server";
+import { getPostIdForRecipe } from "~/server/queries/posts.server";
+import { getRecipeDetail } from "~/server/queries/recipes.server";
+import { isRecipeSaved } from "~/server/queries/saved.server";
+import { getUser, requireUser } from "~/server/session.server";
+import { COMMENT_MAX, CommentSchema } from "~/server/validation/comment.server";
+import recipeStyles from "~/styles/recipe.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: recipeStyles }];
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.recipe.name} · ReciPals` : "Recipe not found · ReciPals" },
+  ...(data ? [{ name: "description", content: data.recipe.description }] : []),
+];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const recipe = await getRecipeDetail(params.rid ?? "");
+  invariantResponse(recipe, "Recipe not found.", 404);
+  const viewer = await getUser(request);
+  const [comments, saved] = await Promise.all([
+    recipe.post_id ? listComments(recipe.post_id) : Promise.resolve([] as CommentView[]),
+    viewer ? isRecipeSaved(viewer.id, recipe.recipe_id) : Promise.resolve(false),
+  ]);
+  return {
+    recipe,
+    comments,
+    saved,
+    signedIn: viewer !== null,
+    // SPEC: 'Edit Recipe' is shown to the creator only (admins edit from the admin area).
+    canEdit: viewer !== null && viewer.id === recipe.user_created,
+  };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const recipeId = params.rid ?? "";
+  const formData = await request.formData();
+  const user = await requireUser(request, { redirectTo: paths.recipe(recipeId) });
+  if (readIntent(formData) !== "comment") return data({ error: "Unknown action.", text: "" }, { status: 400 });
+  const postId = await getPostIdForRecipe(recipeId);
+  invariantResponse(postId, "Recipe not found.", 404);
+  const text = formData.get("text");
+  const parsed = CommentSchema.safeParse({ text: typeof text === "string" ? text : "" });
+  if (!parsed.success) {
+    return data(
+      { error: parsed.error.issues[0]?.message ?? "Please check your comment.", text: typeof text === "string" ? text : "" },
+      { status: 400 },
+    );
+  }
+  const comment = await addComment({ postId, userId: user.id, text: parsed.data.text });
+  if (isFetcherSubmission(formData)) return { comment };
+  return redirect(`${paths.recipe(recipeId)}#comment-${comment.comment_id}`);
+}
+
+export default function RecipeRoute() {
+  const { recipe, comments, saved, signedIn, canEdit } = useLoaderData<typeof loader>();
+  const returnTo = paths.recipe(recipe.recipe_id);
+  return (
+    <article className="recipe">
+      <img className="recipe__photo" src={recipe.photo || "/images/recipe-placeholder.png"} alt={recipe.name} width={800} height={600} />
+      <header className="recipe__header">
+        <div>
+          <h1 className="recipe__name">{recipe.name}</h1>
+          <p className="recipe__creator">
+            Created by{" "}
+            {recipe.creator ? <Link to={paths.profile(recipe.creator.id)}>{recipe.creator.username}</Link> : "Unknown User"}
+          </p>
+        </div>
+        <div className="recipe__actions">
+          {signedIn ? <SaveButton recipeId={recipe.recipe_id} saved={saved} returnTo={returnTo} /> : null}
+          {canEdit ? (
+            <Link to={paths.editor(recipe.recipe_id)} className="button button--ghost">
+              Edit Recipe
+            </Link>
+          ) : null}
+        </div>
+      </header>
+      <p className="recipe__description">{recipe.description}</p>
+      <dl className="recipe__facts">
+        <div>
+          <dt>Total Time</dt>
+          <dd>{recipe.total_time || "1+ min"}</dd>
+        </div>
+        <div>
+          <dt>Serves</dt>
+          <dd>{recipe.serves ?? "1+"}</dd>
+        </div>
+      </dl>
+      {recipe.tags.length > 0 ? (
+        <ul className="chips" aria-label="Tags">
+          {recipe.tags.map((tag) => (
+            <li key={tag} className="chip">
+              {tag}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <section className="recipe__section" aria-labelledby="ingredients-heading">
+        <h2 id="ingredients-heading">Ingredients</h2>
+        {recipe.ingredients_sec.map((section) => (
+          <div key={section._id} className="recipe__ingredients">
+            <h3>For the {section.title}</h3>
+            <ul>
+              {section.ingredients.map((line, index) => (
+                <li key={index}>{line}</li>
+              ))}
+            </ul>
+          </div>
+        ))}
+      </section>
+      <section className="recipe__section" aria-labelledby="steps-heading">
+        <h2 id="steps-heading">Instructions</h2>
+        <ol className="recipe__steps">
+          {recipe.steps.map((step, index) => (
+            <li key={index}>{step}</li>
+          ))}
+        </ol>
+      </section>
+      <Comments comments={comments} signedIn={signedIn} recipeId={recipe.recipe_id} hasPost={recipe.post_id !== null} />
+    </article>
+  );
+}
+
+type CommentResult = { comment: CommentView } | { error: string; text: string };
+
+function Comments({
+  comments,
+  signedIn,
+  recipeId,
+  hasPost,
+}: {
+  comments: CommentView[];
+  signedIn: boolean;
+  recipeId: string;
+  hasPost: boolean;
+}) {
+  const fetcher = useFetcher<CommentResult>();
+  const plainFailure = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const hydrated = useHydrated();
+  const textRef = useRef<HTMLTextAreaElement>(null);
+  const failure =
+    fetcher.state === "idle" && fetcher.data && "error" in fetcher.data ? fetcher.data : plainFailure && "error" in plainFailure ? plainFailure : null;
+  // A new successful comment clears the box (a new key remounts it empty).
+  const boxKey = useResultKey(fetcher.data && "comment" in fetcher.data ? fetcher.data : null);
+  const pendingText = fetcher.formData?.get("text");
+  const sending = fetcher.state !== "idle" || navigation.state === "submitting";
+
+  // Comments the server already returned to the fetcher but the loader has not re-read yet.
+  const shown = [...comments];
+  if (fetcher.data && "comment" in fetcher.data && !shown.some((c) => c.comment_id === (fetcher.data as { comment: CommentView }).comment.comment_id)) {
+    shown.push(fetcher.data.comment);
+  }
+
+  return (
+    <section className="recipe__section comments" id="comments" aria-labelledby="comments-heading">
+      <h2 id="comments-heading">Comments ({shown.length + (typeof pendingText === "string" ? 1 : 0)})</h2>
+      <ol className="comments__list">
+        {shown.map((comment) => (
+          <li key={comment.comment_id} id={`comment-${comment.comment_id}`} className="comment">
+            <Avatar src={comment.author?.profile ?? DEFAULT_PROFILE_IMAGE} size={32} />
+            <div>
+              <p className="comment__meta">
+                {comment.author ? <Link to={paths.profile(comment.author.id)}>{comment.author.username}</Link> : "Unknown User"}{" "}
+                <time dateTime={comment.created_at}>{comment.created_at}</time>
+              </p>
+              <p className="comment__text">{comment.text}</p>
+            </div>
+          </li>
+        ))}
+        {typeof pendingText === "string" ? (
+          <li className="comment comment--pending" aria-busy="true">
+            <Avatar src={DEFAULT_PROFILE_IMAGE} size={32} />
+            <div>
+              <p className="comment__text">{pendingText.trim()}</p>
+            </div>
+          </li>
+        ) : null}
+      </ol>
+      {!signedIn ? (
+        <p className="notice">
+          <Link to={paths.login(`${paths.recipe(recipeId)}#comments`)}>Please log in to add comments.</Link>
+        </p>
+      ) : hasPost ? (
+        <fetcher.Form method="post" action={paths.recipe(recipeId)} className="comment-form" noValidate preventScrollReset>
+          <InteractionFields redirectTo={paths.recipe(recipeId)} />
+          <label htmlFor="comment-text" className="visually-hidden">
+            Comment
+          </label>
+          <textarea
+            key={boxKey}
+            id="comment-text"
+            ref={textRef}
+            name="text"
+            rows={2}
+            placeholder="Add a comment..."
+            maxLength={COMMENT_MAX}
+            defaultValue={failure?.text ?? ""}
+            aria-invalid={failure ? true : undefined}
+            aria-describedby={failure ? "comment-error" : undefined}
+          />
+          <button type="submit" name="intent" value="comment" className="button" disabled={sending}>
+            {sending && hydrated ? "Posting..." : "Post"}
+          </button>
+          {failure ? (
+            <p className="field__error" id="comment-error" role="alert">
+              {failure.error}
+            </p>
+          ) : null}
+        </fetcher.Form>
+      ) : null}
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) return <ErrorPage status={404} message="Recipe not found." />;
+  throw error;
+}

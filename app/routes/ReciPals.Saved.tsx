@@ -1,0 +1,51 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useFetchers, useLoaderData } from "@remix-run/react";
+
+import { SaveButton } from "~/components/save-button";
+import { paths } from "~/lib/paths";
+import { listSavedRecipes } from "~/server/queries/saved.server";
+import { requireUser } from "~/server/session.server";
+import feedStyles from "~/styles/feed.css";
+
+export const meta: MetaFunction = () => [{ title: "Saved Recipes · ReciPals" }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: feedStyles }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  return { recipes: await listSavedRecipes(user.id) };
+}
+
+export default function SavedRoute() {
+  const { recipes } = useLoaderData<typeof loader>();
+  // Cards being unsaved leave at once (optimistic); a failed request brings them back.
+  const leaving = new Set(
+    useFetchers()
+      .filter((f) => f.formData?.get("intent") === "unsave")
+      .map((f) => String(f.formData?.get("recipeId"))),
+  );
+  const shown = recipes.filter((recipe) => !leaving.has(recipe.recipe_id));
+  return (
+    <section>
+      <h1 className="page-title">Saved Recipes</h1>
+      {shown.length === 0 ? (
+        <div className="empty-state">
+          <p>No saved recipes yet</p>
+          <p>Start exploring recipes and save your favorites!</p>
+        </div>
+      ) : (
+        <ul className="card-grid" aria-label="Saved recipes">
+          {shown.map((recipe) => (
+            <li key={recipe.recipe_id} className="recipe-card">
+              <Link to={paths.recipe(recipe.recipe_id)} className="recipe-card__link">
+                <img src={recipe.photo || "/images/recipe-placeholder.png"} alt="" width={400} height={300} loading="lazy" decoding="async" />
+                <span className="recipe-card__name">{recipe.name}</span>
+              </Link>
+              <p className="recipe-card__description">{recipe.description}</p>
+              <SaveButton recipeId={recipe.recipe_id} saved returnTo={paths.saved()} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

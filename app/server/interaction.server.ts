@@ -1,0 +1,15 @@
+import { redirect } from "@remix-run/node";
+
+import { safeRedirect } from "~/lib/paths";
+
+// Small interactions (like, save, comment, follow) post to one action from many pages.
+// A fetcher (JavaScript on) says `_fetcher=1` and gets data back; a plain form post gets
+// redirected to the page it came from (POST/redirect/GET), anchored to the item.
+
+export function isFetcherSubmission(formData: FormData): boolean {
+  return formData.get("_fetcher") === "1";
+}
+
+export function redirectBack(formData: FormData, fallback: string): Response {
+  return redirect(safeRedirect(formData.get("redirectTo"), fallback));
+}

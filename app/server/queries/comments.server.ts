@@ -1,0 +1,42 @@
+import crypto from "node:crypto";
+
+import { db, type DB } from "../db.server";
+import { nextSeq, todayDate } from "./seq.server";
+
+export interface CommentView {
+  comment_id: string;
+  text: string;
+  created_at: string;
+  author: { id: string; username: string; profile: string } | null;
+}
+
+export async function listComments(postId: string, database: DB = db): Promise<CommentView[]> {
+  const rows = await database
+    .selectFrom("comments as c")
+    .leftJoin("users as u", "u.id", "c.user_id")
+    .select(["c.id", "c.text", "c.created_at", "u.id as author_id", "u.username", "u.profile"])
+    .where("c.post_id", "=", postId)
+    .orderBy("c.seq")
+    .execute();
+  return rows.map((row) => ({
+    comment_id: row.id,
+    text: row.text,
+    created_at: row.created_at,
+    author: row.author_id && row.username ? { id: row.author_id, username: row.username, profile: row.profile ?? "" } : null,
+  }));
+}
+
+/** Appends a comment by the session user (the actor is never taken from the request body). */
+export async function addComment(
+  { postId, userId, text }: { postId: string; userId: string; text: string },
+  database: DB = db,
+): Promise<CommentView> {
+  const id = crypto.randomUUID();
+  const createdAt = todayDate();
+  await database
+    .insertInto("comments")
+    .values({ id, post_id: postId, user_id: userId, text, created_at: createdAt, seq: nextSeq("comments") })
+    .execute();
+  const author = await database.selectFrom("users").select(["id", "username", "profile"]).where("id", "=", userId).executeTakeFirst();
+  return { comment_id: id, text, created_at: createdAt, author: author ?? null };
+}

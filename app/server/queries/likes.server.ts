@@ -1,0 +1,47 @@
+import { db, type DB } from "../db.server";
+import { nowIso } from "./seq.server";
+
+export interface Liker {
+  id: string;
+  username: string;
+  name: string;
+  profile: string;
+}
+
+/** Likes or unlikes as the given user; idempotent, so a repeated submit changes nothing. */
+export async function setPostLiked(
+  { postId, userId, liked }: { postId: string; userId: string; liked: boolean },
+  database: DB = db,
+): Promise<number> {
+  if (liked) {
+    await database
+      .insertInto("likes")
+      .values({ post_id: postId, user_id: userId, created_at: nowIso() })
+      .onConflict((oc) => oc.columns(["post_id", "user_id"]).doNothing())
+      .execute();
+  } else {
+    await database.deleteFrom("likes").where("post_id", "=", postId).where("user_id", "=", userId).execute();
+  }
+  return countLikes(postId, database);
+}
+
+export async function countLikes(postId: string, database: DB = db): Promise<number> {
+  const row = await database
+    .selectFrom("likes")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("post_id", "=", postId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Who liked a post, in the order they liked it. */
+export async function listLikers(postId: string, database: DB = db): Promise<Liker[]> {
+  return database
+    .selectFrom("likes as l")
+    .innerJoin("users as u", "u.id", "l.user_id")
+    .select(["u.id", "u.username", "u.name", "u.profile"])
+    .where("l.post_id", "=", postId)
+    .orderBy("l.created_at")
+    .orderBy("u.seq")
+    .execute();
+}
