@@ -19,6 +19,8 @@ const chromium = {
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    // No network here: make outside hosts (TheMealDB photos) fail at once instead of hanging "load".
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
   ],
 };
 

@@ -171,7 +171,8 @@ function Comments({
     fetcher.state === "idle" && fetcher.data && "error" in fetcher.data ? fetcher.data : plainFailure && "error" in plainFailure ? plainFailure : null;
   // A new successful comment clears the box (a new key remounts it empty).
   const boxKey = useResultKey(fetcher.data && "comment" in fetcher.data ? fetcher.data : null);
-  const pendingText = fetcher.formData?.get("text");
+  // Shown while sending only; once the answer is in, the returned comment takes its place.
+  const pendingText = fetcher.state === "submitting" ? fetcher.formData?.get("text") : undefined;
   const sending = fetcher.state !== "idle" || navigation.state === "submitting";
 
   // Comments the server already returned to the fetcher but the loader has not re-read yet.

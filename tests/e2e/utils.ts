@@ -27,3 +27,26 @@ export function readDb<T>(query: (db: SQLite.Database) => T): T {
     db.close();
   }
 }
+
+/** Signs up a brand-new user through the two sign-up pages and returns their credentials. */
+export async function signUpFresh(page: Page, prefix = "e2e") {
+  const username = uniqueName(prefix);
+  const password = "a fine password";
+  await page.goto("/ReciPals/Account/Signup");
+  await page.getByLabel("Name", { exact: true }).fill(`Tester ${username}`);
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByLabel("Verify Password").fill(password);
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page).toHaveURL(/SignupTags$/);
+  await page.getByRole("button", { name: "Sign up" }).click();
+  await expect(page).toHaveURL(/\/ReciPals\/Account\/Profile\/[0-9a-f-]{36}$/);
+  const id = page.url().split("/").at(-1)!;
+  return { username, password, id };
+}
+
+/** A bot post for this test alone, so parallel tests never touch the same likes or comments. */
+export function botPostFor(projectName: string, slot: number): { postId: string; recipeId: string } {
+  const n = 100 + slot * 2 + (projectName === "no-js" ? 1 : 0);
+  return { postId: `recipeBot-P${n}`, recipeId: `recipeBot-R${n}` };
+}
