@@ -3,6 +3,7 @@ import { Link, useFetcher } from "@remix-run/react";
 import { paths } from "~/lib/paths";
 
 import { InteractionFields } from "./interaction-fields";
+import { Icon } from "./icons";
 
 type LikeResult = { liked: boolean; likes: number } | { error: string };
 
@@ -53,12 +54,12 @@ export function LikeControls({
             className={shownLiked ? "icon-button is-on" : "icon-button"}
             aria-pressed={shownLiked}
           >
-            <span aria-hidden="true">{shownLiked ? "♥" : "♡"}</span> {shownLiked ? "Unlike" : "Like"}
+            <Icon name="heart" filled={shownLiked} /> {shownLiked ? "Unlike" : "Like"}
           </button>
         </fetcher.Form>
       ) : (
         <Link to={paths.login(returnTo)} className="icon-button">
-          <span aria-hidden="true">♡</span> Like
+          <Icon name="heart" /> Like
         </Link>
       )}
       {shownLikes > 0 ? (

@@ -5,6 +5,7 @@ import type { PostCardData } from "~/server/queries/feed.server";
 
 import { Avatar } from "./avatar";
 import { LikeControls } from "./like-button";
+import { Icon } from "./icons";
 
 /** A post in the feed (SPEC §2 Post card). */
 export function PostCard({
@@ -58,7 +59,7 @@ export function PostCard({
             likesHref={likesHref}
           />
           <Link to={`${recipeHref}#comments`} className="icon-button">
-            <span aria-hidden="true">💬</span> {post.comments} {post.comments === 1 ? "comment" : "comments"}
+            <Icon name="comment" /> {post.comments} {post.comments === 1 ? "comment" : "comments"}
           </Link>
         </div>
         <h2 className="post-card__title" id={`post-${post.post_id}-title`}>

@@ -3,6 +3,7 @@ import { useFetcher } from "@remix-run/react";
 import { paths } from "~/lib/paths";
 
 import { InteractionFields } from "./interaction-fields";
+import { Icon } from "./icons";
 
 type SaveResult = { saved: boolean } | { error: string };
 
@@ -35,7 +36,7 @@ export function SaveButton({
         className={shown ? "icon-button is-on" : "icon-button"}
         disabled={fetcher.state !== "idle"}
       >
-        <span aria-hidden="true">{shown ? "🔖" : "📑"}</span>
+        <Icon name="bookmark" filled={shown} />
         <span>{shown ? "Unsave recipe" : "Save recipe"}</span>
       </button>
       {error ? (

@@ -9,6 +9,7 @@ import { getPostCard } from "~/server/queries/feed.server";
 import { listUserPosts } from "~/server/queries/posts.server";
 import { requireUser } from "~/server/session.server";
 import feedStyles from "~/styles/feed.css";
+import { Icon } from "~/components/icons";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: feedStyles }];
 
@@ -114,7 +115,7 @@ export default function PostViewerRoute() {
             likesHref={paths.postLikes(uid, post.post_id)}
           />
           <Link to={`${paths.recipe(post.recipe_id)}#comments`} className="icon-button">
-            <span aria-hidden="true">💬</span> {post.comments} {post.comments === 1 ? "comment" : "comments"}
+            <Icon name="comment" /> {post.comments} {post.comments === 1 ? "comment" : "comments"}
           </Link>
         </div>
         <p className="post-viewer__caption">
