@@ -25,6 +25,11 @@ export const paths = {
   postLikes: (uid: string, pid: string) =>
     `${BASE}/Account/Profile/${encodeURIComponent(uid)}/Posts/${encodeURIComponent(pid)}/Likes`,
   admin: () => `${BASE}/Account/Admin`,
+  adminUsers: () => `${BASE}/Account/Admin/Users`,
+  adminUser: (uid: string) => `${BASE}/Account/Admin/Users/${encodeURIComponent(uid)}`,
+  adminRecipes: () => `${BASE}/Account/Admin/Recipes`,
+  adminRecipe: (rid: string) => `${BASE}/Account/Admin/Recipes/${encodeURIComponent(rid)}`,
+  adminRecipePost: (rid: string) => `${BASE}/Account/Admin/Recipes/${encodeURIComponent(rid)}/Post`,
 } as const;
 
 export const DEFAULT_PROFILE_IMAGE = "/images/profile.png";

@@ -150,3 +150,14 @@ export async function clearSignupDraft(request: Request): Promise<string> {
   const session = await signupDraftStorage.getSession(request.headers.get("Cookie"));
   return signupDraftStorage.destroySession(session);
 }
+
+/**
+ * The admin guard (SPEC §6), for every admin loader and action: visitors go to Login; a USER
+ * is sent Home from pages and refused with 403 on posts, so nothing changes.
+ */
+export async function requireAdmin(request: Request): Promise<SessionUser> {
+  const user = await requireUser(request);
+  if (user.role === "ADMIN") return user;
+  if (request.method === "GET" || request.method === "HEAD") throw redirect(paths.home());
+  throw new Response("Only administrators may do that.", { status: 403 });
+}

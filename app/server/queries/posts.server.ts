@@ -29,3 +29,10 @@ export async function postExists(postId: string, database: DB = db): Promise<boo
   const row = await database.selectFrom("posts").select("id").where("id", "=", postId).executeTakeFirst();
   return row !== undefined;
 }
+
+export async function getPostForRecipe(
+  recipeId: string,
+  database: DB = db,
+): Promise<{ id: string; title: string; caption: string } | undefined> {
+  return database.selectFrom("posts").select(["id", "title", "caption"]).where("recipe_id", "=", recipeId).executeTakeFirst();
+}

@@ -1,0 +1,204 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useState } from "react";
+
+import { useHydrated } from "~/lib/hooks";
+import {
+  formatIngredientText,
+  formatStepsText,
+  parseIngredientText,
+  parseStepsText,
+} from "~/lib/ingredient-text";
+import { paths } from "~/lib/paths";
+import { invariantResponse, readIntent } from "~/server/http.server";
+import { replaceIngredientSections, replaceSteps } from "~/server/queries/admin.server";
+import { getRecipeDetail } from "~/server/queries/recipes.server";
+import { requireAdmin } from "~/server/session.server";
+import { AdminTextSchema } from "~/server/validation/admin-recipe.server";
+
+type Editing = "ingredients" | "instructions" | null;
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const recipe = await getRecipeDetail(params.rid ?? "");
+  invariantResponse(recipe, "Recipe not found.", 404);
+  return {
+    recipe,
+    ingredientsText: formatIngredientText(recipe.ingredients_sec),
+    stepsText: formatStepsText(recipe.steps),
+  };
+}
+
+const sameText = (a: string, b: string) => a.replace(/\r\n?/g, "\n").trim() === b.trim();
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  await requireAdmin(request);
+  const recipeId = params.rid ?? "";
+  const formData = await request.formData();
+  const intent = readIntent(formData);
+  const recipe = await getRecipeDetail(recipeId);
+  invariantResponse(recipe, "Recipe not found.", 404);
+  const raw = formData.get("text");
+  const checked = AdminTextSchema.safeParse({ text: typeof raw === "string" ? raw : "" });
+  const text = typeof raw === "string" ? raw.slice(0, 200_000) : "";
+  if (!checked.success) return data({ editing: intent === "save-instructions" ? "instructions" : "ingredients", error: checked.error.issues[0]!.message, text }, { status: 400 });
+  const back = paths.adminRecipe(recipeId);
+
+  if (intent === "save-ingredients") {
+    // Saving the text it opened with changes nothing at all.
+    if (sameText(text, formatIngredientText(recipe.ingredients_sec))) return redirect(back);
+    const parsed = parseIngredientText(text);
+    if (!parsed.ok) return data({ editing: "ingredients" as const, error: parsed.error, text }, { status: 400 });
+    await replaceIngredientSections({ recipeId, sections: parsed.value });
+    return redirect(back);
+  }
+  if (intent === "save-instructions") {
+    if (sameText(text, formatStepsText(recipe.steps))) return redirect(back);
+    const parsed = parseStepsText(text);
+    if (!parsed.ok) return data({ editing: "instructions" as const, error: parsed.error, text }, { status: 400 });
+    await replaceSteps({ recipeId, steps: parsed.value });
+    return redirect(back);
+  }
+  return data({ editing: null, error: "Unknown action.", text: "" }, { status: 400 });
+}
+
+export default function AdminRecipeTab() {
+  const { recipe, ingredientsText, stepsText } = useLoaderData<typeof loader>();
+  const failure = useActionData<typeof action>();
+  const [searchParams] = useSearchParams();
+  const hydrated = useHydrated();
+  // Without JavaScript the open editor is a page state (?edit=…); with it, local state.
+  const fromUrl = searchParams.get("edit");
+  const [localEditing, setLocalEditing] = useState<Editing>(null);
+  const editing: Editing =
+    (failure?.editing as Editing) ?? localEditing ?? (fromUrl === "ingredients" || fromUrl === "instructions" ? fromUrl : null);
+
+  const openLink = (which: Exclude<Editing, null>, label: string) => (
+    <Link
+      to={`?edit=${which}`}
+      className="button button--ghost"
+      onClick={(event) => {
+        if (!hydrated) return;
+        event.preventDefault();
+        setLocalEditing(which);
+      }}
+    >
+      {label}
+    </Link>
+  );
+
+  return (
+    <div className="admin-recipe-tab">
+      <section aria-labelledby="admin-ingredients">
+        <div className="admin-section-head">
+          <h3 id="admin-ingredients">Ingredients</h3>
+          {editing !== "ingredients" ? openLink("ingredients", "Edit Ingredients") : null}
+        </div>
+        {editing === "ingredients" ? (
+          <TextEditor
+            label="Ingredients"
+            intent="save-ingredients"
+            initial={failure?.editing === "ingredients" ? failure.text : ingredientsText}
+            error={failure?.editing === "ingredients" ? failure.error : null}
+            hint="A 'Section Name:' line, then one ingredient per line; a blank line starts the next section."
+            onCancel={() => setLocalEditing(null)}
+          />
+        ) : (
+          <div className="scroll-200">
+            {recipe.ingredients_sec.map((section) => (
+              <div key={section._id}>
+                <h4>{section.title}</h4>
+                <ul>
+                  {section.ingredients.map((line, index) => (
+                    <li key={index}>{line}</li>
+                  ))}
+                </ul>
+              </div>
+            ))}
+          </div>
+        )}
+      </section>
+      <section aria-labelledby="admin-steps">
+        <div className="admin-section-head">
+          <h3 id="admin-steps">Instructions</h3>
+          {editing !== "instructions" ? openLink("instructions", "Edit Instructions") : null}
+        </div>
+        {editing === "instructions" ? (
+          <TextEditor
+            label="Instructions"
+            intent="save-instructions"
+            initial={failure?.editing === "instructions" ? failure.text : stepsText}
+            error={failure?.editing === "instructions" ? failure.error : null}
+            hint="One step per line."
+            onCancel={() => setLocalEditing(null)}
+          />
+        ) : (
+          <ol className="scroll-200">
+            {recipe.steps.map((step, index) => (
+              <li key={index}>{step}</li>
+            ))}
+          </ol>
+        )}
+      </section>
+      {recipe.tags.length > 0 ? (
+        <ul className="chips" aria-label="Tags">
+          {recipe.tags.map((tag) => (
+            <li key={tag} className="chip">
+              {tag}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+function TextEditor({
+  label,
+  intent,
+  initial,
+  error,
+  hint,
+  onCancel,
+}: {
+  label: string;
+  intent: string;
+  initial: string;
+  error: string | null;
+  hint: string;
+  onCancel: () => void;
+}) {
+  const busy = useNavigation().formData?.get("intent") === intent;
+  const id = `admin-${intent}`;
+  return (
+    <Form method="post" className="stack" noValidate>
+      <div className="field">
+        <label htmlFor={id}>{label}</label>
+        <textarea
+          id={id}
+          name="text"
+          rows={12}
+          defaultValue={initial}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
+        />
+        <p className="field__hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+        {error ? (
+          <p className="field__error" id={`${id}-error`} role="alert">
+            {error}
+          </p>
+        ) : null}
+      </div>
+      <div className="actions">
+        <Link to="." className="button button--ghost" onClick={onCancel}>
+          Cancel
+        </Link>
+        <button type="submit" name="intent" value={intent} className="button" disabled={busy}>
+          Save
+        </button>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,100 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, Outlet, isRouteErrorResponse, useActionData, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
+
+import { ConfirmButton, ConfirmStep } from "~/components/confirm";
+import { paths } from "~/lib/paths";
+import { deleteImageIfUnreferenced } from "~/server/images.server";
+import { invariantResponse, readIntent } from "~/server/http.server";
+import { deleteRecipe } from "~/server/queries/recipe-writes.server";
+import { getRecipeDetail } from "~/server/queries/recipes.server";
+import { requireAdmin } from "~/server/session.server";
+
+const DELETE_RECIPE_MESSAGE = "Are you sure you want to delete this recipe?";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const recipe = await getRecipeDetail(params.rid ?? "");
+  invariantResponse(recipe, "Recipe not found.", 404);
+  return { recipe };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  await requireAdmin(request);
+  const formData = await request.formData();
+  if (readIntent(formData) !== "delete") return data({ error: "Unknown action." }, { status: 400 });
+  const recipeId = params.rid ?? "";
+  invariantResponse(await getRecipeDetail(recipeId), "Recipe not found.", 404);
+  if (formData.get("confirm") !== "yes") return { confirm: true as const };
+  // The recipe, its post, likes, comments and saves go in one transaction.
+  const deleted = await deleteRecipe({ recipeId });
+  invariantResponse(deleted, "Recipe not found.", 404);
+  await deleteImageIfUnreferenced(deleted.photo);
+  return redirect(paths.adminRecipes());
+}
+
+export default function AdminRecipeDetail() {
+  const { recipe } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const { pathname } = useLocation();
+  const onPost = /\/Post$/i.test(pathname);
+  const tabs = [
+    { label: "Recipe", to: paths.adminRecipe(recipe.recipe_id), current: !onPost },
+    { label: "Post", to: paths.adminRecipePost(recipe.recipe_id), current: onPost },
+  ];
+  return (
+    <aside className="admin-detail" aria-label={`Recipe ${recipe.name}`}>
+      <header className="admin-detail__header">
+        <img src={recipe.photo || "/images/recipe-placeholder.png"} alt="" width={96} height={72} />
+        <div>
+          <h2>{recipe.name}</h2>
+          <p className="muted">by {recipe.creator?.username ?? "Unknown User"}</p>
+        </div>
+      </header>
+      <nav className="tabs" aria-label="Recipe details">
+        {tabs.map((tab) => (
+          <Link key={tab.label} to={tab.to} aria-current={tab.current ? "page" : undefined} className={tab.current ? "is-active" : undefined}>
+            {tab.label}
+          </Link>
+        ))}
+      </nav>
+      <Outlet />
+      {result && "error" in result ? (
+        <p className="form-alert" role="alert">
+          {result.error}
+        </p>
+      ) : null}
+      {result && "confirm" in result ? (
+        <ConfirmStep
+          intent="delete"
+          message={DELETE_RECIPE_MESSAGE}
+          label="Delete"
+          action={paths.adminRecipe(recipe.recipe_id)}
+          cancel={
+            <Link to={paths.adminRecipe(recipe.recipe_id)} className="button button--ghost">
+              Cancel
+            </Link>
+          }
+        />
+      ) : null}
+      <div className="actions">
+        <ConfirmButton intent="delete" message={DELETE_RECIPE_MESSAGE} label="Delete" action={paths.adminRecipe(recipe.recipe_id)} />
+        <Link to={paths.adminRecipes()} className="button button--ghost">
+          Close
+        </Link>
+      </div>
+    </aside>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <aside className="admin-detail">
+        <p role="alert">Recipe not found.</p>
+        <Link to={paths.adminRecipes()}>Close</Link>
+      </aside>
+    );
+  }
+  throw error;
+}

@@ -1,0 +1,82 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, Outlet, useLoaderData } from "@remix-run/react";
+
+import { paths } from "~/lib/paths";
+import { listRecipesForAdmin } from "~/server/queries/admin.server";
+import { parsePage } from "~/server/queries/feed.server";
+import { requireAdmin } from "~/server/session.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const url = new URL(request.url);
+  const q = (url.searchParams.get("q") ?? "").slice(0, 100);
+  const page = parsePage(url.searchParams.get("page"));
+  return { q, page, ...(await listRecipesForAdmin({ q, page })) };
+}
+
+export default function AdminRecipesRoute() {
+  const { recipes, q, page, hasMore } = useLoaderData<typeof loader>();
+  const pageHref = (n: number) => `${paths.adminRecipes()}?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) })}`;
+  return (
+    <section className="admin-panel">
+      <h1 className="page-title">Recipes</h1>
+      <Form method="get" className="admin-search" role="search">
+        <input
+          type="search"
+          name="q"
+          defaultValue={q}
+          placeholder="Search recipes by name, id, creator..."
+          aria-label="Search recipes by name, id, creator..."
+        />
+        <button type="submit" className="button button--ghost">
+          Search
+        </button>
+      </Form>
+      <div className="table-scroll">
+        <table className="admin-table">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Creator Id</th>
+              <th scope="col">Recipe Id</th>
+              <th scope="col">Post Id</th>
+              <th scope="col">Likes</th>
+              <th scope="col">Comments</th>
+              <th scope="col">Date Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {recipes.map((recipe) => (
+              <tr key={recipe.recipe_id}>
+                <td>
+                  <Link to={paths.adminRecipe(recipe.recipe_id)} className="admin-table__name">
+                    <img src={recipe.photo || "/images/recipe-placeholder.png"} alt="" width={40} height={30} loading="lazy" />
+                    {recipe.name}
+                  </Link>
+                </td>
+                <td>
+                  <code>{recipe.user_created ?? "N/A"}</code>
+                </td>
+                <td>
+                  <code>{recipe.recipe_id}</code>
+                </td>
+                <td>
+                  <code>{recipe.post_id ?? "N/A"}</code>
+                </td>
+                <td>{recipe.likes}</td>
+                <td>{recipe.comments}</td>
+                <td>{recipe.created_at || "N/A"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {recipes.length === 0 ? <p className="empty-state">No recipes match "{q}".</p> : null}
+      <nav className="pager" aria-label="Pages">
+        {page > 1 ? <Link to={pageHref(page - 1)}>Previous page</Link> : null}
+        {hasMore ? <Link to={pageHref(page + 1)}>Next page</Link> : null}
+      </nav>
+      <Outlet />
+    </section>
+  );
+}

@@ -1,0 +1,151 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, isRouteErrorResponse, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { useState } from "react";
+
+import { Avatar } from "~/components/avatar";
+import { ConfirmButton, ConfirmStep } from "~/components/confirm";
+import { useHydrated } from "~/lib/hooks";
+import { paths } from "~/lib/paths";
+import { invariantResponse, readIntent } from "~/server/http.server";
+import { deleteUser, LastAdminError, setUserRole } from "~/server/queries/admin.server";
+import { listUserPosts } from "~/server/queries/posts.server";
+import { getUserProfile } from "~/server/queries/users.server";
+import { requireAdmin } from "~/server/session.server";
+
+const DELETE_USER_MESSAGE = "Are you sure you want to delete this user?";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const user = await getUserProfile(params.uid ?? "");
+  invariantResponse(user, "User not found.", 404);
+  const posts = await listUserPosts(user.id);
+  return { user, postIds: posts.map((p) => p.post_id) };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  await requireAdmin(request);
+  const userId = params.uid ?? "";
+  const formData = await request.formData();
+  const intent = readIntent(formData);
+  invariantResponse(await getUserProfile(userId), "User not found.", 404);
+  try {
+    if (intent === "save") {
+      const role = formData.get("role");
+      if (role !== "USER" && role !== "ADMIN") return data({ error: "Please choose User or Admin." }, { status: 400 });
+      await setUserRole({ userId, role });
+      return redirect(paths.adminUsers());
+    }
+    if (intent === "delete") {
+      if (formData.get("confirm") !== "yes") return { confirm: true as const };
+      await deleteUser(userId);
+      return redirect(paths.adminUsers());
+    }
+  } catch (error) {
+    if (error instanceof LastAdminError) return data({ error: error.message }, { status: 400 });
+    throw error;
+  }
+  return data({ error: "Unknown action." }, { status: 400 });
+}
+
+export default function AdminUserDetail() {
+  const { user, postIds } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  return (
+    <aside className="admin-detail" aria-label={`User ${user.username}`}>
+      <header className="admin-detail__header">
+        <Avatar src={user.profile} size={64} />
+        <div>
+          <h2>{user.name}</h2>
+          <p className="muted">@{user.username}</p>
+        </div>
+      </header>
+      {user.bio ? <p>{user.bio}</p> : null}
+      {user.tags.length > 0 ? (
+        <ul className="chips" aria-label="Tags">
+          {user.tags.map((tag) => (
+            <li key={tag} className="chip">
+              {tag}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">No tags</p>
+      )}
+      <h3>Posts</h3>
+      {postIds.length === 0 ? <p className="muted">No posts yet</p> : <PostIdList ids={postIds} />}
+      {result && "error" in result ? (
+        <p className="form-alert" role="alert">
+          {result.error}
+        </p>
+      ) : null}
+      {result && "confirm" in result ? (
+        <ConfirmStep
+          intent="delete"
+          message={DELETE_USER_MESSAGE}
+          label="Delete"
+          cancel={
+            <Link to={paths.adminUser(user.id)} className="button button--ghost">
+              Cancel
+            </Link>
+          }
+        />
+      ) : null}
+      <Form method="post" className="stack" id="admin-user-form">
+        <div className="field">
+          <label htmlFor="admin-role">Role</label>
+          <select id="admin-role" name="role" defaultValue={user.role}>
+            <option value="USER">User</option>
+            <option value="ADMIN">Admin</option>
+          </select>
+        </div>
+      </Form>
+      <div className="actions">
+        <ConfirmButton intent="delete" message={DELETE_USER_MESSAGE} label="Delete" />
+        <Link to={paths.adminUsers()} className="button button--ghost">
+          Cancel
+        </Link>
+        <button type="submit" form="admin-user-form" name="intent" value="save" className="button">
+          Save
+        </button>
+      </div>
+    </aside>
+  );
+}
+
+function PostIdList({ ids }: { ids: string[] }) {
+  const hydrated = useHydrated();
+  const [copied, setCopied] = useState<string | null>(null);
+  return (
+    <ul className="post-id-list">
+      {ids.map((id) => (
+        <li key={id}>
+          <input readOnly value={id} aria-label={`Post ID ${id}`} onFocus={(e) => e.currentTarget.select()} />
+          {hydrated ? (
+            <button
+              type="button"
+              className="button button--ghost"
+              onClick={() => {
+                void navigator.clipboard?.writeText(id).then(() => setCopied(id));
+              }}
+            >
+              Copy ID
+            </button>
+          ) : null}
+          {copied === id ? <span role="status">Copied</span> : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <aside className="admin-detail">
+        <p role="alert">User not found.</p>
+      </aside>
+    );
+  }
+  throw error;
+}

@@ -1,0 +1,102 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, Outlet, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+
+import { Avatar } from "~/components/avatar";
+import { paths } from "~/lib/paths";
+import { readIntent } from "~/server/http.server";
+import { createPlaceholderUser, listUsersForAdmin } from "~/server/queries/admin.server";
+import { parsePage } from "~/server/queries/feed.server";
+import { requireAdmin } from "~/server/session.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const url = new URL(request.url);
+  const q = (url.searchParams.get("q") ?? "").slice(0, 100);
+  const page = parsePage(url.searchParams.get("page"));
+  return { q, page, ...(await listUsersForAdmin({ q, page })) };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireAdmin(request);
+  const formData = await request.formData();
+  if (readIntent(formData) !== "add-user") return data({ error: "Unknown action." }, { status: 400 });
+  // The initial password is random and shown this once; only its hash is stored.
+  const created = await createPlaceholderUser();
+  return data({ created }, { status: 201 });
+}
+
+export default function AdminUsersRoute() {
+  const { users, q, page, hasMore } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const adding = useNavigation().formData?.get("intent") === "add-user";
+  const pageHref = (n: number) => `${paths.adminUsers()}?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) })}`;
+  return (
+    <section className="admin-panel">
+      <h1 className="page-title">Users</h1>
+      <div className="admin-toolbar">
+        <Form method="get" className="admin-search" role="search">
+          <label htmlFor="admin-user-search" className="visually-hidden">
+            Search users
+          </label>
+          <input id="admin-user-search" type="search" name="q" defaultValue={q} placeholder="Search users" aria-label="Search users" />
+          <button type="submit" className="button button--ghost">
+            Search
+          </button>
+        </Form>
+        <Form method="post">
+          <button type="submit" name="intent" value="add-user" className="button" disabled={adding}>
+            Add User
+          </button>
+        </Form>
+      </div>
+      {result && "created" in result ? (
+        <p className="notice" role="status">
+          Created <Link to={paths.adminUser(result.created.id)}>{result.created.username}</Link>. Initial password (shown only
+          once): <code>{result.created.password}</code>
+        </p>
+      ) : null}
+      {result && "error" in result ? <p className="form-alert" role="alert">{result.error}</p> : null}
+      <div className="table-scroll">
+        <table className="admin-table">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">User Id</th>
+              <th scope="col">Username</th>
+              <th scope="col">Role</th>
+              <th scope="col">Posts</th>
+              <th scope="col">Followers</th>
+              <th scope="col">Following</th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.map((user) => (
+              <tr key={user.id}>
+                <td>
+                  <Link to={paths.adminUser(user.id)} className="admin-table__name">
+                    <Avatar src={user.profile} size={28} />
+                    {user.name}
+                  </Link>
+                </td>
+                <td>
+                  <code>{user.id}</code>
+                </td>
+                <td>{user.username}</td>
+                <td>{user.role}</td>
+                <td>{user.posts}</td>
+                <td>{user.followers}</td>
+                <td>{user.following}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {users.length === 0 ? <p className="empty-state">No users match "{q}".</p> : null}
+      <nav className="pager" aria-label="Pages">
+        {page > 1 ? <Link to={pageHref(page - 1)}>Previous page</Link> : null}
+        {hasMore ? <Link to={pageHref(page + 1)}>Next page</Link> : null}
+      </nav>
+      <Outlet />
+    </section>
+  );
+}

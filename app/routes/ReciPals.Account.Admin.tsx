@@ -1,0 +1,44 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, Outlet, useLocation } from "@remix-run/react";
+
+import { paths } from "~/lib/paths";
+import { requireAdmin } from "~/server/session.server";
+import adminStyles from "~/styles/admin.css";
+
+export const meta: MetaFunction = () => [{ title: "Admin · ReciPals" }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  return null;
+}
+
+const TABS = [
+  { label: "Users", to: paths.adminUsers() },
+  { label: "Recipes", to: paths.adminRecipes() },
+] as const;
+
+export default function AdminLayout() {
+  const { pathname } = useLocation();
+  return (
+    <div className="admin">
+      <nav className="admin__nav" aria-label="Admin">
+        <ul>
+          {TABS.map((tab) => {
+            const active = pathname.toLowerCase().startsWith(tab.to.toLowerCase());
+            return (
+              <li key={tab.label}>
+                <Link to={tab.to} aria-current={active ? "page" : undefined} className={active ? "is-active" : undefined}>
+                  {tab.label}
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+      <div className="admin__main">
+        <Outlet />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,211 @@
+import crypto from "node:crypto";
+
+import { sql } from "kysely";
+
+import { DEFAULT_PROFILE_IMAGE } from "~/lib/paths";
+import type { TextSection } from "~/lib/ingredient-text";
+
+import { db, type DB } from "../db.server";
+import { hashPassword, randomPassword } from "../password.server";
+import { createUser, type Role } from "./users.server";
+
+export const ADMIN_PAGE_SIZE = 50;
+
+// Admin search text is matched literally: LIKE wildcards typed by the admin are escaped.
+const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export interface AdminUserRow {
+  id: string;
+  name: string;
+  username: string;
+  role: Role;
+  profile: string;
+  posts: number;
+  followers: number;
+  following: number;
+}
+
+export async function listUsersForAdmin(
+  { q, page }: { q: string; page: number },
+  database: DB = db,
+): Promise<{ users: AdminUserRow[]; hasMore: boolean }> {
+  let query = database
+    .selectFrom("users as u")
+    .select([
+      "u.id",
+      "u.name",
+      "u.username",
+      "u.role",
+      "u.profile",
+      (eb) => eb.selectFrom("posts").select((e) => e.fn.countAll<number>().as("n")).whereRef("posts.created_by", "=", "u.id").as("posts"),
+      (eb) => eb.selectFrom("follows").select((e) => e.fn.countAll<number>().as("n")).whereRef("follows.followee_id", "=", "u.id").as("followers"),
+      (eb) => eb.selectFrom("follows").select((e) => e.fn.countAll<number>().as("n")).whereRef("follows.follower_id", "=", "u.id").as("following"),
+    ]);
+  const text = q.trim();
+  if (text) {
+    const pattern = likeContains(text);
+    query = query.where((eb) =>
+      eb.or([
+        eb("u.id", "=", text),
+        sql<boolean>`u.username like ${pattern} escape '\\'`,
+        sql<boolean>`u.name like ${pattern} escape '\\'`,
+      ]),
+    );
+  }
+  const rows = await query
+    .orderBy("u.seq")
+    .limit(ADMIN_PAGE_SIZE + 1)
+    .offset((page - 1) * ADMIN_PAGE_SIZE)
+    .execute();
+  return {
+    users: rows.slice(0, ADMIN_PAGE_SIZE).map((row) => ({
+      ...row,
+      posts: Number(row.posts ?? 0),
+      followers: Number(row.followers ?? 0),
+      following: Number(row.following ?? 0),
+    })),
+    hasMore: rows.length > ADMIN_PAGE_SIZE,
+  };
+}
+
+/**
+ * SPEC §4's placeholder: User{n+1} / user{n+1} with n the number of users, taking the next
+ * free number when that name exists. Its random initial password is returned once.
+ */
+export async function createPlaceholderUser(database: DB = db): Promise<{ id: string; username: string; password: string }> {
+  const password = randomPassword();
+  const passwordHash = await hashPassword(password);
+  const { n } = await database.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  for (let number = Number(n) + 1; ; number++) {
+    const username = `user${number}`;
+    const taken = await database.selectFrom("users").select("id").where(sql<boolean>`username = ${username} collate nocase`).executeTakeFirst();
+    if (taken) continue;
+    const user = await createUser({ name: `User${number}`, username, passwordHash, role: "USER", profile: DEFAULT_PROFILE_IMAGE }, database);
+    return { id: user.id, username: user.username, password };
+  }
+}
+
+export class LastAdminError extends Error {
+  constructor(action: "delete" | "demote") {
+    super(action === "delete" ? "You cannot delete the last admin." : "You cannot remove the last admin's role.");
+    this.name = "LastAdminError";
+  }
+}
+
+async function isLastAdmin(userId: string, database: DB): Promise<boolean> {
+  const admins = await database.selectFrom("users").select("id").where("role", "=", "ADMIN").limit(2).execute();
+  return admins.length === 1 && admins[0]!.id === userId;
+}
+
+/** Changes a role; refuses to leave the site without an ADMIN. */
+export async function setUserRole({ userId, role }: { userId: string; role: Role }, database: DB = db): Promise<boolean> {
+  return database.transaction().execute(async (trx) => {
+    if (role === "USER" && (await isLastAdmin(userId, trx))) throw new LastAdminError("demote");
+    const result = await trx.updateTable("users").set({ role }).where("id", "=", userId).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  });
+}
+
+/** Deletes a user: follows, likes, saves and sessions go with them (FK cascades); their content stays. */
+export async function deleteUser(userId: string, database: DB = db): Promise<boolean> {
+  return database.transaction().execute(async (trx) => {
+    if (await isLastAdmin(userId, trx)) throw new LastAdminError("delete");
+    const result = await trx.deleteFrom("users").where("id", "=", userId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  });
+}
+
+export interface AdminRecipeRow {
+  recipe_id: string;
+  name: string;
+  photo: string;
+  user_created: string | null;
+  post_id: string | null;
+  likes: number;
+  comments: number;
+  created_at: string | null;
+}
+
+export async function listRecipesForAdmin(
+  { q, page }: { q: string; page: number },
+  database: DB = db,
+): Promise<{ recipes: AdminRecipeRow[]; hasMore: boolean }> {
+  let query = database
+    .selectFrom("recipes as r")
+    .leftJoin("posts as p", "p.recipe_id", "r.id")
+    .select([
+      "r.id as recipe_id",
+      "r.name",
+      "r.photo",
+      "r.user_created",
+      "p.id as post_id",
+      "p.created_at",
+      (eb) => eb.selectFrom("likes").select((e) => e.fn.countAll<number>().as("n")).whereRef("likes.post_id", "=", "p.id").as("likes"),
+      (eb) => eb.selectFrom("comments").select((e) => e.fn.countAll<number>().as("n")).whereRef("comments.post_id", "=", "p.id").as("comments"),
+    ]);
+  const text = q.trim();
+  if (text) {
+    const pattern = likeContains(text);
+    query = query.where((eb) =>
+      eb.or([
+        eb("r.id", "=", text),
+        eb("p.id", "=", text),
+        eb("r.user_created", "=", text),
+        sql<boolean>`r.name like ${pattern} escape '\\'`,
+        sql<boolean>`r.user_created in (select id from users where username like ${pattern} escape '\\')`,
+      ]),
+    );
+  }
+  const rows = await query
+    .orderBy("r.seq", "desc")
+    .limit(ADMIN_PAGE_SIZE + 1)
+    .offset((page - 1) * ADMIN_PAGE_SIZE)
+    .execute();
+  return {
+    recipes: rows.slice(0, ADMIN_PAGE_SIZE).map((row) => ({ ...row, likes: Number(row.likes ?? 0), comments: Number(row.comments ?? 0) })),
+    hasMore: rows.length > ADMIN_PAGE_SIZE,
+  };
+}
+
+/**
+ * Replaces a recipe's ingredient sections in one transaction. Section ids are kept by
+ * position, so saving the same text again rewrites nothing that matters.
+ */
+export async function replaceIngredientSections(
+  { recipeId, sections }: { recipeId: string; sections: TextSection[] },
+  database: DB = db,
+): Promise<void> {
+  await database.transaction().execute(async (trx) => {
+    const existing = await trx
+      .selectFrom("ingredient_sections")
+      .select(["id", "position"])
+      .where("recipe_id", "=", recipeId)
+      .orderBy("position")
+      .execute();
+    await trx.deleteFrom("ingredient_sections").where("recipe_id", "=", recipeId).execute();
+    for (const [position, section] of sections.entries()) {
+      const id = existing[position]?.id ?? `${recipeId}-S${crypto.randomUUID()}`;
+      await trx.insertInto("ingredient_sections").values({ id, recipe_id: recipeId, position, title: section.title }).execute();
+      await trx
+        .insertInto("ingredient_lines")
+        .values(section.ingredients.map((text, index) => ({ section_id: id, position: index, text })))
+        .execute();
+    }
+  });
+}
+
+export async function replaceSteps({ recipeId, steps }: { recipeId: string; steps: string[] }, database: DB = db): Promise<void> {
+  await database.transaction().execute(async (trx) => {
+    await trx.deleteFrom("steps").where("recipe_id", "=", recipeId).execute();
+    await trx
+      .insertInto("steps")
+      .values(steps.map((text, position) => ({ recipe_id: recipeId, position, text })))
+      .execute();
+  });
+}
+
+/** Removes a comment of the given post; false when it is already gone. */
+export async function removeComment({ postId, commentId }: { postId: string; commentId: string }, database: DB = db): Promise<boolean> {
+  const result = await database.deleteFrom("comments").where("id", "=", commentId).where("post_id", "=", postId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
