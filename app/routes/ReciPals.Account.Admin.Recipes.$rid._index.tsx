@@ -1,6 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 
 import { useHydrated } from "~/lib/hooks";
 import {
@@ -63,13 +63,16 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function AdminRecipeTab() {
-  const { recipe, ingredientsText, stepsText } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
+  const { recipe, ingredientsText, stepsText } = loaded;
   const failure = useActionData<typeof action>();
   const [searchParams] = useSearchParams();
   const hydrated = useHydrated();
   // Without JavaScript the open editor is a page state (?edit=…); with it, local state.
   const fromUrl = searchParams.get("edit");
   const [localEditing, setLocalEditing] = useState<Editing>(null);
+  // A successful save redirects and reloads: close the inline editor then.
+  useEffect(() => setLocalEditing(null), [loaded]);
   const editing: Editing =
     (failure?.editing as Editing) ?? localEditing ?? (fromUrl === "ingredients" || fromUrl === "instructions" ? fromUrl : null);
 
