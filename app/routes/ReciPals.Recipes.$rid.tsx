@@ -6,6 +6,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
+import type { ShouldRevalidateFunctionArgs } from "@remix-run/react";
 import {
   Form,
   Link,
@@ -16,7 +17,7 @@ import {
   useNavigation,
   useRouteError,
 } from "@remix-run/react";
-import { useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 
 import { Avatar } from "~/components/avatar";
 import { ErrorPage } from "~/components/error-page";
@@ -25,9 +26,12 @@ import { InteractionFields } from "~/components/interaction-fields";
 import { SaveButton } from "~/components/save-button";
 import { useHydrated } from "~/lib/hooks";
 import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
+import { MAX_SERVES, parseServes, scaleIngredientLine } from "~/lib/servings";
+import { absoluteUrl, recipeJsonLd, shareMeta } from "~/lib/structured-data";
 import { invariantResponse, readIntent } from "~/server/http.server";
 import { isFetcherSubmission } from "~/server/interaction.server";
 import { addComment, listComments, type CommentView } from "~/server/queries/comments.server";
+import { countLikes } from "~/server/queries/likes.server";
 import { getPostIdForRecipe } from "~/server/queries/posts.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { isRecipeSaved } from "~/server/queries/saved.server";
@@ -37,27 +41,54 @@ import recipeStyles from "~/styles/recipe.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: recipeStyles }];
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `${data.recipe.name} · ReciPals` : "Recipe not found · ReciPals" },
-  ...(data ? [{ name: "description", content: data.recipe.description }] : []),
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  if (!data) return [{ title: "Recipe not found · ReciPals" }];
+  const { recipe, share } = data;
+  return [
+    { title: `${recipe.name} · ReciPals` },
+    { name: "description", content: recipe.description },
+    ...shareMeta({ title: recipe.name, description: recipe.description, image: share.image, url: share.url, type: "article" }),
+    { "script:ld+json": share.jsonLd },
+  ];
+};
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const recipe = await getRecipeDetail(params.rid ?? "");
   invariantResponse(recipe, "Recipe not found.", 404);
   const viewer = await getUser(request);
-  const [comments, saved] = await Promise.all([
+  const [comments, saved, likes] = await Promise.all([
     recipe.post_id ? listComments(recipe.post_id) : Promise.resolve([] as CommentView[]),
     viewer ? isRecipeSaved(viewer.id, recipe.recipe_id) : Promise.resolve(false),
+    recipe.post_id ? countLikes(recipe.post_id) : Promise.resolve(0),
   ]);
+  const { origin, searchParams } = new URL(request.url);
+  const url = `${origin}${paths.recipe(recipe.recipe_id)}`;
   return {
     recipe,
     comments,
     saved,
+    serves: parseServes(searchParams.get("serves")) ?? recipe.serves ?? 1,
+    share: {
+      url,
+      image: absoluteUrl(origin, recipe.photo),
+      jsonLd: recipeJsonLd(recipe, { origin, url, likes, comments: comments.length }),
+    },
     signedIn: viewer !== null,
     // SPEC: 'Edit Recipe' is shown to the creator only (admins edit from the admin area).
     canEdit: viewer !== null && viewer.id === recipe.user_created,
   };
+}
+
+// Changing the serves only rescales on the client: no need to read the recipe again.
+export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (!formMethod && currentUrl.pathname === nextUrl.pathname) {
+    const a = new URLSearchParams(currentUrl.search);
+    const b = new URLSearchParams(nextUrl.search);
+    a.delete("serves");
+    b.delete("serves");
+    if (a.toString() === b.toString()) return false;
+  }
+  return defaultShouldRevalidate;
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -81,7 +112,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function RecipeRoute() {
-  const { recipe, comments, saved, signedIn, canEdit } = useLoaderData<typeof loader>();
+  const { recipe, comments, saved, signedIn, canEdit, serves: servesFromUrl } = useLoaderData<typeof loader>();
+  const [serves, setServes] = useState(servesFromUrl);
+  useEffect(() => setServes(servesFromUrl), [servesFromUrl]);
+  const baseServes = recipe.serves ?? 1;
+  const factor = serves / baseServes;
   const returnTo = paths.recipe(recipe.recipe_id);
   return (
     <article className="recipe">
@@ -111,7 +146,7 @@ export default function RecipeRoute() {
         </div>
         <div>
           <dt>Serves</dt>
-          <dd>{recipe.serves ?? "1+"}</dd>
+          <dd>{serves === baseServes && recipe.serves === null ? "1+" : serves}</dd>
         </div>
       </dl>
       {recipe.tags.length > 0 ? (
@@ -124,13 +159,16 @@ export default function RecipeRoute() {
         </ul>
       ) : null}
       <section className="recipe__section" aria-labelledby="ingredients-heading">
-        <h2 id="ingredients-heading">Ingredients</h2>
+        <div className="recipe__ingredients-head">
+          <h2 id="ingredients-heading">Ingredients</h2>
+          <ServesControl recipeId={recipe.recipe_id} serves={serves} onChange={setServes} />
+        </div>
         {recipe.ingredients_sec.map((section) => (
           <div key={section._id} className="recipe__ingredients">
             <h3>For the {section.title}</h3>
             <ul>
               {section.ingredients.map((line, index) => (
-                <li key={index}>{line}</li>
+                <li key={index}>{factor === 1 ? line : scaleIngredientLine(line, factor)}</li>
               ))}
             </ul>
           </div>
@@ -146,6 +184,42 @@ export default function RecipeRoute() {
       </section>
       <Comments comments={comments} signedIn={signedIn} recipeId={recipe.recipe_id} hasPost={recipe.post_id !== null} />
     </article>
+  );
+}
+
+/** −/+ links (?serves=N) that work without JavaScript; with it, they rescale at once. */
+function ServesControl({ recipeId, serves, onChange }: { recipeId: string; serves: number; onChange: (n: number) => void }) {
+  const hydrated = useHydrated();
+  const link = (n: number, label: string, text: string) =>
+    n < 1 || n > MAX_SERVES ? (
+      <span className="serves-control__step is-disabled" aria-hidden="true">
+        {text}
+      </span>
+    ) : (
+      <Link
+        to={`${paths.recipe(recipeId)}?serves=${n}`}
+        className="serves-control__step"
+        aria-label={label}
+        preventScrollReset
+        replace
+        onClick={(event) => {
+          if (!hydrated) return;
+          event.preventDefault();
+          onChange(n);
+          window.history.replaceState(window.history.state, "", `${paths.recipe(recipeId)}?serves=${n}`);
+        }}
+      >
+        {text}
+      </Link>
+    );
+  return (
+    <div className="serves-control" role="group" aria-label="Servings">
+      {link(serves - 1, "Fewer servings", "−")}
+      <span aria-live="polite">
+        {serves} {serves === 1 ? "serving" : "servings"}
+      </span>
+      {link(serves + 1, "More servings", "+")}
+    </div>
   );
 }
 

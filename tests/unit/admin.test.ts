@@ -35,8 +35,10 @@ const snapshot = async () =>
     ),
   );
 
+type Probe = readonly [string, () => Promise<unknown>];
+
 describe("admin guard", () => {
-  const loaders = () => [
+  const loaders = (): Probe[] => [
     ["layout", () => adminLoader(routeArgs(getRequest("/a", cookieNow)))],
     ["index", () => adminIndexLoader(routeArgs(getRequest("/a", cookieNow)))],
     ["users", () => usersLoader(routeArgs(getRequest("/a", cookieNow)))],
@@ -45,15 +47,15 @@ describe("admin guard", () => {
     ["recipe", () => recipeLoader(routeArgs(getRequest("/a", cookieNow), { rid: recipe.recipeId }))],
     ["recipe tab", () => recipeTabLoader(routeArgs(getRequest("/a", cookieNow), { rid: recipe.recipeId }))],
     ["post tab", () => recipePostLoader(routeArgs(getRequest("/a", cookieNow), { rid: recipe.recipeId }))],
-  ] as const;
-  const actions = () => [
+  ];
+  const actions = (): Probe[] => [
     ["add user", () => usersAction(routeArgs(formRequest("/a", { intent: "add-user" }, cookieNow)))],
     ["role", () => userAction(routeArgs(formRequest("/a", { intent: "save", role: "ADMIN" }, cookieNow), { uid: user.id }))],
     ["delete user", () => userAction(routeArgs(formRequest("/a", { intent: "delete", confirm: "yes" }, cookieNow), { uid: user.id }))],
     ["delete recipe", () => recipeAction(routeArgs(formRequest("/a", { intent: "delete", confirm: "yes" }, cookieNow), { rid: recipe.recipeId }))],
     ["ingredients", () => recipeTabAction(routeArgs(formRequest("/a", { intent: "save-ingredients", text: "X:\ny" }, cookieNow), { rid: recipe.recipeId }))],
     ["remove comment", () => recipesPostAction(routeArgs(formRequest("/a", { intent: "remove-comment", commentId: "c", confirm: "yes" }, cookieNow), { rid: recipe.recipeId }))],
-  ] as const;
+  ];
   let cookieNow: string | undefined;
 
   it("sends visitors to Login from every admin page and action, changing nothing", async () => {
@@ -70,7 +72,7 @@ describe("admin guard", () => {
   it("sends a USER Home from pages and answers 403 to every action, changing nothing", async () => {
     cookieNow = userCookie;
     const before = await snapshot();
-    for (const [name, run] of loaders()) expectRedirect(await settle(run), "/ReciPals/Home");
+    for (const [, run] of loaders()) expectRedirect(await settle(run), "/ReciPals/Home");
     for (const [name, run] of actions()) {
       const result = (await settle(run)) as Response;
       expect(result.status, name).toBe(403);
