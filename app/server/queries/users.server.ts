@@ -128,3 +128,59 @@ export async function createUser(input: NewUser, database: DB = db): Promise<Ses
     return created;
   });
 }
+
+/** Whether another user (any case) already has this username; the user's own name never counts. */
+export async function isUsernameTakenByOther(username: string, userId: string, database: DB = db): Promise<boolean> {
+  const row = await database
+    .selectFrom("users")
+    .select("id")
+    .where(sql<boolean>`username = ${username} collate nocase`)
+    .where("id", "<>", userId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export interface ProfileUpdate {
+  id: string;
+  name: string;
+  username: string;
+  role: Role;
+  bio: string;
+  tags: string[];
+  /** A new password's hash; undefined keeps the old password. */
+  passwordHash?: string;
+  /** A new picture's URL; undefined keeps the old picture. */
+  profile?: string;
+}
+
+/**
+ * Saves the profile editor in one transaction (user row and ordered tags together);
+ * refuses a username another user has, whatever its case. Returns the updated user.
+ */
+export async function updateUserProfile(input: ProfileUpdate, database: DB = db): Promise<UserProfile> {
+  return database.transaction().execute(async (trx) => {
+    if (await isUsernameTakenByOther(input.username, input.id, trx)) throw new UsernameTakenError(input.username);
+    await trx
+      .updateTable("users")
+      .set({
+        name: input.name,
+        username: input.username,
+        role: input.role,
+        bio: input.bio,
+        ...(input.passwordHash !== undefined ? { password_hash: input.passwordHash } : {}),
+        ...(input.profile !== undefined ? { profile: input.profile } : {}),
+      })
+      .where("id", "=", input.id)
+      .executeTakeFirstOrThrow();
+    await trx.deleteFrom("user_tags").where("user_id", "=", input.id).execute();
+    if (input.tags.length > 0) {
+      await trx
+        .insertInto("user_tags")
+        .values(input.tags.map((tag, position) => ({ user_id: input.id, position, tag })))
+        .execute();
+    }
+    const updated = await getUserProfile(input.id, trx);
+    if (!updated) throw new Error("User vanished inside its own transaction");
+    return updated;
+  });
+}

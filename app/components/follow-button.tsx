@@ -1,0 +1,134 @@
+import { useFetcher, useFetchers, useLocation } from "@remix-run/react";
+import clsx from "clsx";
+
+import { useHydrated } from "~/lib/hooks";
+import { BASE } from "~/lib/paths";
+import type { action as followAction } from "~/routes/ReciPals.Account.Follow.$uid";
+
+/** The follow action route of one user (POST only). */
+export const followActionPath = (uid: string) => `${BASE}/Account/Follow/${encodeURIComponent(uid)}`;
+
+type FollowIntent = "follow" | "unfollow" | "remove";
+
+/** The current page (path and query), where a plain form post comes back to. */
+export function useReturnTo(): string {
+  const location = useLocation();
+  return `${location.pathname}${location.search}`;
+}
+
+/** Hidden fields that make one form work as a fetcher (JavaScript) and as a plain post (none). */
+function FollowFormFields({ returnTo }: { returnTo: string }) {
+  const hydrated = useHydrated();
+  return (
+    <>
+      <input type="hidden" name="redirectTo" value={returnTo} />
+      {hydrated ? <input type="hidden" name="_fetcher" value="1" /> : null}
+    </>
+  );
+}
+
+function useFollowFetcher() {
+  const fetcher = useFetcher<typeof followAction>();
+  const pendingIntent = fetcher.formData ? (String(fetcher.formData.get("intent")) as FollowIntent) : null;
+  const error = fetcher.state === "idle" && fetcher.data && !fetcher.data.ok ? fetcher.data.message : null;
+  return { fetcher, pendingIntent, error };
+}
+
+/**
+ * A Follow toggle (aria-pressed). Optimistic: while the request runs the button already shows
+ * the new state, derived from the submission so a failure falls back to the server's truth.
+ * `variant="profile"` reads Follow / Unfollow, `variant="row"` Follow / Following.
+ */
+export function FollowButton({
+  userId,
+  following,
+  variant = "profile",
+}: {
+  userId: string;
+  following: boolean;
+  variant?: "profile" | "row";
+}) {
+  const returnTo = useReturnTo();
+  const { fetcher, pendingIntent, error } = useFollowFetcher();
+  const on = pendingIntent ? pendingIntent === "follow" : following;
+  const label = on ? (variant === "profile" ? "Unfollow" : "Following") : "Follow";
+  return (
+    <fetcher.Form method="post" action={followActionPath(userId)} className="follow-form" preventScrollReset>
+      <FollowFormFields returnTo={returnTo} />
+      <button
+        type="submit"
+        name="intent"
+        value={on ? "unfollow" : "follow"}
+        className={clsx("button", "follow-button", on && "button--ghost")}
+        aria-pressed={on}
+      >
+        {label}
+      </button>
+      {error ? (
+        <p className="field__error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </fetcher.Form>
+  );
+}
+
+/**
+ * A button that ends a follow from the owner's side of a dialog row: `Remove` (a follower)
+ * or `Unfollow` (someone followed). The dialog hides the row while the request runs
+ * (usePendingFollowDelta); the reloaded list then no longer has it.
+ */
+export function EndFollowButton({ userId, intent }: { userId: string; intent: "remove" | "unfollow" }) {
+  const returnTo = useReturnTo();
+  const { fetcher, error } = useFollowFetcher();
+  return (
+    <fetcher.Form method="post" action={followActionPath(userId)} className="follow-form" preventScrollReset>
+      <FollowFormFields returnTo={returnTo} />
+      <button type="submit" name="intent" value={intent} className="button button--ghost follow-button">
+        {intent === "remove" ? "Remove" : "Unfollow"}
+      </button>
+      {error ? (
+        <p className="field__error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </fetcher.Form>
+  );
+}
+
+/**
+ * Pending follow submissions of this page, for optimistic counts: how the counts of
+ * `profileId` move while requests run (they settle when the page's data reloads).
+ */
+export function usePendingFollowDelta({
+  profileId,
+  isOwn,
+  viewerFollows,
+}: {
+  profileId: string;
+  isOwn: boolean;
+  viewerFollows: boolean;
+}): { followers: number; following: number; hidden: Set<string> } {
+  const fetchers = useFetchers();
+  let followers = 0;
+  let following = 0;
+  const hidden = new Set<string>();
+  const prefix = followActionPath("");
+  for (const f of fetchers) {
+    if (!f.formData || !f.formAction?.startsWith(prefix)) continue;
+    const target = decodeURIComponent(f.formAction.slice(prefix.length));
+    const intent = f.formData.get("intent");
+    if (!isOwn) {
+      if (target !== profileId) continue;
+      if (intent === "follow" && !viewerFollows) followers += 1;
+      if (intent === "unfollow" && viewerFollows) followers -= 1;
+    } else if (intent === "remove") {
+      followers -= 1;
+      hidden.add(`followers:${target}`);
+    } else if (intent === "unfollow") {
+      following -= 1;
+      hidden.add(`following:${target}`);
+    }
+  }
+  return { followers, following, hidden };
+}

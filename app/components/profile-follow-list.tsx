@@ -1,0 +1,58 @@
+import { Link, useSearchParams } from "@remix-run/react";
+
+import { paths } from "~/lib/paths";
+import type { FollowRow } from "~/server/queries/follows.server";
+
+import { Avatar } from "./avatar";
+import { EndFollowButton, FollowButton, usePendingFollowDelta } from "./follow-button";
+import { profileTabHref } from "./profile-view";
+import { RouteDialog } from "./route-dialog";
+
+export interface FollowListData {
+  uid: string;
+  isOwn: boolean;
+  viewerId: string;
+  rows: FollowRow[];
+}
+
+/**
+ * The Followers / Following dialog of a profile. On the viewer's own profile each row ends
+ * the follow (`Remove` a follower, `Unfollow` someone followed); on anyone else's profile a
+ * row shows `Follow` / `Following` for the viewer. The viewer's own row never has a button.
+ */
+export function FollowListDialog({ kind, data }: { kind: "followers" | "following"; data: FollowListData }) {
+  const { uid, isOwn, viewerId, rows } = data;
+  const [searchParams] = useSearchParams();
+  const closeTo = profileTabHref(uid, searchParams.get("tab") === "saved" ? "saved" : "recipes");
+  const { hidden } = usePendingFollowDelta({ profileId: uid, isOwn, viewerFollows: false });
+  const title = kind === "followers" ? "Followers" : "Following";
+  const shown = rows.filter((row) => !hidden.has(`${kind}:${row.id}`));
+  return (
+    <RouteDialog title={title} closeTo={closeTo}>
+      {shown.length === 0 ? (
+        <p className="follow-list__empty">{kind === "followers" ? "No followers yet" : "Not following anyone yet"}</p>
+      ) : null}
+      {rows.length > 0 ? (
+      <ul className="follow-list" aria-label={title}>
+        {rows.map((row) => (
+          // Hidden (not removed) while a Remove/Unfollow runs, so a failure can show its message.
+          <li key={row.id} className="follow-list__row" hidden={hidden.has(`${kind}:${row.id}`)}>
+            <Link to={paths.profile(row.id)} className="follow-list__user">
+              <Avatar src={row.profile} size={40} />
+              <span className="follow-list__names">
+                <span className="follow-list__username">{row.username}</span>
+                <span className="follow-list__name">{row.name}</span>
+              </span>
+            </Link>
+            {row.id === viewerId ? null : isOwn ? (
+              <EndFollowButton userId={row.id} intent={kind === "followers" ? "remove" : "unfollow"} />
+            ) : (
+              <FollowButton userId={row.id} following={row.viewerFollows} variant="row" />
+            )}
+          </li>
+        ))}
+      </ul>
+      ) : null}
+    </RouteDialog>
+  );
+}

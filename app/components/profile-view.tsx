@@ -1,0 +1,79 @@
+import { Link } from "@remix-run/react";
+
+import { paths } from "~/lib/paths";
+import type { PostThumb } from "~/server/queries/posts.server";
+import type { ProfileSavedItem, ProfileTab } from "~/server/queries/profiles.server";
+
+export const countLabel = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** The profile's tab links (`?tab=saved` for Saved), so both work without JavaScript. */
+export function profileTabHref(uid: string, tab: ProfileTab): string {
+  return tab === "saved" ? `${paths.profile(uid)}?tab=saved` : paths.profile(uid);
+}
+
+export function ProfileTabs({ uid, tab }: { uid: string; tab: ProfileTab }) {
+  const tabs: { id: ProfileTab; label: string }[] = [
+    { id: "recipes", label: "My Recipes" },
+    { id: "saved", label: "Saved" },
+  ];
+  return (
+    <nav className="profile-tabs" aria-label="Profile sections">
+      {tabs.map((item) => (
+        <Link
+          key={item.id}
+          to={profileTabHref(uid, item.id)}
+          className="profile-tabs__tab"
+          aria-current={tab === item.id ? "page" : undefined}
+          preventScrollReset
+        >
+          {item.label}
+        </Link>
+      ))}
+    </nav>
+  );
+}
+
+function Thumb({ photo, alt }: { photo: string; alt: string }) {
+  return photo ? (
+    <img className="profile-grid__img" src={photo} alt={alt} width={240} height={240} loading="lazy" decoding="async" />
+  ) : (
+    // No photo: the name stands in for it.
+    <span className="profile-grid__img profile-grid__img--empty">{alt}</span>
+  );
+}
+
+/** The My Recipes grid: each thumbnail opens the post viewer. */
+export function PostGrid({ uid, posts }: { uid: string; posts: PostThumb[] }) {
+  if (posts.length === 0) return <p className="profile-empty">No recipes yet</p>;
+  return (
+    <ul className="profile-grid" aria-label="My Recipes">
+      {posts.map((post) => (
+        <li key={post.post_id}>
+          <Link to={paths.post(uid, post.post_id)} className="profile-grid__item" title={post.title}>
+            <Thumb photo={post.photo} alt={post.title} />
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The Saved grid: a saved recipe opens its post when it has one, else the recipe. */
+export function SavedGrid({ saved }: { saved: ProfileSavedItem[] }) {
+  if (saved.length === 0) return <p className="profile-empty">No saved recipes yet</p>;
+  return (
+    <ul className="profile-grid" aria-label="Saved">
+      {saved.map((item) => {
+        const href =
+          item.post_id && item.post_author_id ? paths.post(item.post_author_id, item.post_id) : paths.recipe(item.recipe_id);
+        return (
+          <li key={item.recipe_id}>
+            <Link to={href} className="profile-grid__item" title={item.name}>
+              <Thumb photo={item.photo} alt={item.name} />
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

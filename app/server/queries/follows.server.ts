@@ -1,0 +1,114 @@
+import { db, type DB } from "../db.server";
+import { nowIso } from "./seq.server";
+
+// A follow is one row (follower → followee), so both users' lists always agree and a
+// "remove follower" is the same delete seen from the other side.
+
+/** Follows; idempotent, so a double submit is still one follow. The schema refuses self-follows. */
+export async function follow(
+  { followerId, followeeId }: { followerId: string; followeeId: string },
+  database: DB = db,
+): Promise<void> {
+  await database
+    .insertInto("follows")
+    .values({ follower_id: followerId, followee_id: followeeId, created_at: nowIso() })
+    .onConflict((oc) => oc.columns(["follower_id", "followee_id"]).doNothing())
+    .execute();
+}
+
+/** Unfollows; idempotent. */
+export async function unfollow(
+  { followerId, followeeId }: { followerId: string; followeeId: string },
+  database: DB = db,
+): Promise<void> {
+  await database
+    .deleteFrom("follows")
+    .where("follower_id", "=", followerId)
+    .where("followee_id", "=", followeeId)
+    .execute();
+}
+
+/** The owner drops someone from their followers (that user's following loses the owner too). */
+export async function removeFollower(
+  { ownerId, followerId }: { ownerId: string; followerId: string },
+  database: DB = db,
+): Promise<void> {
+  await unfollow({ followerId, followeeId: ownerId }, database);
+}
+
+export async function isFollowing(
+  { followerId, followeeId }: { followerId: string; followeeId: string },
+  database: DB = db,
+): Promise<boolean> {
+  const row = await database
+    .selectFrom("follows")
+    .select("follower_id")
+    .where("follower_id", "=", followerId)
+    .where("followee_id", "=", followeeId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export interface FollowCounts {
+  followers: number;
+  following: number;
+}
+
+export async function getFollowCounts(userId: string, database: DB = db): Promise<FollowCounts> {
+  const row = await database
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom("follows")
+        .select((c) => c.fn.countAll<number>().as("n"))
+        .where("followee_id", "=", userId)
+        .as("followers"),
+      eb
+        .selectFrom("follows")
+        .select((c) => c.fn.countAll<number>().as("n"))
+        .where("follower_id", "=", userId)
+        .as("following"),
+    ])
+    .executeTakeFirstOrThrow();
+  return { followers: Number(row.followers ?? 0), following: Number(row.following ?? 0) };
+}
+
+/** One row of the Followers / Following dialogs. */
+export interface FollowRow {
+  id: string;
+  username: string;
+  name: string;
+  profile: string;
+  /** Whether the viewer follows this row's user (drives Follow / Following). */
+  viewerFollows: boolean;
+}
+
+type Direction = "followers" | "following";
+
+async function listFollows(
+  direction: Direction,
+  { userId, viewerId }: { userId: string; viewerId: string },
+  database: DB,
+): Promise<FollowRow[]> {
+  // followers: rows whose followee is the user, listing the follower; following: the reverse.
+  const [mine, theirs] = direction === "followers" ? (["followee_id", "follower_id"] as const) : (["follower_id", "followee_id"] as const);
+  const rows = await database
+    .selectFrom("follows as f")
+    .innerJoin("users as u", "u.id", `f.${theirs}`)
+    .leftJoin("follows as v", (join) => join.onRef("v.followee_id", "=", "u.id").on("v.follower_id", "=", viewerId))
+    .select(["u.id", "u.username", "u.name", "u.profile", "v.follower_id as viewer_follow"])
+    .where(`f.${mine}`, "=", userId)
+    .orderBy("f.created_at")
+    .orderBy("u.username")
+    .execute();
+  return rows.map(({ viewer_follow, ...user }) => ({ ...user, viewerFollows: viewer_follow !== null }));
+}
+
+/** Who follows `userId`, oldest follow first, each flagged with whether the viewer follows them. */
+export function listFollowers(args: { userId: string; viewerId: string }, database: DB = db): Promise<FollowRow[]> {
+  return listFollows("followers", args, database);
+}
+
+/** Whom `userId` follows, oldest follow first, each flagged with whether the viewer follows them. */
+export function listFollowing(args: { userId: string; viewerId: string }, database: DB = db): Promise<FollowRow[]> {
+  return listFollows("following", args, database);
+}
