@@ -1,0 +1,288 @@
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import { isRouteErrorResponse, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+
+import { ErrorPage } from "~/components/error-page";
+import { DeleteRecipeConfirmation, RecipeEditor } from "~/components/recipe-editor";
+import { RECIPE_PLACEHOLDER_IMAGE } from "~/components/recipe-editor-photo";
+import { paths } from "~/lib/paths";
+import { canEditRecipe } from "~/lib/permissions";
+import {
+  applyRowIntent,
+  draftFromFormData,
+  draftFromRecipe,
+  emptyDraft,
+  FIELD,
+  firstThreeTags,
+  normalizeDraft,
+  parseRowIntent,
+  RECIPE_MESSAGES,
+  type EditorResult,
+  type RecipeDraft,
+} from "~/lib/recipe-form";
+import { readIntent } from "~/server/http.server";
+import {
+  deleteImageIfUnreferenced,
+  fileBytes,
+  IMAGE_MESSAGES,
+  ImageError,
+  isStoredImageUrl,
+  processImage,
+  readMultipartFormLenient,
+  storeImage,
+  storeProcessedImage,
+  type LenientMultipart,
+  type ProcessedImage,
+} from "~/server/images.server";
+import { createRecipeWithPost, deleteRecipe, getRecipeOwnership, updateRecipeAndPost } from "~/server/queries/recipe-writes.server";
+import { getRecipeDetail } from "~/server/queries/recipes.server";
+import { getUser } from "~/server/session.server";
+import { isUsableRecipeId, validateRecipeDraft } from "~/server/validation/recipe.server";
+import editorStyles from "~/styles/editor.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: editorStyles }];
+
+export const meta: MetaFunction<typeof loader> = ({ data: loaderData }) => [
+  {
+    title: loaderData
+      ? loaderData.mode === "create"
+        ? "New recipe · ReciPals"
+        : `Edit ${loaderData.draft.name} · ReciPals`
+      : "Recipe not found · ReciPals",
+  },
+];
+
+const RECIPE_NOT_FOUND = "Recipe not found.";
+const NOT_ALLOWED = "You are not allowed to edit this recipe.";
+const CREATOR_FIXED = "The creator of a recipe cannot be changed.";
+/** Form fields a forged request might use to pass a recipe off as someone else's. */
+const CREATOR_FIELDS = ["user_created", "userId", "user_id", "creator", "created_by", "creatorId"];
+
+function loginRedirect(rid: string, reason: "create" | "create-save" | "expired") {
+  return redirect(`${paths.login(paths.editor(rid))}&reason=${reason}`);
+}
+
+function fail(message: string, status: number): Response {
+  return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+}
+
+// Create mode when the rid names no recipe (SPEC §2), edit mode otherwise. Signed-out visitors
+// go to Login with SPEC's reason; only the creator or an ADMIN may edit.
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const rid = params.rid ?? "";
+  const [recipe, user] = await Promise.all([getRecipeDetail(rid), getUser(request)]);
+  if (!recipe) {
+    if (!user) throw loginRedirect(rid, "create");
+    if (!isUsableRecipeId(rid)) throw fail(RECIPE_NOT_FOUND, 404);
+    return {
+      mode: "create" as const,
+      rid,
+      draft: emptyDraft(),
+      photo: null,
+      cancelTo: paths.profile(user.id),
+    };
+  }
+  if (!user) throw loginRedirect(rid, "expired");
+  if (!canEditRecipe(user, recipe.user_created)) throw fail(NOT_ALLOWED, 403);
+  return {
+    mode: "edit" as const,
+    rid,
+    draft: draftFromRecipe(recipe),
+    photo: recipe.photo || null,
+    cancelTo: paths.recipe(rid),
+  };
+}
+
+function answer(result: Omit<EditorResult, "photoNotKept" | "focus"> & Partial<EditorResult>, status: number) {
+  return data<EditorResult>({ photoNotKept: false, focus: null, ...result, draft: normalizeDraft(result.draft) }, { status });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const rid = params.rid ?? "";
+  // Guards first, before the body is read: who is asking, and may they touch this recipe?
+  const existing = await getRecipeOwnership(rid);
+  const user = await getUser(request);
+  if (!user) throw loginRedirect(rid, existing ? "expired" : "create-save");
+  if (existing && !canEditRecipe(user, existing.user_created)) throw fail(NOT_ALLOWED, 403);
+  if (!existing && !isUsableRecipeId(rid)) throw fail(RECIPE_NOT_FOUND, 404);
+
+  let form: LenientMultipart;
+  try {
+    form = await readMultipartFormLenient(request);
+  } catch (error) {
+    if (!(error instanceof ImageError)) throw error;
+    // The body could not be read at all: show the form as stored, with the reason.
+    const detail = existing ? await getRecipeDetail(rid) : undefined;
+    const draft = detail ? draftFromRecipe(detail) : emptyDraft();
+    return answer(
+      { kind: "invalid", draft, fieldErrors: { [FIELD.photo]: error.message }, formError: error.message, pendingPhoto: null },
+      error.status,
+    );
+  }
+  const { formData, oversizedFiles } = form;
+  const intent = readIntent(formData) || "save";
+  const draft = draftFromFormData(formData);
+  const pendingValue = formData.get(FIELD.pendingPhoto);
+  // Only a URL our storage produced (and still holds) is taken back from the form.
+  const pendingPhoto = (await isStoredImageUrl(pendingValue)) ? (pendingValue as string) : null;
+  const photoTooLarge = oversizedFiles.includes(FIELD.photo);
+
+  // The form was opened in edit mode but the recipe is gone: do not quietly create a new one.
+  if (!existing && formData.get(FIELD.mode) === "edit" && (intent === "save" || intent === "delete")) {
+    throw fail(RECIPE_NOT_FOUND, 404);
+  }
+
+  if (intent === "delete") {
+    if (!existing) throw fail(RECIPE_NOT_FOUND, 404);
+    if (formData.get(FIELD.confirm) !== "yes") {
+      return answer({ kind: "confirm-delete", draft, fieldErrors: {}, formError: null, pendingPhoto }, 200);
+    }
+    const deleted = await deleteRecipe({ recipeId: rid });
+    if (!deleted) throw fail(RECIPE_NOT_FOUND, 404);
+    await deleteImageIfUnreferenced(deleted.photo);
+    if (pendingPhoto) await deleteImageIfUnreferenced(pendingPhoto);
+    return redirect(paths.profile(user.id));
+  }
+
+  const row = parseRowIntent(intent);
+  if (row) return rowAnswer(draft, row, formData.get(FIELD.photo), pendingPhoto, photoTooLarge);
+  if (intent !== "save") throw fail("Unknown action.", 400);
+
+  // Save: check everything first; nothing is stored unless all of it is acceptable.
+  const validation = validateRecipeDraft(draft);
+  const fieldErrors: Record<string, string> = validation.ok ? {} : { ...validation.fieldErrors };
+  let formError: string | null = null;
+  const creatorId = existing ? existing.user_created : user.id;
+  if (CREATOR_FIELDS.some((name) => formData.has(name) && formData.get(name) !== creatorId)) formError = CREATOR_FIXED;
+
+  let processed: ProcessedImage | null = null;
+  let photoChosen = photoTooLarge;
+  if (photoTooLarge) fieldErrors[FIELD.photo] = IMAGE_MESSAGES.tooLarge;
+  else {
+    const bytes = await fileBytes(formData.get(FIELD.photo));
+    if (bytes) {
+      photoChosen = true;
+      try {
+        processed = await processImage(bytes);
+      } catch (error) {
+        if (!(error instanceof ImageError)) throw error;
+        fieldErrors[FIELD.photo] = error.message;
+      }
+    }
+  }
+
+  if (!validation.ok || formError || fieldErrors[FIELD.photo]) {
+    const shown: RecipeDraft =
+      fieldErrors[FIELD.tags] === RECIPE_MESSAGES.tooManyTags ? { ...draft, tags: firstThreeTags(draft.tags) } : draft;
+    return answer(
+      {
+        kind: "invalid",
+        draft: shown,
+        fieldErrors,
+        formError,
+        pendingPhoto,
+        // A good photo is not stored for a refused save (no orphan files): it must be chosen again.
+        photoNotKept: photoChosen && !fieldErrors[FIELD.photo],
+      },
+      400,
+    );
+  }
+
+  const input = validation.value;
+  let newUpload: string | null = null;
+  if (processed) newUpload = (await storeProcessedImage(processed)).url;
+  else if (pendingPhoto) newUpload = pendingPhoto;
+  const photo = newUpload ?? existing?.photo ?? RECIPE_PLACEHOLDER_IMAGE;
+
+  let target: string;
+  try {
+    if (existing) {
+      const updated = await updateRecipeAndPost({ recipeId: rid, input, photo });
+      if (!updated) throw fail(RECIPE_NOT_FOUND, 404);
+      if (updated.previousPhoto !== photo) await deleteImageIfUnreferenced(updated.previousPhoto);
+      target = paths.recipe(rid);
+    } else {
+      const created = await createRecipeWithPost({ recipeId: rid, postId: crypto.randomUUID(), userId: user.id, input, photo });
+      target = paths.post(user.id, created.postId);
+    }
+  } catch (error) {
+    if (newUpload) await deleteImageIfUnreferenced(newUpload);
+    throw error;
+  }
+  if (pendingPhoto && pendingPhoto !== photo) await deleteImageIfUnreferenced(pendingPhoto);
+  return redirect(target);
+}
+
+/** A row button without JavaScript: the draft plus the change, nothing saved; a chosen photo is kept as pending. */
+async function rowAnswer(
+  draft: RecipeDraft,
+  row: NonNullable<ReturnType<typeof parseRowIntent>>,
+  photoEntry: FormDataEntryValue | null,
+  pendingPhoto: string | null,
+  photoTooLarge: boolean,
+) {
+  const change = applyRowIntent(normalizeDraft(draft), row);
+  let pending = pendingPhoto;
+  let photoError: string | null = photoTooLarge ? IMAGE_MESSAGES.tooLarge : null;
+  const bytes = photoTooLarge ? null : await fileBytes(photoEntry);
+  if (bytes) {
+    try {
+      const stored = await storeImage(bytes);
+      if (pending && pending !== stored.url) await deleteImageIfUnreferenced(pending);
+      pending = stored.url;
+    } catch (error) {
+      if (!(error instanceof ImageError)) throw error;
+      photoError = error.message;
+    }
+  }
+  return answer(
+    {
+      kind: "draft",
+      draft: change.draft,
+      fieldErrors: photoError ? { [FIELD.photo]: photoError } : {},
+      formError: change.error,
+      pendingPhoto: pending,
+      focus: change.focus,
+    },
+    photoError ? 400 : 200,
+  );
+}
+
+export default function RecipeEditorRoute() {
+  const loaderData = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const confirming = result?.kind === "confirm-delete";
+  return (
+    <section className="editor-page">
+      <h1 className="page-title">{loaderData.mode === "create" ? "New Recipe" : "Edit Recipe"}</h1>
+      {confirming ? <DeleteRecipeConfirmation backTo={paths.editor(loaderData.rid)} /> : null}
+      <div hidden={confirming}>
+        <RecipeEditor
+          key={loaderData.rid}
+          mode={loaderData.mode}
+          initialDraft={loaderData.draft}
+          result={confirming ? undefined : result}
+          currentPhoto={loaderData.photo}
+          cancelTo={loaderData.cancelTo}
+        />
+      </div>
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error)) {
+    const message = typeof error.data === "string" && error.data ? error.data : undefined;
+    if (error.status === 404) return <ErrorPage status={404} message={message ?? RECIPE_NOT_FOUND} />;
+    if (error.status === 403) return <ErrorPage status={403} message={message ?? NOT_ALLOWED} />;
+    return <ErrorPage status={error.status} message={message} />;
+  }
+  throw error;
+}

@@ -1,0 +1,369 @@
+import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
+import sharp, { type Metadata, type OutputInfo } from "sharp";
+
+import { db, type DB } from "./db.server";
+import { env } from "./env.server";
+import {
+  cardUrlOf,
+  contentHash,
+  listStoredFiles,
+  removeStoredFile,
+  storedFileExists,
+  storedNameOf,
+  urlOf,
+  writeStoredFile,
+} from "./storage.server";
+
+// The image pipeline (DESIGN §3 "Uploads", SPEC §9): every uploaded picture — recipe photos,
+// profile photos, data URLs sent to the API — is decoded by sharp, turned upright, stripped of
+// metadata, shrunk to at most 800 px on the longer side and re-encoded as WebP under 0.5 MB
+// (quality lowered step by step, up to 10 tries), plus a ~400 px variant for cards.
+
+export const IMAGE_LIMITS = {
+  /** Bytes received for one file. */
+  maxFileBytes: 10 * 1024 * 1024,
+  /** Longer side of the stored image. */
+  maxSide: 800,
+  /** Longer side of the card variant. */
+  cardSide: 400,
+  /** Size of the stored image. */
+  maxBytes: 500 * 1024,
+  /** Encoding attempts, each at a lower quality. */
+  maxTries: 10,
+  /** Decoded pixels (width × height) we agree to work on: a guard against decompression bombs. */
+  maxInputPixels: 64_000_000,
+} as const;
+
+export const IMAGE_MESSAGES = {
+  failed: "Failed to process the image. Please try again.",
+  notAnImage: "Please choose an image file.",
+  tooLarge: "The image is too large (10 MB at most).",
+  tooManyPixels: "The image is too large (64 megapixels at most).",
+  cannotShrink: "The image could not be made smaller than 0.5 MB. Please choose another image.",
+  formTooLarge: "The form is too large to send.",
+  unreadableForm: "The form could not be read. Please try again.",
+} as const;
+
+/** A refused image or upload; `message` is meant for the user, `status` for the response. */
+export class ImageError extends Error {
+  status: number;
+  constructor(message: string, status = 400) {
+    super(message);
+    this.name = "ImageError";
+    this.status = status;
+  }
+}
+
+// Formats sharp decodes that people upload as photos. SVG and PDF are refused on purpose:
+// they are documents that can reference other files, not pictures.
+const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp", "gif", "avif", "heif", "tiff"]);
+const FIRST_QUALITY = 82;
+const QUALITY_STEP = 8;
+const MIN_QUALITY = 8;
+
+export interface ProcessedImage {
+  main: Buffer;
+  card: Buffer;
+  width: number;
+  height: number;
+  quality: number;
+  tries: number;
+}
+
+type Limits = { -readonly [K in keyof typeof IMAGE_LIMITS]: number };
+
+/** Decodes, orients, strips, shrinks and re-encodes one image in memory; stores nothing. */
+export async function processImage(input: Buffer | Uint8Array, options: Partial<Limits> = {}): Promise<ProcessedImage> {
+  const limits: Limits = { ...IMAGE_LIMITS, ...options };
+  if (input.byteLength === 0) throw new ImageError(IMAGE_MESSAGES.notAnImage, 400);
+  if (input.byteLength > limits.maxFileBytes) throw new ImageError(IMAGE_MESSAGES.tooLarge, 413);
+
+  // The header alone tells the format and the size, before any pixel is decoded.
+  let metadata: Metadata;
+  try {
+    metadata = await sharp(input).metadata();
+  } catch {
+    throw new ImageError(IMAGE_MESSAGES.notAnImage, 400);
+  }
+  if (!metadata.format || !ACCEPTED_FORMATS.has(metadata.format)) throw new ImageError(IMAGE_MESSAGES.notAnImage, 400);
+  if (!metadata.width || !metadata.height) throw new ImageError(IMAGE_MESSAGES.failed, 400);
+  if (metadata.width * metadata.height > limits.maxInputPixels) throw new ImageError(IMAGE_MESSAGES.tooManyPixels, 413);
+
+  // Decode and shrink once to raw pixels; each quality attempt below only re-encodes.
+  let raw: { data: Buffer; info: OutputInfo };
+  try {
+    raw = await sharp(input, { limitInputPixels: limits.maxInputPixels, failOn: "error" })
+      .rotate()
+      .resize({ width: limits.maxSide, height: limits.maxSide, fit: "inside", withoutEnlargement: true })
+      .toColourspace("srgb")
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+  } catch {
+    throw new ImageError(IMAGE_MESSAGES.failed, 400);
+  }
+  const { width, height, channels } = raw.info;
+  const fromRaw = () => sharp(raw.data, { raw: { width, height, channels } });
+
+  let quality = FIRST_QUALITY;
+  for (let attempt = 1; attempt <= limits.maxTries; attempt += 1) {
+    const main = await fromRaw().webp({ quality, effort: 4 }).toBuffer();
+    if (main.byteLength <= limits.maxBytes) {
+      const card = await fromRaw()
+        .resize({ width: limits.cardSide, height: limits.cardSide, fit: "inside", withoutEnlargement: true })
+        .webp({ quality: Math.min(quality, 78), effort: 4 })
+        .toBuffer();
+      return { main, card, width, height, quality, tries: attempt };
+    }
+    quality = Math.max(MIN_QUALITY, quality - QUALITY_STEP);
+  }
+  throw new ImageError(IMAGE_MESSAGES.cannotShrink, 413);
+}
+
+/** Writes a processed image (card first, so a main file always has its card). */
+export async function storeProcessedImage(image: ProcessedImage): Promise<{ url: string; cardUrl: string }> {
+  const hash = contentHash(image.main);
+  await writeStoredFile(`${hash}.card.webp`, image.card);
+  await writeStoredFile(`${hash}.webp`, image.main);
+  scheduleSweep();
+  return { url: urlOf(`${hash}.webp`), cardUrl: urlOf(`${hash}.card.webp`) };
+}
+
+/** The whole pipeline: process, then store content-addressed. The same picture twice gives the same URL. */
+export async function storeImage(input: Buffer | Uint8Array): Promise<{ url: string; cardUrl: string }> {
+  return storeProcessedImage(await processImage(input));
+}
+
+/** True when `url` is a main image that storage produced and still holds (pending uploads come back this way). */
+export async function isStoredImageUrl(url: unknown): Promise<boolean> {
+  const name = storedNameOf(url);
+  return name !== null && cardUrlOf(url as string) !== null && (await storedFileExists(name));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading multipart forms with limits
+
+export interface MultipartOptions {
+  /** Bytes per file; a bigger file is refused (default 10 MB). */
+  maxFileBytes?: number;
+  /** Bytes per text field (default 100 KB). */
+  maxFieldBytes?: number;
+  /** Parts in one form (default 2,000). */
+  maxParts?: number;
+  /** Bytes in the whole body (default 2 × maxFileBytes + 2 MB). */
+  maxBodyBytes?: number;
+}
+
+export interface LenientMultipart {
+  formData: FormData;
+  /** File fields that were over `maxFileBytes`: left out of `formData`, their bytes discarded. */
+  oversizedFiles: string[];
+}
+
+/**
+ * Reads a form (multipart or urlencoded) within limits, never holding more than one file's
+ * allowance in memory. A file over the limit is drained and left out (its field name is reported)
+ * so the other fields survive and the page can show what was typed with a message; only a body
+ * over `maxBodyBytes`, too many parts or a malformed body throw an ImageError.
+ */
+export async function readMultipartFormLenient(request: Request, options: MultipartOptions = {}): Promise<LenientMultipart> {
+  const maxFileBytes = options.maxFileBytes ?? IMAGE_LIMITS.maxFileBytes;
+  const maxFieldBytes = options.maxFieldBytes ?? 100 * 1024;
+  const maxParts = options.maxParts ?? 2000;
+  const maxBodyBytes = options.maxBodyBytes ?? 2 * maxFileBytes + 2 * 1024 * 1024;
+
+  const declared = Number(request.headers.get("Content-Length") ?? "");
+  if (Number.isFinite(declared) && declared > maxBodyBytes) throw new ImageError(bodyTooLargeMessage(maxFileBytes), 413);
+
+  const contentType = request.headers.get("Content-Type") ?? "";
+  const body = cappedBody(request, maxBodyBytes, maxFileBytes);
+  if (!/^multipart\/form-data\b/i.test(contentType)) {
+    // Urlencoded (or empty) bodies: small by nature; read within the same cap.
+    const text = body ? await new Response(body).text().catch(rethrowCap) : "";
+    const formData = new FormData();
+    for (const [name, value] of new URLSearchParams(text)) formData.append(name, value);
+    if ([...formData.keys()].length > maxParts) throw new ImageError(IMAGE_MESSAGES.formTooLarge, 413);
+    return { formData, oversizedFiles: [] };
+  }
+
+  const oversizedFiles: string[] = [];
+  let parts = 0;
+  const handler: UploadHandler = async ({ name, filename, contentType: partType, data }) => {
+    parts += 1;
+    if (parts > maxParts) throw new ImageError(IMAGE_MESSAGES.formTooLarge, 413);
+    const isFile = typeof filename === "string";
+    const limit = isFile ? maxFileBytes : maxFieldBytes;
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    let over = false;
+    for await (const chunk of data) {
+      size += chunk.byteLength;
+      if (size > limit) {
+        if (!isFile) throw new ImageError(IMAGE_MESSAGES.formTooLarge, 413);
+        over = true; // keep draining (counted against maxBodyBytes) but hold nothing
+        chunks.length = 0;
+        continue;
+      }
+      if (!over) chunks.push(chunk);
+    }
+    if (over) {
+      oversizedFiles.push(name);
+      return undefined;
+    }
+    if (!isFile) return new TextDecoder().decode(concat(chunks, size));
+    // A file input left empty arrives as a nameless, empty part: treat it as "no file".
+    if (!filename && size === 0) return undefined;
+    return new File([concat(chunks, size)], filename || "upload", { type: partType || "application/octet-stream" });
+  };
+
+  try {
+    const counted = new Request(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body,
+      // Required by undici for a streamed body.
+      duplex: "half",
+    } as RequestInit & { duplex: "half" });
+    const formData = await unstable_parseMultipartFormData(counted, handler);
+    return { formData, oversizedFiles };
+  } catch (error) {
+    return rethrowCap(error);
+  }
+}
+
+/**
+ * Reads a form with at most `maxFileBytes` (default 10 MB) per file: a bigger file, a body
+ * over the limits or a malformed body is refused with an ImageError (413 or 400) before more
+ * than the allowance is held in memory.
+ */
+export async function readMultipartForm(request: Request, options: MultipartOptions = {}): Promise<FormData> {
+  const { formData, oversizedFiles } = await readMultipartFormLenient(request, options);
+  if (oversizedFiles.length > 0) {
+    throw new ImageError(bodyTooLargeMessage(options.maxFileBytes ?? IMAGE_LIMITS.maxFileBytes), 413);
+  }
+  return formData;
+}
+
+/** A chosen file from a form, or null when the field is absent or left empty. */
+export async function fileBytes(value: FormDataEntryValue | null): Promise<Uint8Array | null> {
+  if (value === null || typeof value === "string") return null;
+  if (value.size === 0 && !value.name) return null;
+  return new Uint8Array(await value.arrayBuffer());
+}
+
+function bodyTooLargeMessage(maxFileBytes: number): string {
+  if (maxFileBytes === IMAGE_LIMITS.maxFileBytes) return IMAGE_MESSAGES.tooLarge;
+  return `The image is too large (${Math.round((maxFileBytes / 1024 / 1024) * 10) / 10} MB at most).`;
+}
+
+class BodyCapError extends Error {}
+
+/** The request body, erroring as soon as more than `max` bytes have arrived. */
+function cappedBody(request: Request, max: number, maxFileBytes: number): ReadableStream<Uint8Array> | null {
+  if (!request.body) return null;
+  let total = 0;
+  const counter = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      total += chunk.byteLength;
+      if (total > max) {
+        controller.error(new BodyCapError(bodyTooLargeMessage(maxFileBytes)));
+        return;
+      }
+      controller.enqueue(chunk);
+    },
+  });
+  return request.body.pipeThrough(counter);
+}
+
+function rethrowCap(error: unknown): never {
+  if (error instanceof ImageError) throw error;
+  if (error instanceof BodyCapError) throw new ImageError(error.message, 413);
+  const cause = error instanceof Error ? (error as Error & { cause?: unknown }).cause : undefined;
+  if (cause instanceof BodyCapError) throw new ImageError(cause.message, 413);
+  if (cause instanceof ImageError) throw cause;
+  throw new ImageError(IMAGE_MESSAGES.unreadableForm, 400);
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Removing images nothing refers to
+
+/** Whether any recipe, post or user still points at `url`. */
+export async function isImageReferenced(url: string, database: DB = db): Promise<boolean> {
+  const [recipe, post, user] = await Promise.all([
+    database.selectFrom("recipes").select("id").where("photo", "=", url).executeTakeFirst(),
+    database.selectFrom("posts").select("id").where("photo", "=", url).executeTakeFirst(),
+    database.selectFrom("users").select("id").where("profile", "=", url).executeTakeFirst(),
+  ]);
+  return Boolean(recipe || post || user);
+}
+
+/**
+ * Deletes a stored image (and its card) when no recipe, post or user refers to it any more.
+ * Anything storage did not produce (default pictures, external URLs) is left alone.
+ * Returns true when files were removed.
+ */
+export async function deleteImageIfUnreferenced(url: string | null | undefined, database: DB = db): Promise<boolean> {
+  if (!url) return false;
+  const name = storedNameOf(url);
+  const cardUrl = cardUrlOf(url);
+  if (!name || !cardUrl) return false;
+  if (await isImageReferenced(url, database)) return false;
+  await removeStoredFile(name);
+  const cardName = storedNameOf(cardUrl);
+  if (cardName) await removeStoredFile(cardName);
+  return true;
+}
+
+/**
+ * Removes uploads that nothing refers to and that are older than `olderThanMs` (pending
+ * uploads of abandoned no-JavaScript drafts). Young files are kept: a draft may still use them.
+ */
+export async function sweepOrphanUploads(
+  { olderThanMs = 24 * 60 * 60 * 1000, now = Date.now() }: { olderThanMs?: number; now?: number } = {},
+  database: DB = db,
+): Promise<string[]> {
+  const files = await listStoredFiles();
+  const candidates = files.filter((file) => now - file.modifiedMs >= olderThanMs);
+  if (candidates.length === 0) return [];
+  const referenced = new Set<string>();
+  const rows = await Promise.all([
+    database.selectFrom("recipes").select("photo as url").where("photo", "like", "/uploads/%").execute(),
+    database.selectFrom("posts").select("photo as url").where("photo", "like", "/uploads/%").execute(),
+    database.selectFrom("users").select("profile as url").where("profile", "like", "/uploads/%").execute(),
+  ]);
+  for (const row of rows.flat()) {
+    const name = storedNameOf(row.url);
+    if (name) referenced.add(name.slice(0, 64));
+  }
+  const removed: string[] = [];
+  for (const file of candidates) {
+    if (referenced.has(file.name.slice(0, 64))) continue;
+    await removeStoredFile(file.name);
+    removed.push(file.name);
+  }
+  return removed;
+}
+
+const SWEEP_EVERY_MS = 6 * 60 * 60 * 1000;
+let lastSweep = 0;
+
+// Runs the sweep now and then, after a store. Never against an in-memory database (tests):
+// it knows no references there and would treat every real upload as an orphan.
+function scheduleSweep(): void {
+  if (env.DATABASE_PATH === ":memory:") return;
+  const now = Date.now();
+  if (now - lastSweep < SWEEP_EVERY_MS) return;
+  lastSweep = now;
+  sweepOrphanUploads().catch((error: unknown) => {
+    console.warn("Sweeping unused uploads failed:", error);
+  });
+}

@@ -1,0 +1,184 @@
+import crypto from "node:crypto";
+
+import type { Transaction } from "kysely";
+
+import type { RecipeInput } from "../validation/recipe.server";
+import { db, type DB } from "../db.server";
+import type { Database } from "../db-types.server";
+import { nextSeq, todayDate } from "./seq.server";
+
+// Writes of recipes and their posts (SPEC §4 "Recipe editor", "Delete recipe"). Each function
+// is one transaction: a recipe never exists without its post, and a refused write leaves nothing.
+// Plain rows only: the search index follows these tables through its own triggers.
+
+type Trx = Transaction<Database>;
+
+/** What the editor needs to decide create vs edit and who may touch the recipe. */
+export interface RecipeOwnership {
+  id: string;
+  user_created: string | null;
+  photo: string;
+  post_id: string | null;
+}
+
+export async function getRecipeOwnership(id: string, database: DB = db): Promise<RecipeOwnership | undefined> {
+  return database
+    .selectFrom("recipes as r")
+    .leftJoin("posts as p", "p.recipe_id", "r.id")
+    .select(["r.id", "r.user_created", "r.photo", "p.id as post_id"])
+    .where("r.id", "=", id)
+    .executeTakeFirst();
+}
+
+/**
+ * Section ids are global primary keys: a submitted id is kept only when it already belongs to
+ * this recipe (so ids stay stable across edits); anything else gets a fresh id.
+ */
+async function writeChildren(trx: Trx, recipeId: string, input: RecipeInput, keepIds: Set<string>): Promise<void> {
+  if (input.tags.length > 0) {
+    await trx
+      .insertInto("recipe_tags")
+      .values(input.tags.map((tag, position) => ({ recipe_id: recipeId, position, tag })))
+      .execute();
+  }
+  const used = new Set<string>();
+  for (const [position, section] of input.sections.entries()) {
+    const id = section.id && keepIds.has(section.id) && !used.has(section.id) ? section.id : crypto.randomUUID();
+    used.add(id);
+    await trx.insertInto("ingredient_sections").values({ id, recipe_id: recipeId, position, title: section.title }).execute();
+    await trx
+      .insertInto("ingredient_lines")
+      .values(section.ingredients.map((text, linePosition) => ({ section_id: id, position: linePosition, text })))
+      .execute();
+  }
+  if (input.steps.length > 0) {
+    await trx
+      .insertInto("steps")
+      .values(input.steps.map((text, position) => ({ recipe_id: recipeId, position, text })))
+      .execute();
+  }
+}
+
+async function deleteChildren(trx: Trx, recipeId: string): Promise<void> {
+  // Lines go with their sections (FK cascade).
+  await trx.deleteFrom("ingredient_sections").where("recipe_id", "=", recipeId).execute();
+  await trx.deleteFrom("recipe_tags").where("recipe_id", "=", recipeId).execute();
+  await trx.deleteFrom("steps").where("recipe_id", "=", recipeId).execute();
+}
+
+/**
+ * Creates a recipe and its post together: the post's title is the name, its caption the
+ * description, the same photo, dated today (YYYY-MM-DD). `created_by` links the post to the user.
+ */
+export async function createRecipeWithPost(
+  {
+    recipeId,
+    postId = crypto.randomUUID(),
+    userId,
+    input,
+    photo,
+  }: { recipeId: string; postId?: string; userId: string; input: RecipeInput; photo: string },
+  database: DB = db,
+): Promise<{ recipeId: string; postId: string }> {
+  const today = todayDate();
+  await database.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("recipes")
+      .values({
+        id: recipeId,
+        user_created: userId,
+        name: input.name,
+        description: input.description,
+        total_time: input.totalTime,
+        serves: input.serves,
+        photo,
+        created_at: today,
+        seq: nextSeq("recipes"),
+      })
+      .execute();
+    await writeChildren(trx, recipeId, input, new Set());
+    await trx
+      .insertInto("posts")
+      .values({
+        id: postId,
+        recipe_id: recipeId,
+        created_by: userId,
+        title: input.name,
+        caption: input.description,
+        photo,
+        created_at: today,
+        seq: nextSeq("posts"),
+      })
+      .execute();
+  });
+  return { recipeId, postId };
+}
+
+/**
+ * Updates a recipe and its post together (title, caption and photo follow the recipe). The
+ * creator never changes. A recipe that somehow lacks its post gets one. Returns the photo it had
+ * before, so a replaced upload can be cleaned up, or undefined when the recipe is gone.
+ */
+export async function updateRecipeAndPost(
+  { recipeId, input, photo }: { recipeId: string; input: RecipeInput; photo: string },
+  database: DB = db,
+): Promise<{ previousPhoto: string; postId: string } | undefined> {
+  return database.transaction().execute(async (trx) => {
+    const current = await trx
+      .selectFrom("recipes")
+      .select(["photo", "user_created"])
+      .where("id", "=", recipeId)
+      .executeTakeFirst();
+    if (!current) return undefined;
+    const sections = await trx.selectFrom("ingredient_sections").select("id").where("recipe_id", "=", recipeId).execute();
+    await trx
+      .updateTable("recipes")
+      .set({ name: input.name, description: input.description, total_time: input.totalTime, serves: input.serves, photo })
+      .where("id", "=", recipeId)
+      .execute();
+    await deleteChildren(trx, recipeId);
+    await writeChildren(trx, recipeId, input, new Set(sections.map((row) => row.id)));
+
+    const post = await trx.selectFrom("posts").select("id").where("recipe_id", "=", recipeId).executeTakeFirst();
+    let postId = post?.id;
+    if (postId) {
+      await trx
+        .updateTable("posts")
+        .set({ title: input.name, caption: input.description, photo })
+        .where("id", "=", postId)
+        .execute();
+    } else {
+      postId = crypto.randomUUID();
+      await trx
+        .insertInto("posts")
+        .values({
+          id: postId,
+          recipe_id: recipeId,
+          created_by: current.user_created,
+          title: input.name,
+          caption: input.description,
+          photo,
+          created_at: todayDate(),
+          seq: nextSeq("posts"),
+        })
+        .execute();
+    }
+    return { previousPhoto: current.photo, postId };
+  });
+}
+
+/**
+ * Deletes a recipe with its post, the post's likes and comments, every save of it, its tags,
+ * sections and steps (FK cascades, one transaction). Returns the photo it had, or undefined
+ * when there was no such recipe.
+ */
+export async function deleteRecipe({ recipeId }: { recipeId: string }, database: DB = db): Promise<{ photo: string } | undefined> {
+  return database.transaction().execute(async (trx) => {
+    const recipe = await trx.selectFrom("recipes").select("photo").where("id", "=", recipeId).executeTakeFirst();
+    if (!recipe) return undefined;
+    // The post first (its likes and comments cascade from it), then the recipe and the rest.
+    await trx.deleteFrom("posts").where("recipe_id", "=", recipeId).execute();
+    await trx.deleteFrom("recipes").where("id", "=", recipeId).execute();
+    return { photo: recipe.photo };
+  });
+}

@@ -1,0 +1,321 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { cardImageUrl, imageSrcSet } from "~/lib/image-downsize";
+import { loader as uploadsLoader } from "~/routes/uploads.$file";
+import { db } from "~/server/db.server";
+import {
+  deleteImageIfUnreferenced,
+  IMAGE_MESSAGES,
+  ImageError,
+  isStoredImageUrl,
+  processImage,
+  readMultipartForm,
+  readMultipartFormLenient,
+  storeImage,
+  sweepOrphanUploads,
+} from "~/server/images.server";
+import { setUploadsDir, storedNameOf, uploadsDir } from "~/server/storage.server";
+
+import { makeUser, routeArgs } from "./helpers";
+
+let dir: string;
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "recipals-images-"));
+  setUploadsDir(dir);
+});
+afterAll(() => {
+  setUploadsDir(null);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A 4000×3000 photo-like JPEG: smooth colour gradients under heavy grain, as a phone takes them. */
+async function photoLike(width = 4000, height = 3000, options: { orientation?: number } = {}): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+    <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#c2410c"/><stop offset="0.5" stop-color="#fde68a"/><stop offset="1" stop-color="#166534"/></linearGradient>
+    <radialGradient id="r"><stop offset="0" stop-color="#fff" stop-opacity="0.8"/><stop offset="1" stop-color="#fff" stop-opacity="0"/></radialGradient></defs>
+    <rect width="100%" height="100%" fill="url(#g)"/><circle cx="${width / 2}" cy="${height / 2}" r="${height / 3}" fill="url(#r)"/></svg>`;
+  // Grain at a quarter of the size, scaled up: detail survives the shrink to 800 px, as in a real photo.
+  const grain = await sharp({
+    create: { width: width / 4, height: height / 4, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 70 } },
+  })
+    .resize(width, height, { kernel: "nearest" })
+    .png()
+    .toBuffer();
+  let image = sharp(Buffer.from(svg)).composite([{ input: grain, blend: "overlay" }]);
+  if (options.orientation) image = image.withMetadata({ orientation: options.orientation });
+  return image.jpeg({ quality: 92 }).toBuffer();
+}
+
+function multipart(fields: Record<string, string | Blob>, headers: Record<string, string> = {}): Request {
+  const formData = new FormData();
+  for (const [name, value] of Object.entries(fields)) formData.append(name, value);
+  return new Request("http://localhost:4000/x", { method: "POST", body: formData, headers });
+}
+
+describe("image pipeline", () => {
+  it("turns a 4000×3000 photo into ≤ 800 px and ≤ 0.5 MB WebP, with a ~400 px card", async () => {
+    const input = await photoLike();
+    expect(input.byteLength).toBeGreaterThan(1_000_000);
+    const started = performance.now();
+    const { url, cardUrl } = await storeImage(input);
+    const elapsed = performance.now() - started;
+    expect(url).toMatch(/^\/uploads\/[0-9a-f]{64}\.webp$/);
+    expect(cardUrl).toBe(cardImageUrl(url));
+    const main = fs.readFileSync(path.join(dir, storedNameOf(url)!));
+    const card = fs.readFileSync(path.join(dir, storedNameOf(cardUrl)!));
+    const mainMeta = await sharp(main).metadata();
+    const cardMeta = await sharp(card).metadata();
+    expect(mainMeta.format).toBe("webp");
+    expect([mainMeta.width, mainMeta.height]).toEqual([800, 600]);
+    expect(main.byteLength).toBeLessThanOrEqual(500 * 1024);
+    expect([cardMeta.width, cardMeta.height]).toEqual([400, 300]);
+    expect(card.byteLength).toBeLessThan(main.byteLength);
+    console.info(
+      `pipeline: ${(input.byteLength / 1e6).toFixed(2)} MB 4000×3000 JPEG → ${(main.byteLength / 1024).toFixed(0)} KB 800×600 + ` +
+        `${(card.byteLength / 1024).toFixed(0)} KB card in ${elapsed.toFixed(0)} ms`,
+    );
+  });
+
+  it("lowers the quality step by step until the size fits, and says so when it never does", async () => {
+    const input = await photoLike(1600, 1200);
+    const relaxed = await processImage(input);
+    const squeezed = await processImage(input, { maxBytes: Math.floor(relaxed.main.byteLength * 0.6) });
+    expect(squeezed.tries).toBeGreaterThan(1);
+    expect(squeezed.tries).toBeLessThanOrEqual(10);
+    expect(squeezed.quality).toBeLessThan(relaxed.quality);
+    expect(squeezed.main.byteLength).toBeLessThanOrEqual(relaxed.main.byteLength * 0.6);
+    const impossible = processImage(input, { maxBytes: 1000 });
+    await expect(impossible).rejects.toBeInstanceOf(ImageError);
+    await expect(impossible).rejects.toMatchObject({ message: IMAGE_MESSAGES.cannotShrink, status: 413 });
+  });
+
+  it("applies the EXIF orientation and strips the metadata", async () => {
+    const input = await photoLike(1200, 800, { orientation: 6 });
+    expect((await sharp(input).metadata()).orientation).toBe(6);
+    const { main } = await processImage(input);
+    const meta = await sharp(main).metadata();
+    expect(meta.height).toBe(800);
+    expect(meta.width).toBeGreaterThanOrEqual(533);
+    expect(meta.width).toBeLessThanOrEqual(534);
+    expect(meta.orientation).toBeUndefined();
+    expect(meta.exif).toBeUndefined();
+    expect(meta.icc).toBeUndefined();
+  });
+
+  it("never enlarges a small picture and keeps transparency", async () => {
+    const png = await sharp({ create: { width: 120, height: 90, channels: 4, background: { r: 10, g: 200, b: 30, alpha: 0.5 } } })
+      .png()
+      .toBuffer();
+    const { main, width, height } = await processImage(png);
+    expect([width, height]).toEqual([120, 90]);
+    expect((await sharp(main).metadata()).hasAlpha).toBe(true);
+  });
+
+  it("refuses a text file, an empty file, an SVG and a corrupt image with clear messages", async () => {
+    const cases: [Uint8Array, string][] = [
+      [Buffer.from("just some notes, not a picture\n".repeat(20)), IMAGE_MESSAGES.notAnImage],
+      [new Uint8Array(0), IMAGE_MESSAGES.notAnImage],
+      [Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'), IMAGE_MESSAGES.notAnImage],
+      [(await photoLike(400, 300)).subarray(0, 2000), IMAGE_MESSAGES.failed],
+    ];
+    for (const [input, message] of cases) {
+      await expect(storeImage(input)).rejects.toMatchObject({ name: "ImageError", message, status: 400 });
+    }
+    expect(fs.readdirSync(dir).filter((name) => !name.startsWith("."))).toHaveLength(2); // only the first test's files
+  });
+
+  it("refuses pictures with too many pixels before decoding them", async () => {
+    const huge = await sharp({ create: { width: 9000, height: 8000, channels: 3, background: "#fff" } }).png().toBuffer();
+    await expect(processImage(huge)).rejects.toMatchObject({ message: IMAGE_MESSAGES.tooManyPixels, status: 413 });
+  });
+
+  it("is content-addressed: the same picture twice gives the same URL", async () => {
+    const input = await photoLike(800, 600);
+    const first = await storeImage(input);
+    const second = await storeImage(input);
+    expect(second).toEqual(first);
+    expect(await isStoredImageUrl(first.url)).toBe(true);
+    expect(await isStoredImageUrl(first.cardUrl)).toBe(false);
+    expect(await isStoredImageUrl("/uploads/../../etc/passwd")).toBe(false);
+    expect(await isStoredImageUrl(`/uploads/${"a".repeat(64)}.webp`)).toBe(false);
+    expect(await isStoredImageUrl("https://example.com/x.webp")).toBe(false);
+  });
+});
+
+describe("deleting unused images", () => {
+  it("deletes a stored image and its card only when nothing refers to it", async () => {
+    const user = await makeUser();
+    const { url, cardUrl } = await storeImage(await photoLike(640, 480));
+    await db.updateTable("users").set({ profile: url }).where("id", "=", user.id).execute();
+    expect(await deleteImageIfUnreferenced(url)).toBe(false);
+    expect(fs.existsSync(path.join(dir, storedNameOf(url)!))).toBe(true);
+    await db.updateTable("users").set({ profile: "/images/profile.png" }).where("id", "=", user.id).execute();
+    expect(await deleteImageIfUnreferenced(url)).toBe(true);
+    expect(fs.existsSync(path.join(dir, storedNameOf(url)!))).toBe(false);
+    expect(fs.existsSync(path.join(dir, storedNameOf(cardUrl)!))).toBe(false);
+  });
+
+  it("leaves default pictures and external URLs alone", async () => {
+    expect(await deleteImageIfUnreferenced("/images/noodleDish.png")).toBe(false);
+    expect(await deleteImageIfUnreferenced("https://www.themealdb.com/images/x.jpg")).toBe(false);
+    expect(await deleteImageIfUnreferenced(null)).toBe(false);
+  });
+
+  it("sweeps old orphans but keeps young ones and referenced ones", async () => {
+    const user = await makeUser();
+    const kept = await storeImage(await photoLike(320, 240));
+    const orphan = await storeImage(await photoLike(336, 252));
+    await db.updateTable("users").set({ profile: kept.url }).where("id", "=", user.id).execute();
+    expect(await sweepOrphanUploads()).toEqual([]); // everything is young
+    const removed = await sweepOrphanUploads({ olderThanMs: 0 });
+    expect(removed).toContain(storedNameOf(orphan.url));
+    expect(removed).toContain(storedNameOf(orphan.cardUrl));
+    expect(removed).not.toContain(storedNameOf(kept.url));
+    expect(await isStoredImageUrl(kept.url)).toBe(true);
+  });
+});
+
+describe("reading multipart forms", () => {
+  it("reads text fields and a file", async () => {
+    const formData = await readMultipartForm(multipart({ name: "Soup", photo: new File([Buffer.from("abc")], "a.jpg", { type: "image/jpeg" }) }));
+    expect(formData.get("name")).toBe("Soup");
+    const photo = formData.get("photo") as File;
+    expect(photo.name).toBe("a.jpg");
+    expect(photo.size).toBe(3);
+  });
+
+  it("treats an empty file input as no file", async () => {
+    // What a browser sends for a file input left empty.
+    const body =
+      '--b\r\nContent-Disposition: form-data; name="name"\r\n\r\nSoup\r\n' +
+      '--b\r\nContent-Disposition: form-data; name="photo"; filename=""\r\nContent-Type: application/octet-stream\r\n\r\n\r\n--b--\r\n';
+    const request = new Request("http://localhost:4000/x", {
+      method: "POST",
+      body,
+      headers: { "Content-Type": "multipart/form-data; boundary=b" },
+    });
+    const formData = await readMultipartForm(request);
+    expect(formData.get("name")).toBe("Soup");
+    expect(formData.has("photo")).toBe(false);
+  });
+
+  it("refuses a file over 10 MB with 413", async () => {
+    const big = new File([new Uint8Array(10 * 1024 * 1024 + 1)], "big.jpg", { type: "image/jpeg" });
+    await expect(readMultipartForm(multipart({ photo: big }))).rejects.toMatchObject({ message: IMAGE_MESSAGES.tooLarge, status: 413 });
+    // The lenient reader keeps the other fields and names the refused file instead.
+    const lenient = await readMultipartFormLenient(multipart({ name: "Soup", photo: big, after: "kept" }));
+    expect(lenient.oversizedFiles).toEqual(["photo"]);
+    expect(lenient.formData.get("name")).toBe("Soup");
+    expect(lenient.formData.get("after")).toBe("kept");
+    expect(lenient.formData.has("photo")).toBe(false);
+  });
+
+  it("honours a smaller per-file limit", async () => {
+    const file = new File([new Uint8Array(2048)], "a.png", { type: "image/png" });
+    await expect(readMultipartForm(multipart({ photo: file }), { maxFileBytes: 1024 })).rejects.toMatchObject({ status: 413 });
+  });
+
+  it("refuses a body declared too large without reading it", async () => {
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        controller.enqueue(new Uint8Array(1024));
+      },
+    });
+    const request = new Request("http://localhost:4000/x", {
+      method: "POST",
+      body,
+      headers: { "Content-Type": "multipart/form-data; boundary=x", "Content-Length": String(100 * 1024 * 1024) },
+      duplex: "half",
+    } as RequestInit & { duplex: "half" });
+    await expect(readMultipartForm(request)).rejects.toMatchObject({ status: 413 });
+    expect(pulled).toBeLessThanOrEqual(1);
+  });
+
+  it("stops an endless body at the cap even without Content-Length", async () => {
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        sent += 65536;
+        controller.enqueue(new Uint8Array(65536).fill(97));
+      },
+    });
+    const request = new Request("http://localhost:4000/x", {
+      method: "POST",
+      body,
+      headers: { "Content-Type": "multipart/form-data; boundary=----x" },
+      duplex: "half",
+    } as RequestInit & { duplex: "half" });
+    await expect(readMultipartForm(request)).rejects.toBeInstanceOf(ImageError);
+    expect(sent).toBeLessThan(30 * 1024 * 1024);
+  });
+
+  it("refuses an over-long text field and too many parts", async () => {
+    await expect(readMultipartForm(multipart({ name: "x".repeat(200 * 1024) }))).rejects.toMatchObject({
+      message: IMAGE_MESSAGES.formTooLarge,
+      status: 413,
+    });
+    const formData = new FormData();
+    for (let i = 0; i < 2500; i += 1) formData.append("step", "x");
+    await expect(readMultipartForm(new Request("http://localhost:4000/x", { method: "POST", body: formData }))).rejects.toMatchObject({
+      status: 413,
+    });
+  });
+
+  it("also reads urlencoded forms", async () => {
+    const request = new Request("http://localhost:4000/x", {
+      method: "POST",
+      body: new URLSearchParams({ intent: "delete", confirm: "yes" }),
+    });
+    const formData = await readMultipartForm(request);
+    expect(formData.get("intent")).toBe("delete");
+  });
+
+  it("answers a malformed body with 400", async () => {
+    const request = new Request("http://localhost:4000/x", {
+      method: "POST",
+      body: "--zzz\r\nno colon in this header line\r\n\r\nvalue\r\n--zzz--\r\n",
+      headers: { "Content-Type": "multipart/form-data; boundary=zzz" },
+    });
+    await expect(readMultipartForm(request)).rejects.toMatchObject({ status: 400 });
+  });
+});
+
+describe("serving uploads", () => {
+  it("serves stored images as immutable WebP and 404s anything else", async () => {
+    const { url, cardUrl } = await storeImage(await photoLike(500, 400));
+    for (const target of [url, cardUrl]) {
+      const response = await uploadsLoader(routeArgs(new Request(`http://localhost:4000${target}`), { file: storedNameOf(target)! }));
+      expect(response.status).toBe(200);
+      expect(response.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+      expect(response.headers.get("Content-Type")).toBe("image/webp");
+      expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
+      const bytes = Buffer.from(await response.arrayBuffer());
+      expect((await sharp(bytes).metadata()).format).toBe("webp");
+    }
+    for (const file of ["../../etc/passwd", `${"0".repeat(64)}.webp`, "x.png", ".secret", `${"a".repeat(63)}.webp`]) {
+      const response = await uploadsLoader(routeArgs(new Request("http://localhost:4000/uploads/x"), { file }));
+      expect(response.status).toBe(404);
+      expect(response.headers.get("Cache-Control")).toBe("no-store");
+    }
+  });
+
+  it("gives stored images a srcset with the card variant, and nothing for other pictures", () => {
+    const url = `/uploads/${"b".repeat(64)}.webp`;
+    expect(imageSrcSet(url)).toBe(`/uploads/${"b".repeat(64)}.card.webp 400w, ${url} 800w`);
+    expect(imageSrcSet("/images/noodleDish.png")).toBeUndefined();
+    expect(cardImageUrl("https://example.com/a.webp")).toBeNull();
+  });
+
+  it("keeps uploads under the data directory by default", () => {
+    setUploadsDir(null);
+    expect(uploadsDir()).toMatch(/[\\/]uploads$/);
+    setUploadsDir(dir);
+  });
+});
