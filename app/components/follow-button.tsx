@@ -1,12 +1,11 @@
 import { useFetcher, useFetchers, useLocation } from "@remix-run/react";
 import clsx from "clsx";
 
-import { useHydrated } from "~/lib/hooks";
-import { BASE } from "~/lib/paths";
+import { paths } from "~/lib/paths";
 import type { action as followAction } from "~/routes/ReciPals.Account.Follow.$uid";
 
-/** The follow action route of one user (POST only). */
-export const followActionPath = (uid: string) => `${BASE}/Account/Follow/${encodeURIComponent(uid)}`;
+import { InteractionFields } from "./interaction-fields";
+
 
 type FollowIntent = "follow" | "unfollow" | "remove";
 
@@ -14,17 +13,6 @@ type FollowIntent = "follow" | "unfollow" | "remove";
 export function useReturnTo(): string {
   const location = useLocation();
   return `${location.pathname}${location.search}`;
-}
-
-/** Hidden fields that make one form work as a fetcher (JavaScript) and as a plain post (none). */
-function FollowFormFields({ returnTo }: { returnTo: string }) {
-  const hydrated = useHydrated();
-  return (
-    <>
-      <input type="hidden" name="redirectTo" value={returnTo} />
-      {hydrated ? <input type="hidden" name="_fetcher" value="1" /> : null}
-    </>
-  );
 }
 
 function useFollowFetcher() {
@@ -53,8 +41,8 @@ export function FollowButton({
   const on = pendingIntent ? pendingIntent === "follow" : following;
   const label = on ? (variant === "profile" ? "Unfollow" : "Following") : "Follow";
   return (
-    <fetcher.Form method="post" action={followActionPath(userId)} className="follow-form" preventScrollReset>
-      <FollowFormFields returnTo={returnTo} />
+    <fetcher.Form method="post" action={paths.follow(userId)} className="follow-form" preventScrollReset>
+      <InteractionFields redirectTo={returnTo} />
       <button
         type="submit"
         name="intent"
@@ -82,8 +70,8 @@ export function EndFollowButton({ userId, intent }: { userId: string; intent: "r
   const returnTo = useReturnTo();
   const { fetcher, error } = useFollowFetcher();
   return (
-    <fetcher.Form method="post" action={followActionPath(userId)} className="follow-form" preventScrollReset>
-      <FollowFormFields returnTo={returnTo} />
+    <fetcher.Form method="post" action={paths.follow(userId)} className="follow-form" preventScrollReset>
+      <InteractionFields redirectTo={returnTo} />
       <button type="submit" name="intent" value={intent} className="button button--ghost follow-button">
         {intent === "remove" ? "Remove" : "Unfollow"}
       </button>
@@ -113,7 +101,7 @@ export function usePendingFollowDelta({
   let followers = 0;
   let following = 0;
   const hidden = new Set<string>();
-  const prefix = followActionPath("");
+  const prefix = paths.follow("");
   for (const f of fetchers) {
     if (!f.formData || !f.formAction?.startsWith(prefix)) continue;
     const target = decodeURIComponent(f.formAction.slice(prefix.length));

@@ -22,6 +22,9 @@ export const paths = {
   profileEdit: (uid: string) => `${BASE}/Account/Profile/${encodeURIComponent(uid)}/Edit`,
   post: (uid: string, pid: string) =>
     `${BASE}/Account/Profile/${encodeURIComponent(uid)}/Posts/${encodeURIComponent(pid)}`,
+  follow: (uid: string) => `${BASE}/Account/Follow/${encodeURIComponent(uid)}`,
+  profileFollowers: (uid: string) => `${BASE}/Account/Profile/${encodeURIComponent(uid)}/Followers`,
+  profileFollowing: (uid: string) => `${BASE}/Account/Profile/${encodeURIComponent(uid)}/Following`,
   postLikes: (uid: string, pid: string) =>
     `${BASE}/Account/Profile/${encodeURIComponent(uid)}/Posts/${encodeURIComponent(pid)}/Likes`,
   admin: () => `${BASE}/Account/Admin`,

@@ -4,6 +4,7 @@ import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { paths, safeRedirect } from "~/lib/paths";
 import { readIntent } from "~/server/http.server";
+import { isFetcherSubmission } from "~/server/interaction.server";
 import { follow, isFollowing, removeFollower, unfollow } from "~/server/queries/follows.server";
 import { getSessionUserById } from "~/server/queries/users.server";
 import { requireUser } from "~/server/session.server";
@@ -33,7 +34,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const targetId = params.uid ?? "";
   const viewer = await requireUser(request, { redirectTo: paths.profile(targetId) });
   const formData = await request.formData();
-  const viaFetcher = formData.get("_fetcher") === "1";
+  const viaFetcher = isFetcherSubmission(formData);
   const refuse = (message: string, status: number) => {
     // A fetcher shows the message beside its button; a page post gets a real error page.
     if (viaFetcher) return data<FollowActionData>({ ok: false, message }, { status });
