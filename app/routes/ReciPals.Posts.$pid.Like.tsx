@@ -1,8 +1,11 @@
-import { data, redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
+
+import { ErrorPage } from "~/components/error-page";
 
 import { paths } from "~/lib/paths";
 import { readIntent } from "~/server/http.server";
-import { isFetcherSubmission, redirectBack } from "~/server/interaction.server";
+import { isFetcherSubmission, redirectBack, refuse } from "~/server/interaction.server";
 import { setPostLiked } from "~/server/queries/likes.server";
 import { postExists } from "~/server/queries/posts.server";
 import { requireUser } from "~/server/session.server";
@@ -17,9 +20,23 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request, { redirectTo: typeof back === "string" ? back : paths.home() });
   const postId = params.pid ?? "";
   const intent = readIntent(formData);
-  if (intent !== "like" && intent !== "unlike") return data({ error: "Unknown action." }, { status: 400 });
-  if (!(await postExists(postId))) return data({ error: "Post not found." }, { status: 404 });
+  if (intent !== "like" && intent !== "unlike") return refuse(formData, "Unknown action.", 400);
+  if (!(await postExists(postId))) return refuse(formData, "Post not found.", 404);
   const likes = await setPostLiked({ postId, userId: user.id, liked: intent === "like" });
   if (isFetcherSubmission(formData)) return { liked: intent === "like", likes };
   return redirectBack(formData, paths.home());
+}
+
+// Never shown: the loader redirects and the action answers data or redirects. Present so
+// the route is not a resource route and a refused plain post renders its error page.
+export default function ActionOnlyRoute() {
+  return null;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error)) {
+    return <ErrorPage status={error.status} message={typeof error.data === "string" ? error.data : undefined} />;
+  }
+  throw error;
 }

@@ -1,8 +1,11 @@
-import { data, redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
+
+import { ErrorPage } from "~/components/error-page";
 
 import { paths } from "~/lib/paths";
 import { readIntent } from "~/server/http.server";
-import { isFetcherSubmission, redirectBack } from "~/server/interaction.server";
+import { isFetcherSubmission, redirectBack, refuse } from "~/server/interaction.server";
 import { recipeExists } from "~/server/queries/recipes.server";
 import { setRecipeSaved } from "~/server/queries/saved.server";
 import { requireUser } from "~/server/session.server";
@@ -16,9 +19,23 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const back = formData.get("redirectTo");
   const user = await requireUser(request, { redirectTo: typeof back === "string" ? back : paths.recipe(recipeId) });
   const intent = readIntent(formData);
-  if (intent !== "save" && intent !== "unsave") return data({ error: "Unknown action." }, { status: 400 });
-  if (!(await recipeExists(recipeId))) return data({ error: "Recipe not found." }, { status: 404 });
+  if (intent !== "save" && intent !== "unsave") return refuse(formData, "Unknown action.", 400);
+  if (!(await recipeExists(recipeId))) return refuse(formData, "Recipe not found.", 404);
   await setRecipeSaved({ userId: user.id, recipeId, saved: intent === "save" });
   if (isFetcherSubmission(formData)) return { saved: intent === "save" };
   return redirectBack(formData, paths.recipe(recipeId));
+}
+
+// Never shown: the loader redirects and the action answers data or redirects. Present so
+// the route is not a resource route and a refused plain post renders its error page.
+export default function ActionOnlyRoute() {
+  return null;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error)) {
+    return <ErrorPage status={error.status} message={typeof error.data === "string" ? error.data : undefined} />;
+  }
+  throw error;
 }

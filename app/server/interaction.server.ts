@@ -1,4 +1,4 @@
-import { redirect } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 
 import { safeRedirect } from "~/lib/paths";
 
@@ -12,4 +12,13 @@ export function isFetcherSubmission(formData: FormData): boolean {
 
 export function redirectBack(formData: FormData, fallback: string): Response {
   return redirect(safeRedirect(formData.get("redirectTo"), fallback));
+}
+
+/**
+ * Refuses an interaction: a fetcher gets `{ error }` with the status to show beside its
+ * button; a plain post gets a real error page with that status.
+ */
+export function refuse(formData: FormData, error: string, status: number) {
+  if (isFetcherSubmission(formData)) return data({ error }, { status });
+  throw new Response(error, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }

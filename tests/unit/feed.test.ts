@@ -118,8 +118,10 @@ describe("likes", () => {
 
   it("answers 404 for a missing post and 400 for an unknown intent", async () => {
     const cookie = await signedInCookie(viewer.id);
-    expect(dataOf(await like("no-such-post", { intent: "like" }, cookie)).status).toBe(404);
-    expect(dataOf(await like(postsBy.get(alice.id)![0]!, { intent: "explode" }, cookie)).status).toBe(400);
+    expect(dataOf(await like("no-such-post", { intent: "like", _fetcher: "1" }, cookie))).toEqual({ status: 404, data: { error: "Post not found." } });
+    expect(dataOf(await like(postsBy.get(alice.id)![0]!, { intent: "explode", _fetcher: "1" }, cookie)).status).toBe(400);
+    // Without JavaScript the refusal is an error page with the same status.
+    expect(((await like("no-such-post", { intent: "like" }, cookie)) as Response).status).toBe(404);
   });
 
   it("lists who liked a post in the Likes dialog, and 404s for a missing post", async () => {

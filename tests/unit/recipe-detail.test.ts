@@ -134,8 +134,9 @@ describe("saved recipes", () => {
 
   it("answers 404 for a missing recipe and 400 for an unknown intent", async () => {
     const cookie = await signedInCookie(reader.id);
-    expect(dataOf(await save("nope", { intent: "save" }, cookie)).status).toBe(404);
-    expect(dataOf(await save(recipe.recipeId, { intent: "steal" }, cookie)).status).toBe(400);
+    expect(dataOf(await save("nope", { intent: "save", _fetcher: "1" }, cookie))).toEqual({ status: 404, data: { error: "Recipe not found." } });
+    expect(dataOf(await save(recipe.recipeId, { intent: "steal", _fetcher: "1" }, cookie)).status).toBe(400);
+    expect(((await save("nope", { intent: "save" }, cookie)) as Response).status).toBe(404);
   });
 });
 
