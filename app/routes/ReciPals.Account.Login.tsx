@@ -4,9 +4,10 @@ import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remi
 
 import { FormAlert, TextField, fieldError, useFocusInvalid, useResultKey } from "~/components/forms";
 import { paths, safeRedirect } from "~/lib/paths";
-import { authenticateForm, LoginError } from "~/server/auth.server";
+import { authenticateForm, LoginError, throttledSignIn } from "~/server/auth.server";
 import { keptFields, type FormFailure } from "~/server/forms.server";
 import { createUserSession, requireAnonymous } from "~/server/session.server";
+import { clientAddress, ThrottledError } from "~/server/throttle.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · ReciPals" }];
 
@@ -22,13 +23,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return null;
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.clone().formData();
   const redirectTo = safeRedirect(formData.get("redirectTo"), paths.home());
+  const username = formData.get("username");
+  const subject = { username: typeof username === "string" ? username : "", address: clientAddress(context) };
   try {
-    const user = await authenticateForm(request);
+    const user = await throttledSignIn(subject, () => authenticateForm(request));
     return await createUserSession({ request, userId: user.id, redirectTo });
   } catch (error) {
+    if (error instanceof ThrottledError) {
+      const failure: FormFailure<"username" | "password"> = {
+        formError: error.message,
+        fieldErrors: {},
+        fields: keptFields(formData, ["username"]),
+      };
+      return data(failure, { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } });
+    }
     if (!(error instanceof LoginError)) throw error;
     const failure: FormFailure<"username" | "password"> = {
       formError: error.message,

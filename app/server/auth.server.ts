@@ -2,6 +2,7 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 
 import { verifyLogin, type SessionUser } from "./queries/users.server";
+import { assertSignInAllowed, clearSignInFailures, recordSignInFailure, type SignInSubject } from "./throttle.server";
 import { FILL_ALL_FIELDS, LoginSchema } from "./validation/auth.server";
 
 export const LOGIN_MESSAGES = {
@@ -56,5 +57,22 @@ export async function authenticateForm(request: Request): Promise<SessionUser> {
     if (error instanceof LoginError) throw error;
     console.error("Sign-in failed unexpectedly", error);
     throw new LoginError(LOGIN_MESSAGES.failed, 500);
+  }
+}
+
+/**
+ * Runs a sign-in attempt under the throttle (throttle.server.ts): refused at once when the
+ * username or address is over its limit; a wrong password or unknown user counts as a
+ * failure; a success forgets the username's failures. Used by the page and the API alike.
+ */
+export async function throttledSignIn(subject: SignInSubject, attempt: () => Promise<SessionUser>): Promise<SessionUser> {
+  await assertSignInAllowed(subject);
+  try {
+    const user = await attempt();
+    await clearSignInFailures(subject);
+    return user;
+  } catch (error) {
+    if (error instanceof LoginError && (error.status === 401 || error.status === 404)) await recordSignInFailure(subject);
+    throw error;
   }
 }

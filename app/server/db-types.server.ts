@@ -108,6 +108,13 @@ export interface SeedRunsTable {
   detail: Generated<string>;
 }
 
+export interface SignInFailuresTable {
+  id: Generated<number>;
+  username_key: string;
+  address: string;
+  at: number;
+}
+
 export interface Database {
   users: UsersTable;
   user_tags: UserTagsTable;
@@ -123,4 +130,5 @@ export interface Database {
   saved_recipes: SavedRecipesTable;
   sessions: SessionsTable;
   seed_runs: SeedRunsTable;
+  sign_in_failures: SignInFailuresTable;
 }
