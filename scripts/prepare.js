@@ -1,4 +1,5 @@
 // Loads the server build (which migrates on load) and seeds unless --migrate-only.
+// `--scale [N]` (npm run seed -- --scale N) then adds the synthetic scale data: N users, default 10,000.
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -9,6 +10,19 @@ if (!process.argv.includes("--migrate-only")) {
   if (report.source !== "already-seeded") {
     console.log(
       `Seeded from ${report.source}: ${report.users} users, ${report.recipes} recipes, ${report.posts} posts, ${report.comments} comments.`,
+    );
+  }
+}
+const scaleAt = process.argv.indexOf("--scale");
+if (scaleAt >= 0 && !process.argv.includes("--migrate-only")) {
+  const value = process.argv[scaleAt + 1];
+  const users = value && /^\d+$/.test(value) ? Number(value) : 10_000;
+  const scale = await build.entry.module.scaleSeed(users);
+  if (!scale.skipped) {
+    console.log(
+      `Scale seed: ${scale.users} users, ${scale.recipes} recipes and posts, ${scale.follows} follows, ${scale.likes} likes, ` +
+        `${scale.comments} comments in ${(scale.ms / 1000).toFixed(1)} s. Every scale user's password is ReciPals; ` +
+        `${scale.heavyFollower} follows 200 people.`,
     );
   }
 }

@@ -1,0 +1,400 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import {
+  Form,
+  Link,
+  isRouteErrorResponse,
+  useFetcher,
+  useLoaderData,
+  useLocation,
+  useNavigate,
+  useNavigation,
+  useSearchParams,
+  type ClientLoaderFunctionArgs,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
+import { useEffect, useRef, useState, type ChangeEvent, type RefObject } from "react";
+
+import { Avatar } from "~/components/avatar";
+import { useHydrated } from "~/lib/hooks";
+import { paths } from "~/lib/paths";
+import type { RecipeCard, RecipePage, UserCard } from "~/server/queries/search.server";
+import { searchRecipes, searchUsers } from "~/server/queries/search.server";
+import { MAX_QUERY_LENGTH, parseSearchParams } from "~/server/validation/search.server";
+import searchStyles from "~/styles/search.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: searchStyles }];
+
+export const meta: MetaFunction = () => [{ title: "Search · ReciPals" }];
+
+/** SPEC §8's messages for the search screen's alert box. */
+const MESSAGES = {
+  failed: "Search failed",
+  list: "Failed to fetch recipes",
+  recipes: "Failed to search recipes",
+} as const;
+
+const PLACEHOLDER = "Search recipes, ingredients, users...";
+const TYPING_DELAY_MS = 250;
+const PEOPLE_LOADING_DELAY_MS = 300;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { q, page, seed } = parseSearchParams(new URL(request.url).searchParams);
+  let recipes: RecipePage = { items: [], page, hasMore: false };
+  let people: UserCard[] = [];
+  let error: string | null = null;
+  // A failing half is reported on the page, not as an error page: the other half still shows.
+  try {
+    recipes = await searchRecipes({ q, page, seed });
+  } catch (cause) {
+    console.error(cause);
+    error = q ? MESSAGES.recipes : MESSAGES.list;
+  }
+  if (q) {
+    try {
+      people = await searchUsers(q);
+    } catch (cause) {
+      console.error(cause);
+      error ??= MESSAGES.failed;
+    }
+  }
+  return { q, page, seed, recipes, people, error };
+}
+
+export type SearchData = Awaited<ReturnType<typeof clientLoader>>;
+
+/**
+ * In the browser every search goes through here: a dropped connection or a failed answer becomes
+ * SPEC §8's message on the page instead of an error page.
+ */
+export async function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs) {
+  try {
+    return await serverLoader<typeof loader>();
+  } catch (error) {
+    const params = new URL(request.url).searchParams;
+    const q = (params.get("q") ?? "").trim();
+    const answered = error instanceof Response || isRouteErrorResponse(error);
+    return {
+      q,
+      page: 1,
+      seed: Number(params.get("seed")) || 1,
+      recipes: { items: [], page: 1, hasMore: false } as RecipePage,
+      people: [] as UserCard[],
+      error: !answered ? MESSAGES.failed : q ? MESSAGES.recipes : MESSAGES.list,
+    };
+  }
+}
+
+// With JavaScript, results come from a fetcher (no page reload, no revalidation of the layout),
+// and the URL is brought in step afterwards by a navigation that must not load the same results a
+// second time: this is the URL that navigation goes to.
+let syncingTo: string | null = null;
+
+export const shouldRevalidate: ShouldRevalidateFunction = ({ nextUrl, defaultShouldRevalidate }) => {
+  if (syncingTo !== null && `${nextUrl.pathname}${nextUrl.search}` === syncingTo) return false;
+  return defaultShouldRevalidate;
+};
+
+function searchHref(q: string): string {
+  return q ? `${paths.search()}?${new URLSearchParams({ q })}` : paths.search();
+}
+
+export default function SearchRoute() {
+  const loaderData = useLoaderData<typeof clientLoader>();
+  const navigation = useNavigation();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const hydrated = useHydrated();
+  const input = useRef<HTMLInputElement>(null);
+
+  // What the page shows: the loader's answer (first load, Back/Forward) or, after typing, the
+  // search fetcher's, whichever came last. fetcher.load aborts the previous load, so a stale
+  // answer never arrives.
+  const searcher = useFetcher<typeof clientLoader>();
+  // The query this page asked the fetcher for and has not shown yet: an answer to anything else
+  // (an older request, or fetcher data that outlived an earlier visit) is ignored.
+  const awaiting = useRef<string | null>(null);
+  const [requested, setRequested] = useState<string | null>(null);
+  const [data, setData] = useState<SearchData>(loaderData);
+  const firstLoad = useRef(loaderData);
+  useEffect(() => {
+    if (loaderData === firstLoad.current) return; // what the server rendered, or typed before hydration
+    awaiting.current = null;
+    setData(loaderData);
+    // A navigation (Back, Forward, a link) changed the query under the box.
+    if (input.current) input.current.value = loaderData.q;
+  }, [loaderData]);
+  useEffect(() => {
+    const answer = searcher.data;
+    if (!answer || searcher.state !== "idle" || awaiting.current === null || answer.q !== awaiting.current) return;
+    awaiting.current = null;
+    setData(answer);
+    if (answer.error) return;
+    const target = searchHref(answer.q);
+    if (`${window.location.pathname}${window.location.search}` === target) return;
+    syncingTo = target;
+    // The first search of a visit gets its own history entry, so Back returns to where it began.
+    navigate(target, { replace: new URLSearchParams(window.location.search).has("q"), preventScrollReset: true });
+  }, [searcher.data, searcher.state, navigate]);
+  useEffect(() => {
+    syncingTo = null;
+  }, [location.key]);
+
+  const search = (q: string) => {
+    const query = [...q.trim()].slice(0, MAX_QUERY_LENGTH).join("");
+    awaiting.current = query;
+    setRequested(query);
+    searcher.load(`${paths.search()}?${new URLSearchParams({ q: query })}`);
+  };
+
+  // Searching: the fetcher is loading, or the page itself is loading another query (Back/Forward).
+  const navigating =
+    navigation.state === "loading" &&
+    navigation.location.pathname === location.pathname &&
+    `${navigation.location.pathname}${navigation.location.search}` !== syncingTo
+      ? (new URLSearchParams(navigation.location.search).get("q") ?? "").trim()
+      : null;
+  const fetching = searcher.state === "loading" ? requested : null;
+  const pendingQuery = fetching ?? navigating;
+  const slowPeople = useDelayedFlag(Boolean(pendingQuery), PEOPLE_LOADING_DELAY_MS, pendingQuery ?? undefined);
+
+  const more = useMoreRecipes(data);
+
+  return (
+    <section className="search-page">
+      <h1 className="visually-hidden">Search</h1>
+      <SearchForm q={loaderData.q} inputRef={input} onSearch={hydrated ? search : undefined} />
+      {data.error ? (
+        <p className="form-alert" role="alert">
+          {data.error}
+        </p>
+      ) : null}
+
+      <section className="search-section" aria-labelledby="search-people">
+        <h2 id="search-people">People</h2>
+        {slowPeople ? (
+          <p className="search-status" role="status">
+            Loading users...
+          </p>
+        ) : data.q === "" ? (
+          <p className="search-empty">Search for a username or a name to find people.</p>
+        ) : data.error && data.people.length === 0 ? null : data.people.length === 0 ? (
+          <p className="search-empty">No users found matching &quot;{data.q}&quot;</p>
+        ) : (
+          <ul className="person-list">
+            {data.people.map((person) => (
+              <li key={person.id}>
+                <PersonCard person={person} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section
+        className="search-section"
+        aria-labelledby="search-recipes"
+        aria-busy={pendingQuery !== null ? true : undefined}
+      >
+        <h2 id="search-recipes">Recipes</h2>
+        {more.items.length === 0 ? (
+          data.error ? null : (
+            <p className="search-empty">{data.q ? `No recipes found matching "${data.q}"` : "No recipes yet."}</p>
+          )
+        ) : (
+          <ul className="recipe-grid">
+            {more.items.map((recipe) => (
+              <li key={recipe.recipe_id}>
+                <RecipeResult recipe={recipe} />
+              </li>
+            ))}
+          </ul>
+        )}
+        {more.error ? (
+          <p className="form-alert" role="alert">
+            {more.error}
+          </p>
+        ) : null}
+        {more.hasMore ? (
+          <p className="search-more">
+            <Link
+              to={more.href}
+              className="button button--ghost"
+              preventScrollReset
+              aria-busy={more.loading || undefined}
+              onClick={(event) => {
+                // With JavaScript the next page is appended in place; without it, the link opens it.
+                if (!hydrated) return;
+                event.preventDefault();
+                more.load();
+              }}
+            >
+              {more.loading ? "Loading…" : "Load more"}
+            </Link>
+          </p>
+        ) : null}
+      </section>
+    </section>
+  );
+}
+
+/**
+ * The GET form: without JavaScript it submits on Enter or `Search`. With JavaScript (`onSearch`)
+ * it searches as you type, debounced, and on Enter or `Search` at once.
+ */
+function SearchForm({
+  q,
+  inputRef,
+  onSearch,
+}: {
+  q: string;
+  inputRef?: RefObject<HTMLInputElement>;
+  onSearch?: (q: string) => void;
+}) {
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  return (
+    <Form
+      method="get"
+      action={paths.search()}
+      role="search"
+      className="search-form"
+      onSubmit={(event) => {
+        clearTimeout(timer.current);
+        if (!onSearch) return;
+        event.preventDefault();
+        onSearch(String(new FormData(event.currentTarget).get("q") ?? ""));
+      }}
+    >
+      <label htmlFor="search-q" className="visually-hidden">
+        Search recipes, ingredients and users
+      </label>
+      <input
+        ref={inputRef}
+        id="search-q"
+        type="search"
+        name="q"
+        placeholder={PLACEHOLDER}
+        defaultValue={q}
+        maxLength={MAX_QUERY_LENGTH}
+        autoComplete="off"
+        enterKeyHint="search"
+        onChange={(event: ChangeEvent<HTMLInputElement>) => {
+          if (!onSearch) return;
+          const value = event.currentTarget.value;
+          clearTimeout(timer.current);
+          timer.current = setTimeout(() => onSearch(value), TYPING_DELAY_MS);
+        }}
+      />
+      <button type="submit" className="button">
+        Search
+      </button>
+    </Form>
+  );
+}
+
+function RecipeResult({ recipe }: { recipe: RecipeCard }) {
+  return (
+    <Link to={paths.recipe(recipe.recipe_id)} className="recipe-result">
+      {recipe.photo ? (
+        <img
+          className="recipe-result__photo"
+          src={recipe.photo}
+          alt={recipe.name}
+          width={320}
+          height={240}
+          loading="lazy"
+          decoding="async"
+        />
+      ) : (
+        <span className="recipe-result__photo recipe-result__photo--empty" aria-hidden="true" />
+      )}
+      <span className="recipe-result__body">
+        <span className="recipe-result__author">{recipe.author?.username ?? "Unknown User"}</span>
+        <span className="recipe-result__name">{recipe.name}</span>
+        <span className="recipe-result__time">Total Time: {recipe.total_time || "0+ min"}</span>
+        <span className="recipe-result__description">{recipe.description}</span>
+      </span>
+    </Link>
+  );
+}
+
+function PersonCard({ person }: { person: UserCard }) {
+  return (
+    <Link to={paths.profile(person.id)} className="person-card">
+      <Avatar src={person.profile} size={48} />
+      <span className="person-card__text">
+        <span className="person-card__username">{person.username}</span>
+        <span className="person-card__name">{person.name}</span>
+      </span>
+    </Link>
+  );
+}
+
+/** True once `active` has stayed true for `delayMs` (restarting whenever `restartKey` changes). */
+function useDelayedFlag(active: boolean, delayMs: number, restartKey?: string): boolean {
+  const [flag, setFlag] = useState(false);
+  useEffect(() => {
+    setFlag(false);
+    if (!active) return;
+    const timer = setTimeout(() => setFlag(true), delayMs);
+    return () => clearTimeout(timer);
+  }, [active, delayMs, restartKey]);
+  return active && flag;
+}
+
+/**
+ * The recipe list with the pages `Load more` appended (JavaScript) after the shown page.
+ * New results (another query or seed) start over.
+ */
+function useMoreRecipes(data: SearchData) {
+  const fetcher = useFetcher<typeof clientLoader>();
+  const [appended, setAppended] = useState<{ base: SearchData; pages: RecipePage[] }>({ base: data, pages: [] });
+  const pages = appended.base === data ? appended.pages : [];
+  if (appended.base !== data) setAppended({ base: data, pages: [] });
+
+  const answer = fetcher.data;
+  useEffect(() => {
+    if (!answer || answer.error || answer.q !== data.q || answer.seed !== data.seed) return;
+    setAppended((current) => {
+      if (current.base !== data) return current;
+      const lastPage = current.pages.at(-1)?.page ?? data.recipes.page;
+      return answer.recipes.page === lastPage + 1 ? { base: data, pages: [...current.pages, answer.recipes] } : current;
+    });
+  }, [answer, data]);
+
+  const last = pages.at(-1) ?? data.recipes;
+  const seen = new Set<string>();
+  const items = [data.recipes, ...pages]
+    .flatMap((page) => page.items)
+    .filter((item) => (seen.has(item.recipe_id) ? false : (seen.add(item.recipe_id), true)));
+  const params = new URLSearchParams();
+  if (data.q) params.set("q", data.q);
+  params.set("page", String(last.page + 1));
+  params.set("seed", String(data.seed));
+  const href = `${paths.search()}?${params}`;
+  return {
+    items,
+    hasMore: last.hasMore,
+    href,
+    loading: fetcher.state !== "idle",
+    error: answer?.error && answer.q === data.q ? answer.error : null,
+    load: () => {
+      if (fetcher.state === "idle") fetcher.load(href);
+    },
+  };
+}
+
+/** Anything the loader did not catch (a dropped connection, a server error): the form and an alert. */
+export function ErrorBoundary() {
+  const [searchParams] = useSearchParams();
+  return (
+    <section className="search-page">
+      <h1 className="visually-hidden">Search</h1>
+      <SearchForm q={searchParams.get("q") ?? ""} />
+      <p className="form-alert" role="alert">
+        {MESSAGES.failed}
+      </p>
+    </section>
+  );
+}
