@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { PassThrough } from "node:stream";
 
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
@@ -6,6 +7,7 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 
+import { NonceContext } from "./lib/nonce";
 import { db } from "./server/db.server";
 import { env } from "./server/env.server";
 import { seedDatabase, type SeedReport } from "../seed/index";
@@ -24,6 +26,32 @@ export async function prepareDatabase(): Promise<SeedReport> {
   });
 }
 
+/** Called by scripts/server.js on SIGTERM, after the last request has finished. */
+export async function closeDatabase(): Promise<void> {
+  await db.destroy();
+}
+
+/**
+ * Only our own scripts run: Remix's inline scripts carry this request's nonce. Images may
+ * come from other https hosts (the sample recipes' photos); nothing else may.
+ */
+function contentSecurityPolicy(nonce: string): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    "style-src 'self'",
+    "img-src 'self' data: blob: https:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "worker-src 'self'",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -34,11 +62,16 @@ export default function handleRequest(
 ) {
   // Bots and no-JS crawlers get the whole document at once; browsers get it streamed.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");
+  const nonce = crypto.randomBytes(16).toString("base64");
+  responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
-      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />,
+      <NonceContext.Provider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+      </NonceContext.Provider>,
       {
+        nonce,
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
           const body = new PassThrough();
@@ -62,4 +95,13 @@ export default function handleRequest(
     );
     setTimeout(abort, ABORT_DELAY);
   });
+}
+
+/**
+ * `npm run seed -- --scale N` (scripts/prepare.js): adds the synthetic scale data of seed/scale.ts
+ * (N users, ~5N recipes with posts, follows, likes, comments) to DATABASE_PATH.
+ */
+export async function scaleSeed(users: number) {
+  const { scaleSeed: seedAtScale } = await import("../seed/scale");
+  return seedAtScale(env.DATABASE_PATH, { users });
 }

@@ -42,5 +42,5 @@ const prepare = spawnSync(process.execPath, [path.join(root, "scripts/prepare.js
 if (prepare.status !== 0) process.exit(prepare.status ?? 1);
 if (args.some((arg) => ["--setup-only", "--migrate-only", "--seed"].includes(arg))) process.exit(0);
 
-process.argv = [process.argv[0], "remix-serve", buildFile];
-await import(pathToFileURL(path.join(root, "node_modules/@remix-run/serve/dist/cli.js")).href);
+const { startServer } = await import(pathToFileURL(path.join(root, "scripts/server.js")).href);
+await startServer();

@@ -37,7 +37,11 @@ test.describe("likes", () => {
     await page.goto(`/ReciPals/Account/Profile/recipeBot/Posts/${postId}`);
     const viewer = page.getByRole("dialog");
     await expect(viewer.getByText("0 likes")).toBeVisible();
-    await viewer.getByRole("button", { name: "Like" }).click();
+    // Wait for the server's answer: the optimistic "1 like" shows before the like is stored.
+    await Promise.all([
+      page.waitForResponse((r) => r.url().includes("/Like") && r.request().method() === "POST"),
+      viewer.getByRole("button", { name: "Like" }).click(),
+    ]);
     await expect(viewer.getByRole("button", { name: "Unlike" })).toHaveAttribute("aria-pressed", "true");
     await viewer.getByRole("link", { name: "1 like" }).click();
     const likes = page.getByRole("dialog", { name: "Likes" });
