@@ -1,3 +1,5 @@
+import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
+
 import { paths } from "~/lib/paths";
 
 const DEFAULT_MESSAGES: Record<number, { title: string; text: string }> = {
@@ -21,4 +23,13 @@ export function ErrorPage({ status, message }: { status: number; message?: strin
       </p>
     </main>
   );
+}
+
+/** The boundary of an action-only route: a refused plain form post shows its status and message. */
+export function ActionRouteErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error)) {
+    return <ErrorPage status={error.status} message={typeof error.data === "string" ? error.data : undefined} />;
+  }
+  throw error;
 }

@@ -1,8 +1,4 @@
-import { Link } from "@remix-run/react";
-
-import { paths } from "~/lib/paths";
-
-import { Avatar } from "./avatar";
+import { PersonLink } from "./person-link";
 
 /** The people who liked a post, each linking to their profile (SPEC: 'No likes yet' when empty). */
 export function LikersList({ likers }: { likers: { id: string; username: string; name: string; profile: string }[] }) {
@@ -11,13 +7,7 @@ export function LikersList({ likers }: { likers: { id: string; username: string;
     <ul className="people-list">
       {likers.map((liker) => (
         <li key={liker.id}>
-          <Link to={paths.profile(liker.id)} className="person-row">
-            <Avatar src={liker.profile} size={40} />
-            <span className="person-row__names">
-              <span className="person-row__username">{liker.username}</span>
-              <span className="person-row__name">{liker.name}</span>
-            </span>
-          </Link>
+          <PersonLink person={liker} />
         </li>
       ))}
     </ul>

@@ -1,10 +1,9 @@
-import { Link, useSearchParams } from "@remix-run/react";
+import { useSearchParams } from "@remix-run/react";
 
-import { paths } from "~/lib/paths";
 import type { FollowRow } from "~/server/queries/follows.server";
 
-import { Avatar } from "./avatar";
 import { EndFollowButton, FollowButton, usePendingFollowDelta } from "./follow-button";
+import { PersonLink } from "./person-link";
 import { profileTabHref } from "./profile-view";
 import { RouteDialog } from "./route-dialog";
 
@@ -37,13 +36,7 @@ export function FollowListDialog({ kind, data }: { kind: "followers" | "followin
         {rows.map((row) => (
           // Hidden (not removed) while a Remove/Unfollow runs, so a failure can show its message.
           <li key={row.id} className="follow-list__row" hidden={hidden.has(`${kind}:${row.id}`)}>
-            <Link to={paths.profile(row.id)} className="follow-list__user">
-              <Avatar src={row.profile} size={40} />
-              <span className="follow-list__names">
-                <span className="follow-list__username">{row.username}</span>
-                <span className="follow-list__name">{row.name}</span>
-              </span>
-            </Link>
+            <PersonLink person={row} className="follow-list__user" />
             {row.id === viewerId ? null : isOwn ? (
               <EndFollowButton userId={row.id} intent={kind === "followers" ? "remove" : "unfollow"} />
             ) : (

@@ -1,7 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 
-import { ErrorPage } from "~/components/error-page";
 import { paths, safeRedirect } from "~/lib/paths";
 import { readIntent } from "~/server/http.server";
 import { isFetcherSubmission } from "~/server/interaction.server";
@@ -61,10 +59,4 @@ export default function FollowRoute() {
   return null;
 }
 
-export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error)) {
-    return <ErrorPage status={error.status} message={typeof error.data === "string" ? error.data : undefined} />;
-  }
-  throw error;
-}
+export { ActionRouteErrorBoundary as ErrorBoundary } from "~/components/error-page";

@@ -1,7 +1,4 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
-
-import { ErrorPage } from "~/components/error-page";
 
 import { paths } from "~/lib/paths";
 import { readIntent } from "~/server/http.server";
@@ -33,10 +30,4 @@ export default function ActionOnlyRoute() {
   return null;
 }
 
-export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error)) {
-    return <ErrorPage status={error.status} message={typeof error.data === "string" ? error.data : undefined} />;
-  }
-  throw error;
-}
+export { ActionRouteErrorBoundary as ErrorBoundary } from "~/components/error-page";

@@ -8,7 +8,6 @@ import {
 } from "@remix-run/node";
 import type { ShouldRevalidateFunctionArgs } from "@remix-run/react";
 import {
-  Form,
   Link,
   isRouteErrorResponse,
   useActionData,

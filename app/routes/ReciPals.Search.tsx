@@ -14,13 +14,13 @@ import {
 } from "@remix-run/react";
 import { useEffect, useRef, useState, type ChangeEvent, type RefObject } from "react";
 
-import { Avatar } from "~/components/avatar";
 import { useHydrated } from "~/lib/hooks";
 import { paths } from "~/lib/paths";
 import type { RecipeCard, RecipePage, UserCard } from "~/server/queries/search.server";
 import { searchRecipes, searchUsers } from "~/server/queries/search.server";
 import { MAX_QUERY_LENGTH, parseSearchParams } from "~/server/validation/search.server";
 import searchStyles from "~/styles/search.css";
+import { PersonLink } from "~/components/person-link";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: searchStyles }];
 
@@ -321,13 +321,7 @@ function RecipeResult({ recipe }: { recipe: RecipeCard }) {
 
 function PersonCard({ person }: { person: UserCard }) {
   return (
-    <Link to={paths.profile(person.id)} className="person-card">
-      <Avatar src={person.profile} size={48} />
-      <span className="person-card__text">
-        <span className="person-card__username">{person.username}</span>
-        <span className="person-card__name">{person.name}</span>
-      </span>
-    </Link>
+    <PersonLink person={person} size={48} className="person-card" />
   );
 }
 
