@@ -32,6 +32,8 @@ export default function AdminRecipesRoute() {
           Search
         </button>
       </Form>
+      {/* The selected row opens above the table, where it is seen without scrolling. */}
+      <Outlet />
       <div className="table-scroll">
         <table className="admin-table">
           <thead>
@@ -76,7 +78,6 @@ export default function AdminRecipesRoute() {
         {page > 1 ? <Link to={pageHref(page - 1)}>Previous page</Link> : null}
         {hasMore ? <Link to={pageHref(page + 1)}>Next page</Link> : null}
       </nav>
-      <Outlet />
     </section>
   );
 }

@@ -56,6 +56,8 @@ export default function AdminUsersRoute() {
         </p>
       ) : null}
       {result && "error" in result ? <p className="form-alert" role="alert">{result.error}</p> : null}
+      {/* The selected row opens above the table, where it is seen without scrolling. */}
+      <Outlet />
       <div className="table-scroll">
         <table className="admin-table">
           <thead>
@@ -96,7 +98,6 @@ export default function AdminUsersRoute() {
         {page > 1 ? <Link to={pageHref(page - 1)}>Previous page</Link> : null}
         {hasMore ? <Link to={pageHref(page + 1)}>Next page</Link> : null}
       </nav>
-      <Outlet />
     </section>
   );
 }
