@@ -72,20 +72,11 @@ export async function requireAnonymous(request: Request): Promise<void> {
 }
 
 /**
- * Starts a fresh session (rotating away any old one, so a planted session id is useless)
- * and redirects with its cookie.
+ * Starts a fresh session for the user (rotating away any old one, so a planted session id is
+ * useless) and returns the Set-Cookie header value that carries it. Pages redirect with it
+ * (createUserSession); the JSON API answers with it.
  */
-export async function createUserSession({
-  request,
-  userId,
-  redirectTo,
-  headers = new Headers(),
-}: {
-  request: Request;
-  userId: string;
-  redirectTo: string;
-  headers?: Headers;
-}): Promise<Response> {
+export async function startSession(request: Request, userId: string): Promise<string> {
   const oldId = await readSessionId(request);
   const id = crypto.randomBytes(32).toString("base64url");
   const now = Date.now();
@@ -97,16 +88,34 @@ export async function createUserSession({
       .values({ id, user_id: userId, created_at: new Date(now).toISOString(), expires_at: now + SESSION_MS })
       .execute();
   });
-  headers.append("Set-Cookie", await sessionCookie.serialize(id));
+  return sessionCookie.serialize(id);
+}
+
+/** Starts a fresh session (see startSession) and redirects with its cookie. */
+export async function createUserSession({
+  request,
+  userId,
+  redirectTo,
+  headers = new Headers(),
+}: {
+  request: Request;
+  userId: string;
+  redirectTo: string;
+  headers?: Headers;
+}): Promise<Response> {
+  headers.append("Set-Cookie", await startSession(request, userId));
   return redirect(safeRedirect(redirectTo), { headers });
 }
 
-export async function logout(request: Request): Promise<Response> {
+/** Ends the request's session (if any) and returns the Set-Cookie header value that clears the cookie. */
+export async function endSession(request: Request): Promise<string> {
   const sessionId = await readSessionId(request);
   if (sessionId) await db.deleteFrom("sessions").where("id", "=", sessionId).execute();
-  return redirect(paths.home(), {
-    headers: { "Set-Cookie": await sessionCookie.serialize("", { maxAge: 0 }) },
-  });
+  return sessionCookie.serialize("", { maxAge: 0 });
+}
+
+export async function logout(request: Request): Promise<Response> {
+  return redirect(paths.home(), { headers: { "Set-Cookie": await endSession(request) } });
 }
 
 // The sign-up draft between the two steps (SPEC §4). Signed, so it cannot be forged;

@@ -1,4 +1,5 @@
 import { db, type DB } from "../db.server";
+import { groupRows, nextSeq, todayDate, type BatchSelection } from "./seq.server";
 
 export interface PostThumb {
   post_id: string;
@@ -35,4 +36,112 @@ export async function getPostForRecipe(
   database: DB = db,
 ): Promise<{ id: string; title: string; caption: string } | undefined> {
   return database.selectFrom("posts").select(["id", "title", "caption"]).where("recipe_id", "=", recipeId).executeTakeFirst();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Whole posts in batches, for the JSON API (SPEC §3 post shape): likes as user ids in the order
+// they were given, comments in stored order. One query per list kind for a whole batch.
+
+export interface PostComment {
+  comment_id: string;
+  /** Null once the author's account is deleted (the comment stays). */
+  user_id: string | null;
+  text: string;
+  created_at: string;
+}
+
+export interface PostFull {
+  seq: number;
+  post_id: string;
+  recipe_id: string;
+  created_by: string | null;
+  title: string;
+  caption: string;
+  photo: string;
+  created_at: string | null;
+  likes: string[];
+  comments: PostComment[];
+}
+
+export async function readPostsFull(selection: BatchSelection, database: DB = db): Promise<PostFull[]> {
+  let query = database
+    .selectFrom("posts")
+    .select(["seq", "id as post_id", "recipe_id", "created_by", "title", "caption", "photo", "created_at"]);
+  if ("ids" in selection) {
+    if (selection.ids.length === 0) return [];
+    query = query.where("id", "in", [...selection.ids]).orderBy("seq");
+  } else {
+    query = query
+      .where("seq", ">", selection.afterSeq)
+      .orderBy("seq")
+      .limit(selection.limit)
+      .offset(selection.offset ?? 0);
+  }
+  const posts = await query.execute();
+  if (posts.length === 0) return [];
+  const ids = posts.map((post) => post.post_id);
+  const [likes, comments] = await Promise.all([
+    database
+      .selectFrom("likes")
+      .select(["post_id", "user_id"])
+      .where("post_id", "in", ids)
+      .orderBy("post_id")
+      .orderBy("created_at")
+      .orderBy("user_id")
+      .execute(),
+    database
+      .selectFrom("comments")
+      .select(["post_id", "id", "user_id", "text", "created_at"])
+      .where("post_id", "in", ids)
+      .orderBy("seq")
+      .execute(),
+  ]);
+  const likesOf = groupRows(likes.map((row) => [row.post_id, row.user_id] as const));
+  const commentsOf = groupRows(
+    comments.map(
+      (row) => [row.post_id, { comment_id: row.id, user_id: row.user_id, text: row.text, created_at: row.created_at }] as const,
+    ),
+  );
+  return posts.map((post) => ({ ...post, likes: likesOf.get(post.post_id) ?? [], comments: commentsOf.get(post.post_id) ?? [] }));
+}
+
+/** Who may touch a post (its author, or the recipe's creator), and what it points at. */
+export async function getPostOwnership(
+  postId: string,
+  database: DB = db,
+): Promise<{ id: string; recipe_id: string; created_by: string | null; photo: string } | undefined> {
+  return database.selectFrom("posts").select(["id", "recipe_id", "created_by", "photo"]).where("id", "=", postId).executeTakeFirst();
+}
+
+/** Changes a post's own text and picture (the recipe keeps its own). Pass a transaction to combine it with other writes. */
+export async function updatePostContent(
+  { postId, title, caption, photo }: { postId: string; title: string; caption: string; photo: string },
+  database: DB = db,
+): Promise<void> {
+  await database.updateTable("posts").set({ title, caption, photo }).where("id", "=", postId).execute();
+}
+
+/**
+ * Gives a recipe that has no post its post (title, caption and photo from the recipe, author the
+ * recipe's creator, dated today). Refused by the schema when the recipe already has one.
+ */
+export async function createPostForRecipe({ postId, recipeId }: { postId: string; recipeId: string }, database: DB = db): Promise<void> {
+  const recipe = await database
+    .selectFrom("recipes")
+    .select(["user_created", "name", "description", "photo"])
+    .where("id", "=", recipeId)
+    .executeTakeFirstOrThrow();
+  await database
+    .insertInto("posts")
+    .values({
+      id: postId,
+      recipe_id: recipeId,
+      created_by: recipe.user_created,
+      title: recipe.name,
+      caption: recipe.description,
+      photo: recipe.photo,
+      created_at: todayDate(),
+      seq: nextSeq("posts"),
+    })
+    .execute();
 }

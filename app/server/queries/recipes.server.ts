@@ -1,4 +1,5 @@
 import { db, type DB } from "../db.server";
+import { groupRows, type BatchSelection } from "./seq.server";
 
 // Reads of recipes. Field names follow SPEC §3 so pages and the JSON API share one shape.
 
@@ -94,4 +95,76 @@ export async function getRecipeDetail(id: string, database: DB = db): Promise<Re
     ingredients_sec: sections,
     steps: steps.map((row) => row.text),
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Whole recipes in batches, for the JSON API's lists (SPEC §3 recipe shape). One query per child
+// kind (tags, sections with lines, steps) for a whole batch, never one per recipe.
+
+export interface RecipeFull extends Omit<RecipeDetail, "creator"> {
+  seq: number;
+}
+
+export async function readRecipesFull(selection: BatchSelection, database: DB = db): Promise<RecipeFull[]> {
+  let query = database
+    .selectFrom("recipes as r")
+    .leftJoin("posts as p", "p.recipe_id", "r.id")
+    .select([
+      "r.seq",
+      "r.id",
+      "r.user_created",
+      "r.name",
+      "r.description",
+      "r.total_time",
+      "r.serves",
+      "r.photo",
+      "r.created_at",
+      "p.id as post_id",
+    ]);
+  if ("ids" in selection) {
+    if (selection.ids.length === 0) return [];
+    query = query.where("r.id", "in", [...selection.ids]).orderBy("r.seq");
+  } else {
+    query = query
+      .where("r.seq", ">", selection.afterSeq)
+      .orderBy("r.seq")
+      .limit(selection.limit)
+      .offset(selection.offset ?? 0);
+  }
+  const recipes = await query.execute();
+  if (recipes.length === 0) return [];
+  const ids = recipes.map((recipe) => recipe.id);
+  const [tags, lines, steps] = await Promise.all([
+    database.selectFrom("recipe_tags").select(["recipe_id", "tag"]).where("recipe_id", "in", ids).orderBy("recipe_id").orderBy("position").execute(),
+    database
+      .selectFrom("ingredient_sections as s")
+      .leftJoin("ingredient_lines as l", "l.section_id", "s.id")
+      .select(["s.recipe_id", "s.id", "s.title", "l.text"])
+      .where("s.recipe_id", "in", ids)
+      .orderBy("s.recipe_id")
+      .orderBy("s.position")
+      .orderBy("l.position")
+      .execute(),
+    database.selectFrom("steps").select(["recipe_id", "text"]).where("recipe_id", "in", ids).orderBy("recipe_id").orderBy("position").execute(),
+  ]);
+  const tagsOf = groupRows(tags.map((row) => [row.recipe_id, row.tag] as const));
+  const stepsOf = groupRows(steps.map((row) => [row.recipe_id, row.text] as const));
+  const sectionsOf = new Map<string, IngredientSection[]>();
+  for (const line of lines) {
+    let sections = sectionsOf.get(line.recipe_id);
+    if (!sections) sectionsOf.set(line.recipe_id, (sections = []));
+    let section = sections.at(-1);
+    if (!section || section._id !== line.id) {
+      section = { _id: line.id, title: line.title, ingredients: [] };
+      sections.push(section);
+    }
+    if (line.text !== null) section.ingredients.push(line.text);
+  }
+  return recipes.map(({ id, ...recipe }) => ({
+    ...recipe,
+    recipe_id: id,
+    tags: tagsOf.get(id) ?? [],
+    ingredients_sec: sectionsOf.get(id) ?? [],
+    steps: stepsOf.get(id) ?? [],
+  }));
 }

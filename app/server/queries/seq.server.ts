@@ -13,3 +13,21 @@ export function nowIso(): string {
 export function todayDate(): string {
   return new Date().toISOString().slice(0, 10);
 }
+
+/**
+ * Which rows a batched reader returns: the given ids, or a keyset page in insertion order
+ * (`seq` greater than `afterSeq`, skipping `offset` rows, at most `limit`).
+ */
+export type BatchSelection = { ids: readonly string[] } | KeysetSelection;
+export type KeysetSelection = { afterSeq: number; offset?: number; limit: number };
+
+/** Groups `[key, value]` rows into lists per key, keeping the rows' order. */
+export function groupRows<K, V>(rows: readonly (readonly [K, V])[]): Map<K, V[]> {
+  const groups = new Map<K, V[]>();
+  for (const [key, value] of rows) {
+    const list = groups.get(key);
+    if (list) list.push(value);
+    else groups.set(key, [value]);
+  }
+  return groups;
+}

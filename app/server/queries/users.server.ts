@@ -6,7 +6,7 @@ import { DEFAULT_PROFILE_IMAGE } from "~/lib/paths";
 
 import { db, type DB } from "../db.server";
 import { verifyPassword } from "../password.server";
-import { nextSeq, nowIso } from "./seq.server";
+import { groupRows, nextSeq, nowIso, type BatchSelection } from "./seq.server";
 
 export type Role = "USER" | "ADMIN";
 
@@ -183,4 +183,69 @@ export async function updateUserProfile(input: ProfileUpdate, database: DB = db)
     if (!updated) throw new Error("User vanished inside its own transaction");
     return updated;
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Users with their id lists, for the JSON API (SPEC §3 user shape). Batched: one query per list
+// kind for a whole batch, never one per user. The password hash is never selected.
+
+export interface UserWithLists extends UserProfile {
+  seq: number;
+  /** Post ids, in stored order. */
+  posts: string[];
+  /** Follower ids, oldest follow first. */
+  followers: string[];
+  /** Followed user ids, oldest follow first. */
+  following: string[];
+  /** Saved recipe ids, in the order they were saved. */
+  saved_recipes: string[];
+}
+
+export async function readUsersWithLists(selection: BatchSelection, database: DB = db): Promise<UserWithLists[]> {
+  let query = database.selectFrom("users").select(["seq", ...sessionUserColumns, "bio"]);
+  if ("ids" in selection) {
+    if (selection.ids.length === 0) return [];
+    query = query.where("id", "in", [...selection.ids]).orderBy("seq");
+  } else {
+    query = query
+      .where("seq", ">", selection.afterSeq)
+      .orderBy("seq")
+      .limit(selection.limit)
+      .offset(selection.offset ?? 0);
+  }
+  const users = await query.execute();
+  if (users.length === 0) return [];
+  const ids = users.map((user) => user.id);
+  const [tags, posts, followers, following, saved] = await Promise.all([
+    database.selectFrom("user_tags").select(["user_id", "tag"]).where("user_id", "in", ids).orderBy("user_id").orderBy("position").execute(),
+    database.selectFrom("posts").select(["created_by", "id"]).where("created_by", "in", ids).orderBy("seq").execute(),
+    database
+      .selectFrom("follows")
+      .select(["followee_id", "follower_id"])
+      .where("followee_id", "in", ids)
+      .orderBy("created_at")
+      .orderBy("follower_id")
+      .execute(),
+    database
+      .selectFrom("follows")
+      .select(["follower_id", "followee_id"])
+      .where("follower_id", "in", ids)
+      .orderBy("created_at")
+      .orderBy("followee_id")
+      .execute(),
+    database.selectFrom("saved_recipes").select(["user_id", "recipe_id"]).where("user_id", "in", ids).orderBy("seq").execute(),
+  ]);
+  const tagsOf = groupRows(tags.map((row) => [row.user_id, row.tag] as const));
+  const postsOf = groupRows(posts.map((row) => [row.created_by, row.id] as const));
+  const followersOf = groupRows(followers.map((row) => [row.followee_id, row.follower_id] as const));
+  const followingOf = groupRows(following.map((row) => [row.follower_id, row.followee_id] as const));
+  const savedOf = groupRows(saved.map((row) => [row.user_id, row.recipe_id] as const));
+  return users.map((user) => ({
+    ...user,
+    tags: tagsOf.get(user.id) ?? [],
+    posts: postsOf.get(user.id) ?? [],
+    followers: followersOf.get(user.id) ?? [],
+    following: followingOf.get(user.id) ?? [],
+    saved_recipes: savedOf.get(user.id) ?? [],
+  }));
 }

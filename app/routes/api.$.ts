@@ -1,0 +1,9 @@
+import { ApiError, API_MESSAGES, apiRoute } from "~/server/api/http.server";
+
+// Any other /api/… path: a JSON 404 (never the HTML not-found page), CORS headers included.
+const notFound = async (): Promise<Response> => {
+  throw new ApiError(404, API_MESSAGES.notFound);
+};
+const handle = apiRoute({ GET: notFound, POST: notFound, PUT: notFound, DELETE: notFound });
+export const loader = handle;
+export const action = handle;

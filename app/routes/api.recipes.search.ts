@@ -1,0 +1,7 @@
+import { apiRoute } from "~/server/api/http.server";
+import { searchRecipesApi } from "~/server/api/recipes.server";
+
+// GET /api/recipes/search?q= (a static segment: wins over api.recipes.$recipe_id).
+const handle = apiRoute({ GET: searchRecipesApi });
+export const loader = handle;
+export const action = handle;

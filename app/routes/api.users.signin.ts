@@ -1,0 +1,7 @@
+import { apiRoute } from "~/server/api/http.server";
+import { signIn } from "~/server/api/users.server";
+
+// POST /api/users/signin {username, password}: the user, with a session cookie.
+const handle = apiRoute({ POST: signIn });
+export const loader = handle;
+export const action = handle;

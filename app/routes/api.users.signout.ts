@@ -1,0 +1,7 @@
+import { apiRoute } from "~/server/api/http.server";
+import { signOut } from "~/server/api/users.server";
+
+// POST /api/users/signout.
+const handle = apiRoute({ POST: signOut });
+export const loader = handle;
+export const action = handle;

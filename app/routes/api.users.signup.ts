@@ -1,0 +1,7 @@
+import { apiRoute } from "~/server/api/http.server";
+import { signUp } from "~/server/api/users.server";
+
+// POST /api/users/signup: creates the user and signs them in.
+const handle = apiRoute({ POST: signUp });
+export const loader = handle;
+export const action = handle;

@@ -1,0 +1,233 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+
+import { env } from "../env.server";
+import type { SessionUser } from "../queries/users.server";
+import { getUser } from "../session.server";
+
+// The plumbing every /api resource route shares (DESIGN §6): JSON answers, `{message}` errors
+// (plus `errors` per field on 400), CORS for ALLOWED_ORIGINS on every answer, preflights, a
+// capped JSON body reader, and one wrapper that turns anything thrown into JSON — nothing an
+// API route does ever reaches Remix's HTML error boundary.
+//
+// Choices where the texts are silent:
+// - A body that is not JSON (`Content-Type` other than application/json or *+json) is refused
+//   with 415. It is also a CSRF guard: the only bodies a foreign page can send without a CORS
+//   preflight are form and text/plain bodies, and those never reach a handler.
+// - Bodies are capped at 12 MB (two photos as data URLs): a larger Content-Length is refused at
+//   once, and the bytes are counted while reading too (a lying or missing length) → 413.
+// - Every answer carries `Cache-Control: no-store` (answers depend on the session) and
+//   `Vary: Origin`.
+
+export const API_LIMITS = {
+  /** Bytes of one JSON body (photos arrive as data URLs, twice per recipe). */
+  maxBodyBytes: 12 * 1024 * 1024,
+} as const;
+
+export const API_MESSAGES = {
+  signIn: "Please sign in first.",
+  notJson: "Please send JSON (Content-Type: application/json).",
+  tooLarge: "The request is too large (12 MB at most).",
+  malformed: "The request body is not valid JSON.",
+  notObject: "The request body must be a JSON object.",
+  empty: "The request body is empty; please send a JSON object.",
+  invalid: "Some fields are not valid.",
+  unexpected: "Something went wrong. Please try again.",
+  notFound: "There is no such API endpoint.",
+  method: (method: string) => `${method} is not supported here.`,
+} as const;
+
+/** A refusal with its status; `extra` joins `message` in the JSON body (e.g. `errors`). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+/** 400 with one message per field (`errors`), the first field's message as `message`. */
+export function invalid(errors: Record<string, string>, message?: string): ApiError {
+  return new ApiError(400, message ?? Object.values(errors)[0] ?? API_MESSAGES.invalid, { errors });
+}
+
+export function json(data: unknown, init: ResponseInit = {}): Response {
+  return Response.json(data, init);
+}
+
+export function errorResponse(error: ApiError): Response {
+  return json({ ...error.extra, message: error.message }, { status: error.status, headers: error.headers });
+}
+
+// ---------------------------------------------------------------------------------------------
+// CORS
+
+let originsOverride: readonly string[] | null = null;
+
+/** The origins whose pages may call the API with credentials (ALLOWED_ORIGINS). */
+export function allowedOrigins(): readonly string[] {
+  return originsOverride ?? env.ALLOWED_ORIGINS;
+}
+
+/** For tests: use this list instead of ALLOWED_ORIGINS (null restores it). */
+export function setAllowedOriginsForTests(origins: readonly string[] | null): void {
+  originsOverride = origins;
+}
+
+function allowedOrigin(request: Request): string | null {
+  const origin = request.headers.get("Origin");
+  return origin && allowedOrigins().includes(origin) ? origin : null;
+}
+
+/** Adds the CORS and caching headers every API answer carries (errors and 401s included). */
+export function withApiHeaders(request: Request, response: Response): Response {
+  let headers: Headers;
+  try {
+    headers = response.headers;
+    headers.append("Vary", "Origin");
+  } catch {
+    // Immutable headers (a fetched Response): copy it.
+    response = new Response(response.body, response);
+    headers = response.headers;
+    headers.append("Vary", "Origin");
+  }
+  if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
+  const origin = allowedOrigin(request);
+  if (origin) {
+    headers.set("Access-Control-Allow-Origin", origin);
+    headers.set("Access-Control-Allow-Credentials", "true");
+    headers.set("Access-Control-Expose-Headers", "Retry-After");
+  }
+  return response;
+}
+
+const PREFLIGHT_HEADERS = ["content-type", "accept", "x-requested-with"];
+
+/**
+ * The answer to a CORS preflight: 204 either way; only an allowed origin gets the
+ * Access-Control-Allow-* headers (a foreign origin gets none, so the browser stops there).
+ */
+export function preflight(request: Request, methods: readonly string[]): Response {
+  const headers = new Headers({ Allow: [...methods, "OPTIONS"].join(", ") });
+  headers.append("Vary", "Access-Control-Request-Method");
+  headers.append("Vary", "Access-Control-Request-Headers");
+  if (allowedOrigin(request)) {
+    headers.set("Access-Control-Allow-Methods", [...methods, "OPTIONS"].join(", "));
+    const requested = (request.headers.get("Access-Control-Request-Headers") ?? "")
+      .split(",")
+      .map((name) => name.trim().toLowerCase())
+      .filter((name) => PREFLIGHT_HEADERS.includes(name));
+    headers.set("Access-Control-Allow-Headers", [...new Set(["content-type", ...requested])].join(", "));
+    headers.set("Access-Control-Max-Age", "600");
+  }
+  return withApiHeaders(request, new Response(null, { status: 204, headers }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Request bodies
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+/**
+ * Reads a JSON object body: 415 for another content type, 413 beyond API_LIMITS.maxBodyBytes
+ * (declared or counted), 400 for an empty body, malformed JSON or anything but an object.
+ */
+export async function readJsonObject(request: Request, maxBytes: number = API_LIMITS.maxBodyBytes): Promise<Record<string, unknown>> {
+  if (!JSON_TYPE.test(request.headers.get("Content-Type") ?? "")) throw new ApiError(415, API_MESSAGES.notJson);
+  const declared = Number(request.headers.get("Content-Length") ?? "");
+  if (Number.isFinite(declared) && declared > maxBytes) throw new ApiError(413, API_MESSAGES.tooLarge);
+
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        throw new ApiError(413, API_MESSAGES.tooLarge);
+      }
+      chunks.push(value);
+    }
+  }
+  if (size === 0) throw new ApiError(400, API_MESSAGES.empty);
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks, size));
+  } catch {
+    throw new ApiError(400, API_MESSAGES.malformed);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiError(400, API_MESSAGES.malformed);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new ApiError(400, API_MESSAGES.notObject);
+  return value as Record<string, unknown>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sessions
+
+/** The session user, or 401 JSON. */
+export async function requireApiUser(request: Request): Promise<SessionUser> {
+  const user = await getUser(request);
+  if (!user) throw new ApiError(401, API_MESSAGES.signIn);
+  return user;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The route wrapper
+
+export type ApiMethod = "GET" | "POST" | "PUT" | "DELETE";
+export type ApiArgs = LoaderFunctionArgs | ActionFunctionArgs;
+export type ApiHandler = (args: ApiArgs) => Promise<Response>;
+
+/**
+ * One function for a resource route's `loader` and `action`: OPTIONS gets the preflight, HEAD
+ * runs GET, a method the route lacks gets 405, and whatever a handler throws becomes a JSON
+ * error (unexpected ones a logged 500). CORS headers go on every answer.
+ */
+export function apiRoute(handlers: Partial<Record<ApiMethod, ApiHandler>>): (args: ApiArgs) => Promise<Response> {
+  const methods = Object.keys(handlers) as ApiMethod[];
+  return async (args) => {
+    const { request } = args;
+    const method = request.method.toUpperCase();
+    if (method === "OPTIONS") return preflight(request, methods);
+    const handler = handlers[(method === "HEAD" ? "GET" : method) as ApiMethod];
+    let response: Response;
+    if (!handler) {
+      response = errorResponse(new ApiError(405, API_MESSAGES.method(method), {}, { Allow: [...methods, "OPTIONS"].join(", ") }));
+    } else {
+      try {
+        response = await handler(args);
+      } catch (error) {
+        response = await toErrorResponse(error);
+      }
+    }
+    return withApiHeaders(request, response);
+  };
+}
+
+async function toErrorResponse(error: unknown): Promise<Response> {
+  if (error instanceof ApiError) return errorResponse(error);
+  if (error instanceof Response) {
+    // A helper shared with the pages threw a plain Response (404, 403 …): same status, as JSON.
+    if (error.status >= 300 && error.status < 400) return errorResponse(new ApiError(401, API_MESSAGES.signIn));
+    const text = await error.text().catch(() => "");
+    return errorResponse(new ApiError(error.status, text.trim() || API_MESSAGES.unexpected));
+  }
+  console.error("API request failed", error);
+  return errorResponse(new ApiError(500, API_MESSAGES.unexpected));
+}
+
+/** Route params are untrusted text too: a missing one reads as "". */
+export function param(args: ApiArgs, name: string): string {
+  return args.params[name] ?? "";
+}

@@ -1,0 +1,81 @@
+import fs from "node:fs";
+import path from "node:path";
+
+import { ImageError, IMAGE_MESSAGES, isStoredImageUrl, processImage, storeProcessedImage, type ProcessedImage } from "../images.server";
+import { ApiError } from "./http.server";
+
+// Pictures sent to the API (`photo` of recipes and posts, `profile` of users), DESIGN §6:
+// - the value already stored: kept as it is;
+// - a data URL `data:image/…;base64,…`: decoded and run through the image pipeline like an
+//   upload (sharp, 800 px, 0.5 MB, WebP), stored as a file; the answer carries its URL;
+// - an upload URL our storage produced (`/uploads/<hash>.webp`): used as it is;
+// - a site picture `/images/<file>` (the client's built-in defaults): kept when this server has
+//   that file, otherwise replaced by our default picture (the original client's recipe editor
+//   starts from `/images/default.jpg`, which we do not ship);
+// - "" : the default picture.
+// Anything else — other URLs, other data — is refused with 400: the API does not hotlink pictures
+// from other hosts (they would track every visitor).
+
+export const PICTURE_MESSAGES = {
+  notAPicture: "Please send the picture as an image data URL (data:image/…;base64,…).",
+} as const;
+
+const DATA_URL = /^data:([^;,]*)((?:;[^;,]*)*),/i;
+const SITE_PICTURE = /^\/images\/([A-Za-z0-9][A-Za-z0-9._-]{0,100})$/;
+
+let sitePictures: Set<string> | null = null;
+
+/** The files in public/images (read once). */
+function sitePictureExists(name: string): boolean {
+  if (!sitePictures) {
+    try {
+      sitePictures = new Set(fs.readdirSync(path.resolve("public/images")));
+    } catch {
+      sitePictures = new Set();
+    }
+  }
+  return sitePictures.has(name);
+}
+
+/** What to do with a picture field once everything else is known to be acceptable. */
+export type PicturePlan = { kind: "keep" } | { kind: "set"; url: string } | { kind: "upload"; image: ProcessedImage };
+
+/**
+ * Checks (and, for a data URL, processes in memory) a picture field without storing anything.
+ * ImageErrors become ApiErrors with the field's name in `errors`.
+ */
+export async function planPicture(
+  value: string,
+  { current, fallback, field }: { current: string | null; fallback: string; field: string },
+): Promise<PicturePlan> {
+  if (current !== null && value === current) return { kind: "keep" };
+  if (value === "") return { kind: "set", url: fallback };
+  const dataUrl = DATA_URL.exec(value);
+  if (dataUrl) {
+    const [, type = "", options = ""] = dataUrl;
+    if (!/^image\//i.test(type)) throw refuse(field, IMAGE_MESSAGES.notAnImage, 400);
+    if (!/;base64$/i.test(options)) throw refuse(field, PICTURE_MESSAGES.notAPicture, 400);
+    const bytes = Buffer.from(value.slice(dataUrl[0].length), "base64");
+    try {
+      return { kind: "upload", image: await processImage(bytes) };
+    } catch (error) {
+      if (error instanceof ImageError) throw refuse(field, error.message, error.status);
+      throw error;
+    }
+  }
+  const site = SITE_PICTURE.exec(value);
+  if (site) return { kind: "set", url: sitePictureExists(site[1]!) ? value : fallback };
+  if (await isStoredImageUrl(value)) return { kind: "set", url: value };
+  throw refuse(field, PICTURE_MESSAGES.notAPicture, 400);
+}
+
+function refuse(field: string, message: string, status: number): ApiError {
+  return new ApiError(status, message, { errors: { [field]: message } });
+}
+
+/** Stores a planned upload; returns the picture's URL (`current` when kept) and whether a new file was written. */
+export async function applyPicture(plan: PicturePlan, current: string): Promise<{ url: string; uploaded: boolean }> {
+  if (plan.kind === "keep") return { url: current, uploaded: false };
+  if (plan.kind === "set") return { url: plan.url, uploaded: false };
+  return { url: (await storeProcessedImage(plan.image)).url, uploaded: true };
+}

@@ -1,0 +1,244 @@
+import crypto from "node:crypto";
+
+import { z } from "zod";
+
+import { canEditRecipe, isAdmin } from "~/lib/permissions";
+import { RECIPE_LIMITS, RECIPE_MESSAGES } from "~/lib/recipe-form";
+
+import { db } from "../db.server";
+import { deleteImageIfUnreferenced } from "../images.server";
+import { removeComment } from "../queries/admin.server";
+import { addComment } from "../queries/comments.server";
+import { setPostLiked } from "../queries/likes.server";
+import { createPostForRecipe, getPostForRecipe, postExists, readPostsFull, updatePostContent } from "../queries/posts.server";
+import { getRecipeOwnership } from "../queries/recipe-writes.server";
+import { readUsersWithLists } from "../queries/users.server";
+import { CommentSchema } from "../validation/comment.server";
+import { isUsableRecipeId } from "../validation/recipe.server";
+import { apiPost, NOT_FOUND, parseListWindow, streamPosts } from "./entities.server";
+import { ApiError, invalid, json, param, readJsonObject, requireApiUser, type ApiArgs } from "./http.server";
+import { applyPicture, planPicture, type PicturePlan } from "./pictures.server";
+import { deleteRecipeUnit } from "./recipes.server";
+import { issuesToErrors, withoutNulls } from "./validation.server";
+
+// /api/posts (SPEC §7 "Posts"). A post and its recipe are one unit: POST /api/recipes creates
+// both, and deleting either deletes both (so a client's follow-up DELETE of the other gets 404,
+// which SPEC §4 says the client warns about and ignores).
+//
+// - POST /api/posts is idempotent for the original client, which creates the recipe and then
+//   sends the post: when the recipe already has its post and the caller is its author (or an
+//   ADMIN), the stored post is answered (200); a recipe without a post gets one (201). Likes and
+//   comments in the body are ignored (a new post has none). A missing recipe is a 404.
+// - PUT /api/posts/{id} merges the sent post into the stored one:
+//   - `likes`: anyone signed in may add or remove their OWN id (like / unlike). Any other
+//     difference in likes is refused (403, `refused: ["likes"]`) unless the caller is an ADMIN,
+//     who may change likes freely (ids must be users).
+//   - title, caption, photo: the author or an ADMIN (the recipe keeps its own name and photo).
+//   - `comments`: an ADMIN's array removes the stored comments it no longer lists (the original
+//     admin panel removes a comment that way); anyone else's comments array is ignored. New
+//     comments come only through POST /api/posts/{id}/comments.
+//   - `_id`/`post_id` must match the URL, `recipe_id` may not change (400), `created_by` may not
+//     change (403); `created_at`, `__v` and unknown fields are ignored.
+//   A request with any refused part is refused whole and changes nothing.
+// - POST /api/posts/{id}/comments `{text}`: the session user comments (401 without a session,
+//   whatever `user_id` the body names: it is ignored); answers the post with its comments (201).
+
+const OWN_LIKE_ONLY = "You may only like or unlike a post as yourself.";
+const AUTHOR_ONLY = "Only the author or an administrator may edit this post.";
+const AUTHOR_FIXED = "The author of a post cannot be changed.";
+const ID_FIXED = "The post id in the body does not match the URL; ids cannot be changed.";
+const RECIPE_FIXED = "A post always stays with its recipe.";
+const RECIPE_REQUIRED = "Please say which recipe the post is for (recipe_id).";
+const NOT_YOUR_RECIPE = "This recipe belongs to someone else.";
+const UNKNOWN_LIKER = "Likes must name existing users.";
+
+const PostBody = z.object({
+  _id: z.string().optional(),
+  post_id: z.string().optional(),
+  recipe_id: z.string().optional(),
+  created_by: z.string().optional(),
+  title: z.string().optional(),
+  caption: z.string().optional(),
+  photo: z.string().optional(),
+  likes: z.array(z.string()).max(1_000_000).optional(),
+  comments: z.array(z.unknown()).optional(),
+});
+
+type PostBody = z.infer<typeof PostBody>;
+
+const TitleSchema = z.string().trim().min(1, RECIPE_MESSAGES.nameRequired).max(RECIPE_LIMITS.name, RECIPE_MESSAGES.nameTooLong);
+const CaptionSchema = z
+  .string()
+  .trim()
+  .min(1, RECIPE_MESSAGES.descriptionRequired)
+  .max(RECIPE_LIMITS.description, RECIPE_MESSAGES.descriptionTooLong);
+
+async function readPostBody(request: Request): Promise<PostBody> {
+  const parsed = PostBody.safeParse(withoutNulls(await readJsonObject(request)));
+  if (!parsed.success) throw invalid(issuesToErrors(parsed.error));
+  return parsed.data;
+}
+
+async function loadPost(postId: string) {
+  const [post] = await readPostsFull({ ids: [postId] });
+  if (!post) throw new ApiError(404, NOT_FOUND.post);
+  return post;
+}
+
+const minus = (a: readonly string[], b: readonly string[]) => {
+  const other = new Set(b);
+  return [...new Set(a)].filter((item) => !other.has(item));
+};
+
+// ---------------------------------------------------------------------------------------------
+
+/** GET /api/posts: every post (streamed), `?limit=&offset=` to page. */
+export async function listPosts({ request }: ApiArgs): Promise<Response> {
+  return streamPosts(parseListWindow(new URL(request.url)));
+}
+
+/** GET /api/posts/{id}. */
+export async function getPost(args: ApiArgs): Promise<Response> {
+  return json(await apiPost(param(args, "post_id")));
+}
+
+/** POST /api/posts: see the comment at the top (idempotent after POST /api/recipes). */
+export async function createPost({ request }: ApiArgs): Promise<Response> {
+  const user = await requireApiUser(request);
+  const body = await readPostBody(request);
+  if (!body.recipe_id) throw invalid({ recipe_id: RECIPE_REQUIRED });
+  if (body.created_by !== undefined && body.created_by !== user.id) throw new ApiError(403, AUTHOR_FIXED, { refused: ["created_by"] });
+  const recipe = await getRecipeOwnership(body.recipe_id);
+  if (!recipe) throw new ApiError(404, NOT_FOUND.recipe);
+  if (!canEditRecipe(user, recipe.user_created)) throw new ApiError(403, NOT_YOUR_RECIPE);
+  if (recipe.post_id) return json(await apiPost(recipe.post_id));
+  const wanted = body.post_id ?? body._id;
+  const postId = wanted && isUsableRecipeId(wanted) && !(await postExists(wanted)) ? wanted : crypto.randomUUID();
+  try {
+    await createPostForRecipe({ postId, recipeId: recipe.id });
+  } catch (error) {
+    // Two creates at once: the other one won; answer its post.
+    const existing = await getPostForRecipe(recipe.id);
+    if (existing) return json(await apiPost(existing.id));
+    throw error;
+  }
+  return json(await apiPost(postId), { status: 201 });
+}
+
+/** PUT /api/posts/{id}: see the comment at the top. */
+export async function updatePost(args: ApiArgs): Promise<Response> {
+  const actor = await requireApiUser(args.request);
+  const postId = param(args, "post_id");
+  const post = await loadPost(postId);
+  const body = await readPostBody(args.request);
+  for (const field of ["_id", "post_id"] as const) {
+    if (body[field] !== undefined && body[field] !== postId) throw invalid({ [field]: ID_FIXED });
+  }
+  if (body.recipe_id !== undefined && body.recipe_id !== post.recipe_id) throw invalid({ recipe_id: RECIPE_FIXED });
+  if (body.created_by !== undefined && body.created_by !== post.created_by) {
+    throw new ApiError(403, AUTHOR_FIXED, { refused: ["created_by"] });
+  }
+
+  const admin = isAdmin(actor);
+  const author = canEditRecipe(actor, post.created_by);
+  const refused = new Map<string, string>();
+  const errors: Record<string, string> = {};
+
+  // The post's own content.
+  const content = { title: post.title, caption: post.caption };
+  let contentChanged = false;
+  for (const [field, schema] of [
+    ["title", TitleSchema],
+    ["caption", CaptionSchema],
+  ] as const) {
+    const sent = body[field];
+    if (sent === undefined || sent === post[field]) continue;
+    const parsed = schema.safeParse(sent);
+    if (!parsed.success) errors[field] = parsed.error.issues[0]?.message ?? "Not valid.";
+    else if (parsed.data !== post[field]) {
+      content[field] = parsed.data;
+      contentChanged = true;
+    }
+  }
+  const photoChanged = body.photo !== undefined && body.photo !== post.photo;
+  if ((contentChanged || photoChanged || Object.keys(errors).length > 0) && !author) refused.set("post", AUTHOR_ONLY);
+
+  // Likes: one's own like, or anything for an ADMIN.
+  const likeOps: { userId: string; liked: boolean }[] = [];
+  if (body.likes !== undefined) {
+    const added = minus(body.likes, post.likes);
+    const removed = minus(post.likes, body.likes);
+    for (const [ids, liked] of [
+      [added, true],
+      [removed, false],
+    ] as const) {
+      for (const userId of ids) {
+        if (userId === actor.id || admin) likeOps.push({ userId, liked });
+        else refused.set("likes", OWN_LIKE_ONLY);
+      }
+    }
+  }
+
+  // Comments: an ADMIN's array removes what it no longer lists; otherwise ignored.
+  let removedComments: string[] = [];
+  if (admin && body.comments !== undefined) {
+    const kept = new Set(
+      body.comments.flatMap((item) =>
+        item && typeof item === "object" && typeof (item as { comment_id?: unknown }).comment_id === "string"
+          ? [(item as { comment_id: string }).comment_id]
+          : [],
+      ),
+    );
+    removedComments = post.comments.map((c) => c.comment_id).filter((id) => !kept.has(id));
+  }
+
+  if (refused.size > 0) throw new ApiError(403, [...refused.values()][0]!, { refused: [...refused.keys()] });
+  if (Object.keys(errors).length > 0) throw invalid(errors);
+  const newLikers = likeOps.filter((op) => op.liked && op.userId !== actor.id).map((op) => op.userId);
+  if (newLikers.length > 0 && (await readUsersWithLists({ ids: newLikers })).length !== new Set(newLikers).size) {
+    throw invalid({ likes: UNKNOWN_LIKER });
+  }
+
+  const plan: PicturePlan = photoChanged
+    ? await planPicture(body.photo!, { current: post.photo, fallback: post.photo, field: "photo" })
+    : { kind: "keep" };
+  const { url, uploaded } = await applyPicture(plan, post.photo);
+  try {
+    await db.transaction().execute(async (trx) => {
+      if (contentChanged || url !== post.photo) {
+        await updatePostContent({ postId, title: content.title, caption: content.caption, photo: url }, trx);
+      }
+      for (const op of likeOps) await setPostLiked({ postId, userId: op.userId, liked: op.liked }, trx);
+      for (const commentId of removedComments) await removeComment({ postId, commentId }, trx);
+    });
+  } catch (error) {
+    if (uploaded) await deleteImageIfUnreferenced(url);
+    throw error;
+  }
+  if (url !== post.photo) await deleteImageIfUnreferenced(post.photo);
+  return json(await apiPost(postId));
+}
+
+/** DELETE /api/posts/{id}: the post with its recipe (author or ADMIN). */
+export async function deletePostApi(args: ApiArgs): Promise<Response> {
+  const user = await requireApiUser(args.request);
+  const post = await loadPost(param(args, "post_id"));
+  return deleteRecipeUnit(user, post.recipe_id, post.created_by);
+}
+
+/** GET /api/posts/{id}/comments: the post's comments. */
+export async function listPostComments(args: ApiArgs): Promise<Response> {
+  return json((await apiPost(param(args, "post_id"))).comments);
+}
+
+/** POST /api/posts/{id}/comments `{text}`: comments as the session user; answers the post (201). */
+export async function addPostComment(args: ApiArgs): Promise<Response> {
+  const user = await requireApiUser(args.request);
+  const postId = param(args, "post_id");
+  if (!(await postExists(postId))) throw new ApiError(404, NOT_FOUND.post);
+  const body = await readJsonObject(args.request);
+  const parsed = CommentSchema.safeParse({ text: typeof body.text === "string" ? body.text : "" });
+  if (!parsed.success) throw invalid(issuesToErrors(parsed.error));
+  await addComment({ postId, userId: user.id, text: parsed.data.text });
+  return json(await apiPost(postId), { status: 201 });
+}

@@ -1,0 +1,248 @@
+import crypto from "node:crypto";
+
+import { z } from "zod";
+
+import { RECIPE_PLACEHOLDER_IMAGE } from "~/components/recipe-editor-photo";
+import { canEditRecipe } from "~/lib/permissions";
+import { draftFromRecipe, ERROR_KEY, type RecipeDraft } from "~/lib/recipe-form";
+
+import { deleteImageIfUnreferenced } from "../images.server";
+import { getPostOwnership, postExists } from "../queries/posts.server";
+import { createRecipeWithPost, deleteRecipe, getRecipeOwnership, updateRecipeAndPost } from "../queries/recipe-writes.server";
+import { getRecipeDetail, recipeExists } from "../queries/recipes.server";
+import { searchRecipes } from "../queries/search.server";
+import { isUsableRecipeId, validateRecipeDraft, type RecipeInput } from "../validation/recipe.server";
+import { parseSearchParams } from "../validation/search.server";
+import { apiRecipe, apiRecipesByIds, jsonList, NOT_FOUND, parseListWindow, streamRecipes } from "./entities.server";
+import { ApiError, invalid, json, param, readJsonObject, requireApiUser, type ApiArgs } from "./http.server";
+import { applyPicture, planPicture, type PicturePlan } from "./pictures.server";
+import { issuesToErrors, withoutNulls } from "./validation.server";
+
+// /api/recipes (SPEC §7 "Recipes"). The body uses SPEC §3's names; it is mapped onto the recipe
+// editor's draft and checked by the editor's own rules (validateRecipeDraft), then written by the
+// editor's own writes (a recipe and its post always together). Field errors come back under
+// SPEC names: name, description, ingredients_sec, steps, total_time, serves, tags, photo.
+//
+// - POST creates the recipe AND its post (201). Client ids (`recipe_id`/`_id`, `post_id`) are
+//   kept when they look like ids and are free; otherwise fresh UUIDs are used — the answer says
+//   which. `user_created` may only name the caller (403 otherwise).
+// - PUT merges the sent fields into the stored recipe (missing fields keep their value; `_id`,
+//   `post_id`, `created_at`, `__v` and unknown fields are ignored; an `_id`/`recipe_id` that is
+//   not the URL's is a 400; another `user_created` is a 403). The creator or an ADMIN.
+//   A name or description left as stored is not re-checked against today's limits (a few seeded
+//   names are longer than 50 characters; DESIGN §2). Section lines may come as `ingredients` or
+//   as `"ingredients:"` (the original admin panel's spelling).
+// - DELETE deletes the recipe with its post (they are one unit; SPEC §4): the creator or an ADMIN.
+
+const NOT_ALLOWED = "You are not allowed to edit this recipe.";
+const CREATOR_FIXED = "The creator of a recipe cannot be changed.";
+const CREATE_AS_SELF = "You can only create recipes as yourself.";
+const ID_FIXED = "The recipe id in the body does not match the URL; ids cannot be changed.";
+const SEARCH_REQUIRED = "Search query required.";
+const ID_TAKEN = "That recipe was just created by another request; please reload.";
+/** Without `?page=`, search answers at most this many recipes (the best first). */
+export const SEARCH_MAX_RESULTS = 120;
+
+const SectionBody = z.looseObject({
+  _id: z.string().optional().catch(undefined),
+  title: z.string().optional(),
+  ingredients: z.array(z.string()).optional(),
+  "ingredients:": z.array(z.string()).optional(),
+});
+
+const RecipeBody = z.object({
+  _id: z.string().optional(),
+  recipe_id: z.string().optional(),
+  post_id: z.string().optional(),
+  user_created: z.string().optional(),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  total_time: z.string().optional(),
+  serves: z.union([z.number(), z.string()]).optional(),
+  tags: z.union([z.array(z.string()), z.string()]).optional(),
+  ingredients_sec: z.array(SectionBody).optional(),
+  steps: z.array(z.string()).optional(),
+  photo: z.string().optional(),
+});
+
+type RecipeBody = z.infer<typeof RecipeBody>;
+
+async function readRecipeBody(request: Request): Promise<RecipeBody> {
+  const parsed = RecipeBody.safeParse(withoutNulls(await readJsonObject(request)));
+  if (!parsed.success) throw invalid(issuesToErrors(parsed.error));
+  return parsed.data;
+}
+
+/** The editor's draft with the sent fields laid over `base`. */
+function draftOf(body: RecipeBody, base: RecipeDraft): RecipeDraft {
+  return {
+    name: body.name ?? base.name,
+    description: body.description ?? base.description,
+    totalTime: body.total_time ?? base.totalTime,
+    serves: body.serves === undefined ? base.serves : String(body.serves),
+    tags: body.tags === undefined ? base.tags : Array.isArray(body.tags) ? body.tags.join(", ") : body.tags,
+    sections:
+      body.ingredients_sec?.map((section) => ({
+        id: section._id ?? "",
+        title: section.title ?? "",
+        ingredients: section.ingredients ?? section["ingredients:"] ?? [],
+      })) ?? base.sections,
+    steps: body.steps ?? base.steps,
+  };
+}
+
+/** The editor's error keys under SPEC §3 names. */
+function specField(key: string): string {
+  if (key === ERROR_KEY.ingredients || key.startsWith("sectionTitle-") || key.startsWith("ingredient-")) return "ingredients_sec";
+  if (key === ERROR_KEY.steps || key.startsWith("step-")) return "steps";
+  if (key === "totalTime") return "total_time";
+  return key;
+}
+
+/**
+ * Checks a draft by the editor's rules. `keep` holds stored name/description that were sent
+ * back unchanged: they stand in for a short value during the check and are restored after.
+ */
+function validate(draft: RecipeDraft, keep: { name?: string; description?: string } = {}): RecipeInput {
+  const checked = validateRecipeDraft({
+    ...draft,
+    name: keep.name !== undefined ? "x" : draft.name,
+    description: keep.description !== undefined ? "x" : draft.description,
+  });
+  if (!checked.ok) {
+    const errors: Record<string, string> = {};
+    for (const [key, message] of Object.entries(checked.fieldErrors)) errors[specField(key)] ??= message;
+    throw invalid(errors);
+  }
+  return { ...checked.value, name: keep.name ?? checked.value.name, description: keep.description ?? checked.value.description };
+}
+
+async function planPhoto(body: RecipeBody, current: string | null): Promise<PicturePlan> {
+  if (body.photo === undefined) return current === null ? { kind: "set", url: RECIPE_PLACEHOLDER_IMAGE } : { kind: "keep" };
+  return planPicture(body.photo, { current, fallback: RECIPE_PLACEHOLDER_IMAGE, field: "photo" });
+}
+
+function isConstraintError(error: unknown): boolean {
+  return typeof (error as { code?: unknown } | null)?.code === "string" && (error as { code: string }).code.startsWith("SQLITE_CONSTRAINT");
+}
+
+/** A client-chosen id when it looks like one of ours and `taken` says it is free; otherwise a fresh UUID. */
+async function chooseId(wanted: string | undefined, taken: (id: string) => Promise<boolean>): Promise<string> {
+  if (wanted !== undefined && isUsableRecipeId(wanted) && !(await taken(wanted))) return wanted;
+  return crypto.randomUUID();
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** GET /api/recipes: every recipe (streamed), `?limit=&offset=` to page. */
+export async function listRecipes({ request }: ApiArgs): Promise<Response> {
+  return streamRecipes(parseListWindow(new URL(request.url)));
+}
+
+/** GET /api/recipes/{id}. */
+export async function getRecipe(args: ApiArgs): Promise<Response> {
+  return json(await apiRecipe(param(args, "recipe_id")));
+}
+
+/**
+ * GET /api/recipes/search?q=: recipes matching the words of q (plain text: quotes, `*`, `(` are
+ * just characters), best first, as whole recipes. `?page=N` gives one page of the search
+ * module's size; without it the first SEARCH_MAX_RESULTS.
+ */
+export async function searchRecipesApi({ request }: ApiArgs): Promise<Response> {
+  const url = new URL(request.url);
+  const { q, page } = parseSearchParams(url.searchParams);
+  if (q === "") throw invalid({ q: SEARCH_REQUIRED });
+  const ids: string[] = [];
+  if (url.searchParams.has("page")) {
+    ids.push(...(await searchRecipes({ q, page })).items.map((card) => card.recipe_id));
+  } else {
+    for (let n = 1; ids.length < SEARCH_MAX_RESULTS; n += 1) {
+      const result = await searchRecipes({ q, page: n });
+      ids.push(...result.items.map((card) => card.recipe_id));
+      if (!result.hasMore) break;
+    }
+  }
+  return jsonList(await apiRecipesByIds([...new Set(ids)].slice(0, SEARCH_MAX_RESULTS)), { offset: 0, limit: null });
+}
+
+/** POST /api/recipes: creates the recipe and its post (201). */
+export async function createRecipe({ request }: ApiArgs): Promise<Response> {
+  const user = await requireApiUser(request);
+  const body = await readRecipeBody(request);
+  if (body.user_created !== undefined && body.user_created !== user.id) {
+    throw new ApiError(403, CREATE_AS_SELF, { refused: ["user_created"] });
+  }
+  if (body._id !== undefined && body.recipe_id !== undefined && body._id !== body.recipe_id) {
+    throw invalid({ _id: "_id and recipe_id must be the same." });
+  }
+  const input = validate(draftOf(body, { name: "", description: "", totalTime: "", serves: "", tags: "", sections: [], steps: [] }));
+  const plan = await planPhoto(body, null);
+  const recipeId = await chooseId(body.recipe_id ?? body._id, recipeExists);
+  const postId = await chooseId(body.post_id, postExists);
+  const { url, uploaded } = await applyPicture(plan, RECIPE_PLACEHOLDER_IMAGE);
+  try {
+    await createRecipeWithPost({ recipeId, postId, userId: user.id, input, photo: url });
+  } catch (error) {
+    if (uploaded) await deleteImageIfUnreferenced(url);
+    // The same new recipe sent twice at once (a double click): the first one won.
+    if (isConstraintError(error)) throw new ApiError(409, ID_TAKEN);
+    throw error;
+  }
+  return json(await apiRecipe(recipeId), { status: 201 });
+}
+
+/** PUT /api/recipes/{id}: the creator or an ADMIN; answers the updated recipe. */
+export async function updateRecipe(args: ApiArgs): Promise<Response> {
+  const user = await requireApiUser(args.request);
+  const recipeId = param(args, "recipe_id");
+  const owner = await getRecipeOwnership(recipeId);
+  if (!owner) throw new ApiError(404, NOT_FOUND.recipe);
+  if (!canEditRecipe(user, owner.user_created)) throw new ApiError(403, NOT_ALLOWED);
+  const body = await readRecipeBody(args.request);
+  for (const field of ["_id", "recipe_id"] as const) {
+    if (body[field] !== undefined && body[field] !== recipeId) throw invalid({ [field]: ID_FIXED });
+  }
+  if (body.user_created !== undefined && body.user_created !== owner.user_created) {
+    throw new ApiError(403, CREATOR_FIXED, { refused: ["user_created"] });
+  }
+  const detail = await getRecipeDetail(recipeId);
+  if (!detail) throw new ApiError(404, NOT_FOUND.recipe);
+  const draft = draftOf(body, draftFromRecipe(detail));
+  const input = validate(draft, {
+    name: draft.name === detail.name ? detail.name : undefined,
+    description: draft.description === detail.description ? detail.description : undefined,
+  });
+  const plan = await planPhoto(body, owner.photo);
+  const { url, uploaded } = await applyPicture(plan, owner.photo);
+  try {
+    const updated = await updateRecipeAndPost({ recipeId, input, photo: url });
+    if (!updated) throw new ApiError(404, NOT_FOUND.recipe);
+    if (updated.previousPhoto !== url) await deleteImageIfUnreferenced(updated.previousPhoto);
+  } catch (error) {
+    if (uploaded) await deleteImageIfUnreferenced(url);
+    throw error;
+  }
+  return json(await apiRecipe(recipeId));
+}
+
+/** Deletes a recipe and its post after the permission check (shared by both DELETEs); answers what went. */
+export async function deleteRecipeUnit(user: { id: string; role: "USER" | "ADMIN" }, recipeId: string, creatorId: string | null) {
+  if (!canEditRecipe(user, creatorId)) throw new ApiError(403, "You are not allowed to delete this recipe.");
+  const postId = (await getRecipeOwnership(recipeId))?.post_id ?? null;
+  const postPhoto = postId ? (await getPostOwnership(postId))?.photo : undefined;
+  const deleted = await deleteRecipe({ recipeId });
+  if (!deleted) throw new ApiError(404, NOT_FOUND.recipe);
+  await deleteImageIfUnreferenced(deleted.photo);
+  if (postPhoto && postPhoto !== deleted.photo) await deleteImageIfUnreferenced(postPhoto);
+  return json({ deleted: true, _id: recipeId, recipe_id: recipeId, post_id: postId });
+}
+
+/** DELETE /api/recipes/{id}: the recipe with its post (creator or ADMIN). */
+export async function deleteRecipeApi(args: ApiArgs): Promise<Response> {
+  const user = await requireApiUser(args.request);
+  const recipeId = param(args, "recipe_id");
+  const owner = await getRecipeOwnership(recipeId);
+  if (!owner) throw new ApiError(404, NOT_FOUND.recipe);
+  return deleteRecipeUnit(user, recipeId, owner.user_created);
+}
