@@ -59,6 +59,8 @@ export default defineConfig({
       SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
       ADMIN_SECRET: "e2e-admin-secret",
       MEALDB_BASE_URL: "http://127.0.0.1:9/none",
+      // Import by link reads a stub page the test serves on 127.0.0.1 (tests/e2e/extras.spec.ts).
+      IMPORT_ALLOW_PRIVATE: "1",
     },
   },
 });

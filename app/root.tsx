@@ -12,6 +12,7 @@ import {
 import type { ReactNode } from "react";
 
 import { useNonce } from "~/lib/nonce";
+import { useServiceWorkerSync } from "~/lib/service-worker";
 import { getUser } from "~/server/session.server";
 import globalStyles from "~/styles/global.css";
 
@@ -20,6 +21,9 @@ import { ErrorPage } from "./components/error-page";
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: globalStyles },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  // Installable app and offline saved recipes (DESIGN §8; public/sw.js).
+  { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "apple-touch-icon", href: "/icons/icon-192.png" },
 ];
 
 export const meta: MetaFunction = () => [{ title: "ReciPals" }];
@@ -37,6 +41,7 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#c2410c" />
         <Meta />
         <Links />
       </head>
@@ -50,6 +55,7 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
+  useServiceWorkerSync(useOptionalUser()?.id ?? null);
   return <Outlet />;
 }
 

@@ -9,6 +9,7 @@ import {
   FIELD,
   firstInvalidField,
   firstThreeTags,
+  IMPORT_INTENT,
   parseRowIntent,
   RECIPE_LIMITS,
   RECIPE_MESSAGES,
@@ -52,6 +53,9 @@ export function RecipeEditor({ mode, initialDraft, result, currentPhoto, cancelT
     if (result) setDraft(result.draft);
     setRowMessage(result?.kind === "draft" ? result.formError : null);
     setRowsMoved(false);
+    // After an import (the only draft answer that reaches a page with JavaScript): the name to
+    // review, or the link field with its message.
+    if (result?.kind === "draft" && result.focus) setFocusRow(result.focus);
   }
   useFocusInvalid(formRef, result?.kind === "invalid" ? result : null);
 
@@ -69,6 +73,7 @@ export function RecipeEditor({ mode, initialDraft, result, currentPhoto, cancelT
   const serverFocus = result?.kind === "draft" ? result.focus : null;
   const submittingIntent = navigation.state === "submitting" ? navigation.formData?.get(FIELD.intent) : null;
   const saving = submittingIntent === "save" || submittingIntent === "";
+  const importing = submittingIntent === IMPORT_INTENT;
 
   function handleRowButton(event: React.MouseEvent<HTMLButtonElement>) {
     const intent = parseRowIntent(event.currentTarget.value);
@@ -130,9 +135,18 @@ export function RecipeEditor({ mode, initialDraft, result, currentPhoto, cancelT
         </p>
       ) : null}
 
+      <ImportFromLink
+        initialLink={result?.importLink ?? ""}
+        error={errors[FIELD.importLink]}
+        notes={result?.kind === "draft" ? (result.importNotes ?? []) : []}
+        importing={importing}
+        autoFocus={serverFocus === FIELD.importLink}
+      />
+
       <TextField
         label="Recipe Name"
         name={FIELD.name}
+        data-row={FIELD.name}
         value={draft.name}
         onChange={(event) => update({ name: event.currentTarget.value })}
         maxLength={RECIPE_LIMITS.name}
@@ -354,6 +368,89 @@ export function RecipeEditor({ mode, initialDraft, result, currentPhoto, cancelT
         </p>
       ) : null}
     </Form>
+  );
+}
+
+/**
+ * `Import from link` and its `Import` button (DESIGN §8): a submit button with its own intent,
+ * so the import works without JavaScript; the server answers with the filled-in draft.
+ */
+function ImportFromLink({
+  initialLink,
+  error,
+  notes,
+  importing,
+  autoFocus,
+}: {
+  initialLink: string;
+  error: string | undefined;
+  notes: string[];
+  importing: boolean;
+  autoFocus: boolean;
+}) {
+  const id = useId();
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const [link, setLink] = useState(initialLink);
+  const [seenLink, setSeenLink] = useState(initialLink);
+  if (seenLink !== initialLink) {
+    setSeenLink(initialLink);
+    setLink(initialLink);
+  }
+  const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  return (
+    <div className="field editor-import">
+      <label htmlFor={id}>Import from link</label>
+      <div className="editor-import__row">
+        <input
+          id={id}
+          type="url"
+          inputMode="url"
+          name={FIELD.importLink}
+          value={link}
+          placeholder="https://…"
+          autoComplete="off"
+          maxLength={2048}
+          data-row={FIELD.importLink}
+          onChange={(event) => setLink(event.currentTarget.value)}
+          // Enter here means Import, not the form's first button (Save).
+          onKeyDown={(event) => {
+            if (event.key !== "Enter") return;
+            event.preventDefault();
+            buttonRef.current?.click();
+          }}
+          autoFocus={autoFocus}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={[error ? errorId : null, hintId].filter(Boolean).join(" ")}
+        />
+        <button
+          ref={buttonRef}
+          type="submit"
+          name={FIELD.intent}
+          value={IMPORT_INTENT}
+          className="button button--ghost"
+          disabled={importing}
+          formNoValidate
+        >
+          Import
+        </button>
+      </div>
+      <p className="field__hint" id={hintId}>
+        {importing ? "Importing…" : "A recipe page with schema.org Recipe data fills in the form below. Nothing is saved until you press Save."}
+      </p>
+      {error ? (
+        <p className="field__error" id={errorId} role="alert">
+          {error}
+        </p>
+      ) : null}
+      {notes.length > 0 ? (
+        <ul className="notice editor-import__notes" role="status">
+          {notes.map((note) => (
+            <li key={note}>{note}</li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
   );
 }
 

@@ -85,7 +85,12 @@ export const FIELD = {
   mode: "mode",
   intent: "intent",
   confirm: "confirm",
+  /** `Import from link` (DESIGN §8); its button is `intent=import`. */
+  importLink: "importLink",
 } as const;
+
+/** The intent of the `Import` button: read a recipe from a link into the draft, saving nothing. */
+export const IMPORT_INTENT = "import";
 
 /** Keys of per-row error messages (kept with the draft's field-error map). */
 export const ERROR_KEY = {
@@ -360,7 +365,7 @@ export function normalizeDraft(draft: RecipeDraft): RecipeDraft {
 // What the editor's action answers when it does not redirect.
 
 export interface EditorResult {
-  /** `draft`: a row button re-render (nothing saved); `invalid`: a refused save; `confirm-delete`: the no-JS confirmation step. */
+  /** `draft`: a row button or Import re-render (nothing saved); `invalid`: a refused save; `confirm-delete`: the no-JS confirmation step. */
   kind: "draft" | "invalid" | "confirm-delete";
   draft: RecipeDraft;
   /** Keyed by field name or ERROR_KEY. */
@@ -372,4 +377,8 @@ export interface EditorResult {
   photoNotKept: boolean;
   /** The row to focus after a row button (data-row value). */
   focus: string | null;
+  /** The link typed into `Import from link`, sent back so the field keeps it. */
+  importLink: string;
+  /** What an import did (shortened fields, a photo it could not use); empty otherwise. */
+  importNotes: string[];
 }

@@ -4,7 +4,9 @@ import { Link, Outlet, useLoaderData } from "@remix-run/react";
 import { Avatar } from "~/components/avatar";
 import { LikeControls } from "~/components/like-button";
 import { RouteDialog } from "~/components/route-dialog";
+import { recipesFeedLink, recipesFeedPath } from "~/lib/feeds";
 import { paths } from "~/lib/paths";
+import { absoluteUrl, shareMeta } from "~/lib/structured-data";
 import { getPostCard } from "~/server/queries/feed.server";
 import { listUserPosts } from "~/server/queries/posts.server";
 import { requireUser } from "~/server/session.server";
@@ -13,9 +15,18 @@ import { Icon } from "~/components/icons";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: feedStyles }];
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data && "post" in data ? `${data.post.title} · ReciPals` : "Post not found · ReciPals" },
-];
+// This route's meta replaces the profile's (Remix keeps the deepest), so it repeats the feed link.
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  if (!data || !("post" in data)) return [{ title: "Post not found · ReciPals" }];
+  const { post, share } = data;
+  const author = post.author?.username ?? "Unknown User";
+  return [
+    { title: `${post.title} · ReciPals` },
+    { name: "description", content: share.description },
+    ...shareMeta({ title: post.title, description: share.description, image: share.image, url: share.url, type: "article" }),
+    ...(post.author ? [recipesFeedLink(share.feed, author)] : []),
+  ];
+};
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
@@ -28,9 +39,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     // The missing-post page lists what the author does have (SPEC §2), with an honest 404.
     return data({ uid, postId: pid, available: posts.map((p) => p.post_id) }, { status: 404 });
   }
+  const { origin } = new URL(request.url);
   return {
     uid,
     post,
+    // Share previews (DESIGN §8): absolute URLs.
+    share: {
+      url: absoluteUrl(origin, paths.post(uid, post.post_id)),
+      image: absoluteUrl(origin, post.photo),
+      description: post.caption || `A recipe by ${post.author?.username ?? "Unknown User"} on ReciPals.`,
+      feed: absoluteUrl(origin, recipesFeedPath(post.author?.id ?? uid)),
+    },
     previous: posts[index - 1]?.post_id ?? null,
     next: posts[index + 1]?.post_id ?? null,
     isAuthor: post.author?.id === viewer.id,

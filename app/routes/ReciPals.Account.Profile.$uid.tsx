@@ -5,23 +5,45 @@ import { Avatar } from "~/components/avatar";
 import { ErrorPage } from "~/components/error-page";
 import { FollowButton, usePendingFollowDelta } from "~/components/follow-button";
 import { PostGrid, ProfileTabs, SavedGrid, countLabel, profileTabHref } from "~/components/profile-view";
-import { paths } from "~/lib/paths";
+import { recipesFeedLink, recipesFeedPath } from "~/lib/feeds";
+import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
+import { absoluteUrl, shareMeta } from "~/lib/structured-data";
 import { getProfilePage, type ProfileTab } from "~/server/queries/profiles.server";
 import { requireUser } from "~/server/session.server";
 import profileStyles from "~/styles/profile.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: profileStyles }];
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `${data.profile.username} · ReciPals` : "User not found · ReciPals" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  if (!data) return [{ title: "User not found · ReciPals" }];
+  const { profile, share } = data;
+  return [
+    { title: `${profile.username} · ReciPals` },
+    { name: "description", content: share.description },
+    ...shareMeta({ title: `${profile.username} on ReciPals`, description: share.description, image: share.image, url: share.url, type: "profile" }),
+    { property: "profile:username", content: profile.username },
+    recipesFeedLink(share.feed, profile.username),
+  ];
+};
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const tab: ProfileTab = new URL(request.url).searchParams.get("tab") === "saved" ? "saved" : "recipes";
   const page = await getProfilePage({ userId: params.uid ?? "", viewerId: viewer.id, tab });
   if (!page) throw new Response("User not found.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  return { ...page, isOwn: viewer.id === page.profile.id };
+  const { origin } = new URL(request.url);
+  const { profile, counts } = page;
+  return {
+    ...page,
+    isOwn: viewer.id === profile.id,
+    // Share previews (DESIGN §8): absolute URLs; the canonical URL drops ?tab.
+    share: {
+      url: absoluteUrl(origin, paths.profile(profile.id)),
+      image: absoluteUrl(origin, profile.profile || DEFAULT_PROFILE_IMAGE),
+      description: profile.bio || `${profile.name} (@${profile.username}) shares ${counts.posts} ${counts.posts === 1 ? "recipe" : "recipes"} on ReciPals.`,
+      feed: absoluteUrl(origin, recipesFeedPath(profile.id)),
+    },
+  };
 }
 
 /** The dialog routes below the profile keep the open tab, so closing them returns to it. */

@@ -20,6 +20,7 @@ import {
   emptyDraft,
   FIELD,
   firstThreeTags,
+  IMPORT_INTENT,
   normalizeDraft,
   parseRowIntent,
   RECIPE_MESSAGES,
@@ -27,6 +28,7 @@ import {
   type RecipeDraft,
 } from "~/lib/recipe-form";
 import { readIntent } from "~/server/http.server";
+import { ImportError, importRecipe } from "~/server/import.server";
 import {
   deleteImageIfUnreferenced,
   fileBytes,
@@ -99,8 +101,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
-function answer(result: Omit<EditorResult, "photoNotKept" | "focus"> & Partial<EditorResult>, status: number) {
-  return data<EditorResult>({ photoNotKept: false, focus: null, ...result, draft: normalizeDraft(result.draft) }, { status });
+type Answer = Omit<EditorResult, "photoNotKept" | "focus" | "importLink" | "importNotes"> & Partial<EditorResult>;
+
+function answer(result: Answer, status: number) {
+  return data<EditorResult>(
+    { photoNotKept: false, focus: null, importLink: "", importNotes: [], ...result, draft: normalizeDraft(result.draft) },
+    { status },
+  );
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -150,6 +157,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return redirect(paths.profile(user.id));
   }
 
+  if (intent === IMPORT_INTENT) return importAnswer(draft, formData, pendingPhoto, photoTooLarge);
   const row = parseRowIntent(intent);
   if (row) return rowAnswer(draft, row, formData.get(FIELD.photo), pendingPhoto, photoTooLarge);
   if (intent !== "save") throw fail("Unknown action.", 400);
@@ -219,15 +227,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirect(target);
 }
 
-/** A row button without JavaScript: the draft plus the change, nothing saved; a chosen photo is kept as pending. */
-async function rowAnswer(
-  draft: RecipeDraft,
-  row: NonNullable<ReturnType<typeof parseRowIntent>>,
-  photoEntry: FormDataEntryValue | null,
-  pendingPhoto: string | null,
-  photoTooLarge: boolean,
-) {
-  const change = applyRowIntent(normalizeDraft(draft), row);
+/** A photo chosen with a submission that saves nothing is stored now and carried as the pending photo. */
+async function keepChosenPhoto(photoEntry: FormDataEntryValue | null, pendingPhoto: string | null, photoTooLarge: boolean) {
   let pending = pendingPhoto;
   let photoError: string | null = photoTooLarge ? IMAGE_MESSAGES.tooLarge : null;
   const bytes = photoTooLarge ? null : await fileBytes(photoEntry);
@@ -241,6 +242,19 @@ async function rowAnswer(
       photoError = error.message;
     }
   }
+  return { pending, photoError };
+}
+
+/** A row button without JavaScript: the draft plus the change, nothing saved; a chosen photo is kept as pending. */
+async function rowAnswer(
+  draft: RecipeDraft,
+  row: NonNullable<ReturnType<typeof parseRowIntent>>,
+  photoEntry: FormDataEntryValue | null,
+  pendingPhoto: string | null,
+  photoTooLarge: boolean,
+) {
+  const change = applyRowIntent(normalizeDraft(draft), row);
+  const { pending, photoError } = await keepChosenPhoto(photoEntry, pendingPhoto, photoTooLarge);
   return answer(
     {
       kind: "draft",
@@ -251,6 +265,50 @@ async function rowAnswer(
       focus: change.focus,
     },
     photoError ? 400 : 200,
+  );
+}
+
+/**
+ * `Import` (DESIGN §8): the linked page's Recipe JSON-LD replaces the draft, nothing is saved.
+ * Its photo becomes the pending photo, unless a photo was chosen with this submission: the
+ * user's own choice wins (and is kept as pending, as a row button would). A failed import keeps
+ * the draft as typed, with the reason next to the link.
+ */
+async function importAnswer(draft: RecipeDraft, formData: FormData, pendingPhoto: string | null, photoTooLarge: boolean) {
+  const linkValue = formData.get(FIELD.importLink);
+  const link = typeof linkValue === "string" ? linkValue.trim() : "";
+  const photoEntry = formData.get(FIELD.photo);
+  const photoChosen = photoTooLarge || (await fileBytes(photoEntry)) !== null;
+  let imported: Awaited<ReturnType<typeof importRecipe>> | null = null;
+  let importError: ImportError | null = null;
+  try {
+    imported = await importRecipe(link, { photo: !photoChosen });
+  } catch (error) {
+    if (!(error instanceof ImportError)) throw error;
+    importError = error;
+  }
+  const kept = await keepChosenPhoto(photoEntry, pendingPhoto, photoTooLarge);
+  const photoError = kept.photoError;
+  let pending = kept.pending;
+  if (imported?.photo) {
+    if (pending && pending !== imported.photo) await deleteImageIfUnreferenced(pending);
+    pending = imported.photo;
+  }
+  const fieldErrors: Record<string, string> = {};
+  if (importError) fieldErrors[FIELD.importLink] = importError.message;
+  if (photoError) fieldErrors[FIELD.photo] = photoError;
+  return answer(
+    {
+      kind: "draft",
+      draft: imported ? imported.draft : draft,
+      fieldErrors,
+      formError: null,
+      pendingPhoto: pending,
+      focus: importError ? FIELD.importLink : FIELD.name,
+      importLink: link,
+      importNotes: imported ? imported.notes : [],
+    },
+    importError ? importError.status : photoError ? 400 : 200,
   );
 }
 

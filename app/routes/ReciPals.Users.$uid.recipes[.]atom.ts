@@ -1,0 +1,29 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+
+import { recipesFeedPath } from "~/lib/feeds";
+import { paths } from "~/lib/paths";
+import { absoluteUrl } from "~/lib/structured-data";
+import { renderRecipesAtom } from "~/server/atom.server";
+import { getRecipesFeed } from "~/server/queries/recipe-feed.server";
+
+// /ReciPals/Users/{uid}/recipes.atom: a public Atom feed of a user's recipes (DESIGN §8). It is
+// deliberately outside /ReciPals/Account/ (sign-in only, DESIGN §1): feed readers do not sign in,
+// and the feed carries nothing a visitor cannot already read on the recipe pages.
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const uid = params.uid ?? "";
+  const feed = await getRecipesFeed(uid);
+  if (!feed) return new Response("User not found.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  const { origin } = new URL(request.url);
+  const body = renderRecipesAtom(feed, {
+    self: absoluteUrl(origin, recipesFeedPath(uid)),
+    profile: absoluteUrl(origin, paths.profile(uid)),
+    recipe: (rid) => absoluteUrl(origin, paths.recipe(rid)),
+    absolute: (pathOrUrl) => absoluteUrl(origin, pathOrUrl),
+  });
+  return new Response(body, {
+    headers: {
+      "Content-Type": "application/atom+xml; charset=utf-8",
+      "Cache-Control": "public, max-age=300",
+    },
+  });
+}

@@ -1,0 +1,274 @@
+/* ReciPals service worker (DESIGN §8): keeps the signed-in user's saved recipe pages, and what
+ * they need to show (styles, scripts, photos), readable without a connection; any other page
+ * asked for offline gets /offline.html.
+ *
+ * What it will not do:
+ * - touch a request that is not a GET (form posts, API writes pass straight through);
+ * - cache /api answers or any page but recipe pages and the Saved list (never Account/*);
+ * - keep anything across users: every page tells it who is signed in (app/lib/service-worker.ts),
+ *   and a different or absent user (signing out) drops the whole saved cache first.
+ * Pages never depend on it: online, every page and answer comes from the network as usual.
+ */
+
+const SHELL_CACHE = "recipals-shell-v1";
+const SAVED_CACHE = "recipals-saved-v1";
+const SHELL_FILES = ["/offline.html", "/favicon.svg", "/manifest.webmanifest", "/icons/icon-192.png"];
+/** Where the cache notes whose it is and which assets each page needs (never fetched). */
+const STATE_KEY = "/__recipals-sw/state.json";
+const SAVED_PAGE = "/ReciPals/Saved";
+const RECIPE_PAGE = /^\/ReciPals\/Recipes\/[^/]+$/;
+/** Same-origin files a cached page may need; nothing else (no /api, no other pages) is stored. */
+const PAGE_ASSET = /^\/(?:build|images|uploads|icons)\/|^\/favicon\.svg$/;
+const MAX_ASSETS_PER_PAGE = 80;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches
+      .open(SHELL_CACHE)
+      .then((cache) => cache.addAll(SHELL_FILES))
+      .then(() => self.skipWaiting()),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name.startsWith("recipals-") && name !== SHELL_CACHE && name !== SAVED_CACHE) await caches.delete(name);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+// ------------------------------------------------------------------------------------------------
+// Messages from pages: { type: "sync", user: id | null, saved: ["/ReciPals/Recipes/…", …] | null }
+
+let queue = Promise.resolve();
+
+/**
+ * URLs this worker holds (the shell and the saved cache), so the fetch handler can tell at once,
+ * without a cache lookup, whether a request is any of its business: everything else is left to
+ * the browser untouched. Rebuilt whenever the state is written, and read once when the worker starts.
+ */
+let known = new Set();
+const knownReady = caches
+  .open(SAVED_CACHE)
+  .then(readState)
+  .then((state) => {
+    known = urlsOf(state);
+  })
+  .catch(() => {});
+
+function urlsOf(state) {
+  const urls = new Set(SHELL_FILES.map(absolute));
+  for (const [page, assets] of Object.entries(state.pages)) {
+    urls.add(page);
+    for (const asset of assets) urls.add(asset);
+  }
+  return urls;
+}
+
+self.addEventListener("message", (event) => {
+  const data = event.data;
+  if (!data || data.type !== "sync") return;
+  const user = typeof data.user === "string" && data.user ? data.user : null;
+  const saved = Array.isArray(data.saved) ? data.saved.filter((path) => typeof path === "string" && RECIPE_PAGE.test(path)) : null;
+  // One sync at a time, in the order pages sent them.
+  queue = queue.then(() => sync(user, saved)).catch(() => {});
+  event.waitUntil(queue);
+});
+
+const absolute = (path) => new URL(path, self.location.origin).href;
+
+async function readState(cache) {
+  const stored = await cache.match(STATE_KEY);
+  if (!stored) return { owner: null, pages: {} };
+  try {
+    const state = await stored.json();
+    return state && typeof state.pages === "object" ? state : { owner: null, pages: {} };
+  } catch {
+    return { owner: null, pages: {} };
+  }
+}
+
+function writeState(cache, state) {
+  known = urlsOf(state);
+  return cache.put(STATE_KEY, new Response(JSON.stringify(state), { headers: { "Content-Type": "application/json" } }));
+}
+
+async function sync(user, saved) {
+  let cache = await caches.open(SAVED_CACHE);
+  let state = await readState(cache);
+  if (state.owner !== user) {
+    // Another user, or nobody (signed out): nothing of the previous user's may stay.
+    await caches.delete(SAVED_CACHE);
+    known = urlsOf({ pages: {} });
+    if (user === null) return;
+    cache = await caches.open(SAVED_CACHE);
+    state = { owner: user, pages: {} };
+    await writeState(cache, state);
+  }
+  if (user === null || saved === null) return;
+
+  const wanted = new Set([absolute(SAVED_PAGE), ...saved.map(absolute)]);
+  for (const url of wanted) {
+    // New pages are fetched once; kept ones refresh whenever they are opened online (below).
+    if (state.pages[url] && url !== absolute(SAVED_PAGE)) continue;
+    const assets = await storePage(cache, url);
+    if (assets) state.pages[url] = assets;
+  }
+  for (const url of Object.keys(state.pages)) {
+    if (wanted.has(url)) continue;
+    delete state.pages[url];
+    await cache.delete(url);
+  }
+  await dropUnused(cache, state);
+  await writeState(cache, state);
+}
+
+/** Fetches a page (with the user's cookie) and what it needs; returns the asset list, or null. */
+async function storePage(cache, url, response) {
+  const { pathname } = new URL(url);
+  if (pathname !== SAVED_PAGE && !RECIPE_PAGE.test(pathname)) return null;
+  try {
+    response ??= await fetch(url, { credentials: "same-origin", cache: "no-cache", headers: { Accept: "text/html" } });
+  } catch {
+    return null;
+  }
+  // A redirect (to Login, when the session is gone) or an error page is not the user's page.
+  if (!response.ok || response.redirected || !(response.headers.get("Content-Type") || "").includes("text/html")) return null;
+  const html = await response.clone().text();
+  await cache.put(url, response);
+  const assets = assetsOf(html, url);
+  await Promise.all(assets.map((asset) => storeAsset(cache, asset)));
+  return assets;
+}
+
+async function storeAsset(cache, url) {
+  if (await cache.match(url, { ignoreVary: true })) return;
+  const sameOrigin = new URL(url).origin === self.location.origin;
+  try {
+    // Photos on other sites (the sample recipes') can only be kept as opaque answers.
+    const response = await fetch(url, sameOrigin ? { credentials: "same-origin" } : { mode: "no-cors", credentials: "omit" });
+    if (response.ok || response.type === "opaque") await cache.put(url, response);
+  } catch {
+    // Offline or refused: the page still reads without it.
+  }
+}
+
+function attribute(tag, name) {
+  const match = new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`, "i").exec(tag);
+  return match ? (match[1] ?? match[2] ?? "").replace(/&amp;/g, "&") : null;
+}
+
+/** The styles, scripts, icons and pictures a page's HTML refers to. */
+function assetsOf(html, pageUrl) {
+  const found = new Set();
+  const add = (raw, crossOriginAllowed) => {
+    if (!raw || found.size >= MAX_ASSETS_PER_PAGE) return;
+    let url;
+    try {
+      url = new URL(raw.trim(), pageUrl);
+    } catch {
+      return;
+    }
+    if (url.origin === self.location.origin) {
+      if (PAGE_ASSET.test(url.pathname)) found.add(url.href);
+    } else if (crossOriginAllowed && url.protocol === "https:") {
+      found.add(url.href);
+    }
+  };
+  for (const [tag, name] of html.matchAll(/<(link|script|img|source)\b[^>]*>/gi)) {
+    const kind = name.toLowerCase();
+    if (kind === "link") {
+      const rel = (attribute(tag, "rel") || "").toLowerCase();
+      if (/\b(?:stylesheet|modulepreload|preload|icon)\b/.test(rel)) add(attribute(tag, "href"), false);
+    } else {
+      add(attribute(tag, "src"), kind === "img" || kind === "source");
+      const srcset = attribute(tag, "srcset");
+      if (srcset) for (const candidate of srcset.split(",")) add(candidate.trim().split(/\s+/)[0], true);
+    }
+  }
+  // The route modules Remix's inline script imports.
+  for (const match of html.matchAll(/["'](\/build\/[^"'\s]+\.(?:js|css))["']/g)) add(match[1], false);
+  return [...found];
+}
+
+async function dropUnused(cache, state) {
+  const keep = new Set([absolute(STATE_KEY)]);
+  for (const [page, assets] of Object.entries(state.pages)) {
+    keep.add(page);
+    for (const asset of assets) keep.add(asset);
+  }
+  for (const request of await cache.keys()) {
+    if (!keep.has(request.url)) await cache.delete(request);
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Answering requests
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  const sameOrigin = url.origin === self.location.origin;
+  if (sameOrigin && (url.pathname.startsWith("/api/") || url.pathname === "/sw.js")) return;
+
+  if (request.mode === "navigate") {
+    event.respondWith(navigate(event, request, url));
+  } else if (known.has(url.href)) {
+    if (sameOrigin && url.pathname.startsWith("/build/")) {
+      // Build files never change under one name: the kept copy is as good as the network's.
+      event.respondWith(caches.match(request, { ignoreVary: true }).then((hit) => hit || fetch(request)));
+    } else {
+      event.respondWith(fromNetworkElseCache(request));
+    }
+  }
+  // Anything else (other pages' data, /api, uploads of pages not kept, …): not answered here.
+});
+
+async function fromNetworkElseCache(request) {
+  try {
+    return await fetch(request);
+  } catch (error) {
+    const hit = await caches.match(request, { ignoreVary: true });
+    if (hit) return hit;
+    throw error;
+  }
+}
+
+async function navigate(event, request, url) {
+  try {
+    const response = await fetch(request);
+    // Opened online: a page the cache keeps is refreshed with what the network just gave.
+    if (response.ok && !response.redirected && (url.pathname === SAVED_PAGE || RECIPE_PAGE.test(url.pathname)) && !url.search) {
+      event.waitUntil(refresh(url.href, response.clone()));
+    }
+    return response;
+  } catch {
+    await knownReady; // the page's styles and photos come next: the worker must know them by then
+    const saved = await caches.open(SAVED_CACHE);
+    const hit = await saved.match(request, { ignoreSearch: RECIPE_PAGE.test(url.pathname), ignoreVary: true });
+    if (hit) return hit;
+    const offline = await caches.match("/offline.html");
+    return offline || new Response("You are offline.", { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  }
+}
+
+function refresh(url, response) {
+  queue = queue
+    .then(async () => {
+      const cache = await caches.open(SAVED_CACHE);
+      const state = await readState(cache);
+      if (!state.owner || !state.pages[url]) return;
+      const assets = await storePage(cache, url, response);
+      if (!assets) return;
+      state.pages[url] = assets;
+      await dropUnused(cache, state);
+      await writeState(cache, state);
+    })
+    .catch(() => {});
+  return queue;
+}
