@@ -9,7 +9,7 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 
 import { useNonce } from "~/lib/nonce";
 import { useServiceWorkerSync } from "~/lib/service-worker";
@@ -56,6 +56,10 @@ export function Layout({ children }: { children: ReactNode }) {
 
 export default function App() {
   useServiceWorkerSync(useOptionalUser()?.id ?? null);
+  // A marker that the page is interactive, for tests that must not type before hydration.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return <Outlet />;
 }
 

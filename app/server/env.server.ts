@@ -24,6 +24,10 @@ const EnvSchema = z.object({
         .filter(Boolean),
     ),
   SESSION_SECRET: z.string().min(16).optional(),
+  // Import by link may fetch private and loopback addresses (tests only). Read again at call
+  // time by import.server.ts so tests can switch it; listed here so a typo fails at boot.
+  IMPORT_ALLOW_PRIVATE: z.enum(["0", "1"]).optional(),
+  TRUST_PROXY: z.string().optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -9,6 +9,12 @@ const recipesSection = (page: Page) => page.getByRole("region", { name: "Recipes
 const peopleSection = (page: Page) => page.getByRole("region", { name: "People" });
 const recipeCards = (page: Page) => recipesSection(page).getByRole("listitem");
 
+/** With JavaScript, waits until the page is hydrated: typing earlier searches nothing. */
+async function openSearch(page: Page, url: string) {
+  await page.goto(url);
+  if (test.info().project.name === "js") await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+}
+
 /** Types a query the way each kind of browser searches: as you type with JavaScript, else the button. */
 async function search(page: Page, query: string, javaScriptEnabled: boolean) {
   await searchBox(page).fill(query);
@@ -19,7 +25,7 @@ async function search(page: Page, query: string, javaScriptEnabled: boolean) {
 
 test.describe("search", () => {
   test("finds a recipe by name and opens it", async ({ page, javaScriptEnabled }) => {
-    await page.goto("/ReciPals/Search");
+    await openSearch(page, "/ReciPals/Search");
     await expect(page.getByRole("heading", { name: "People" })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Recipes" })).toBeVisible();
     await search(page, "yaki udon", javaScriptEnabled);
@@ -37,16 +43,16 @@ test.describe("search", () => {
   });
 
   test("matches ingredients and tags, from a shared link", async ({ page }) => {
-    await page.goto("/ReciPals/Search?q=marzipan");
+    await openSearch(page, "/ReciPals/Search?q=marzipan");
     await expect(recipeCards(page)).toHaveCount(1);
     await expect(recipeCards(page).first()).toContainText("Battenberg Cake");
     await expect(searchBox(page)).toHaveValue("marzipan");
-    await page.goto("/ReciPals/Search?q=LowCalorie");
+    await openSearch(page, "/ReciPals/Search?q=LowCalorie");
     await expect(recipesSection(page).getByRole("link", { name: /Yaki Udon/ })).toBeVisible();
   });
 
   test("finds people by part of their username or name", async ({ page, javaScriptEnabled }) => {
-    await page.goto("/ReciPals/Search");
+    await openSearch(page, "/ReciPals/Search");
     await search(page, "duong", javaScriptEnabled);
     const person = peopleSection(page).getByRole("link", { name: /jasminduong09/ });
     await expect(person).toContainText("Jasmin");
@@ -58,7 +64,7 @@ test.describe("search", () => {
   });
 
   test("says so when nothing matches", async ({ page, javaScriptEnabled }) => {
-    await page.goto("/ReciPals/Search");
+    await openSearch(page, "/ReciPals/Search");
     await search(page, "xylophone", javaScriptEnabled);
     await expect(recipesSection(page)).toContainText('No recipes found matching "xylophone"');
     await expect(recipeCards(page)).toHaveCount(0);
@@ -76,7 +82,7 @@ test.describe("search", () => {
   });
 
   test("an empty search lists every recipe in random order, a page at a time", async ({ page, javaScriptEnabled }) => {
-    await page.goto("/ReciPals/Search");
+    await openSearch(page, "/ReciPals/Search");
     await expect(recipeCards(page)).toHaveCount(12);
     const first = await recipeCards(page).allTextContents();
     await expect(peopleSection(page).getByRole("link")).toHaveCount(0);
@@ -98,7 +104,7 @@ test.describe("search with JavaScript", () => {
   test.beforeEach(({ javaScriptEnabled }) => test.skip(!javaScriptEnabled, "as-you-type needs JavaScript"));
 
   test("searches as you type, keeps the URL in step, and Back returns to the start", async ({ page }) => {
-    await page.goto("/ReciPals/Search");
+    await openSearch(page, "/ReciPals/Search");
     await expect(recipeCards(page)).toHaveCount(12);
     await searchBox(page).pressSequentially("teriyaki", { delay: 60 });
     await expect(page).toHaveURL(/\?q=teriyaki$/);
@@ -115,7 +121,7 @@ test.describe("search with JavaScript", () => {
   });
 
   test("a stale answer never replaces a newer one", async ({ page }) => {
-    await page.goto("/ReciPals/Search");
+    await openSearch(page, "/ReciPals/Search");
     let first = true;
     await page.route("**/ReciPals/Search.data*", async (route) => {
       // The first search answers slowly; the second one overtakes it.
@@ -137,7 +143,7 @@ test.describe("search with JavaScript", () => {
   });
 
   test("shows 'Loading users...' only when the people search is slow", async ({ page }) => {
-    await page.goto("/ReciPals/Search");
+    await openSearch(page, "/ReciPals/Search");
     await searchBox(page).fill("jasmin");
     await expect(peopleSection(page).getByRole("link", { name: /jasminduong09/ })).toBeVisible();
     await expect(page.getByText("Loading users...")).toHaveCount(0);
@@ -153,7 +159,7 @@ test.describe("search with JavaScript", () => {
   });
 
   test("a failed search shows 'Search failed' in an alert and recovers", async ({ page }) => {
-    await page.goto("/ReciPals/Search");
+    await openSearch(page, "/ReciPals/Search");
     await page.route("**/ReciPals/Search.data*", (route) => route.abort());
     await searchBox(page).fill("udon");
     await expect(page.getByRole("alert")).toHaveText("Search failed");
