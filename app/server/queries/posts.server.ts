@@ -1,5 +1,5 @@
 import { db, type DB } from "../db.server";
-import { groupRows, nextSeq, todayDate, type BatchSelection } from "./seq.server";
+import { applyBatchSelection, groupRows, nextSeq, todayDate, type BatchSelection } from "./seq.server";
 
 export interface PostThumb {
   post_id: string;
@@ -64,19 +64,14 @@ export interface PostFull {
 }
 
 export async function readPostsFull(selection: BatchSelection, database: DB = db): Promise<PostFull[]> {
-  let query = database
-    .selectFrom("posts")
-    .select(["seq", "id as post_id", "recipe_id", "created_by", "title", "caption", "photo", "created_at"]);
-  if ("ids" in selection) {
-    if (selection.ids.length === 0) return [];
-    query = query.where("id", "in", [...selection.ids]).orderBy("seq");
-  } else {
-    query = query
-      .where("seq", ">", selection.afterSeq)
-      .orderBy("seq")
-      .limit(selection.limit)
-      .offset(selection.offset ?? 0);
-  }
+  const query = applyBatchSelection(
+    database
+      .selectFrom("posts")
+      .select(["seq", "id as post_id", "recipe_id", "created_by", "title", "caption", "photo", "created_at"]),
+    selection,
+    { id: "id", seq: "seq" },
+  );
+  if (!query) return [];
   const posts = await query.execute();
   if (posts.length === 0) return [];
   const ids = posts.map((post) => post.post_id);

@@ -1,5 +1,5 @@
 import { db, type DB } from "../db.server";
-import { groupRows, type BatchSelection } from "./seq.server";
+import { applyBatchSelection, groupRows, type BatchSelection } from "./seq.server";
 
 // Reads of recipes. Field names follow SPEC §3 so pages and the JSON API share one shape.
 
@@ -106,31 +106,26 @@ export interface RecipeFull extends Omit<RecipeDetail, "creator"> {
 }
 
 export async function readRecipesFull(selection: BatchSelection, database: DB = db): Promise<RecipeFull[]> {
-  let query = database
-    .selectFrom("recipes as r")
-    .leftJoin("posts as p", "p.recipe_id", "r.id")
-    .select([
-      "r.seq",
-      "r.id",
-      "r.user_created",
-      "r.name",
-      "r.description",
-      "r.total_time",
-      "r.serves",
-      "r.photo",
-      "r.created_at",
-      "p.id as post_id",
-    ]);
-  if ("ids" in selection) {
-    if (selection.ids.length === 0) return [];
-    query = query.where("r.id", "in", [...selection.ids]).orderBy("r.seq");
-  } else {
-    query = query
-      .where("r.seq", ">", selection.afterSeq)
-      .orderBy("r.seq")
-      .limit(selection.limit)
-      .offset(selection.offset ?? 0);
-  }
+  const query = applyBatchSelection(
+    database
+      .selectFrom("recipes as r")
+      .leftJoin("posts as p", "p.recipe_id", "r.id")
+      .select([
+        "r.seq",
+        "r.id",
+        "r.user_created",
+        "r.name",
+        "r.description",
+        "r.total_time",
+        "r.serves",
+        "r.photo",
+        "r.created_at",
+        "p.id as post_id",
+      ]),
+    selection,
+    { id: "r.id", seq: "r.seq" },
+  );
+  if (!query) return [];
   const recipes = await query.execute();
   if (recipes.length === 0) return [];
   const ids = recipes.map((recipe) => recipe.id);

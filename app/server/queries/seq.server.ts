@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { sql, type SelectQueryBuilder } from "kysely";
 
 /** Next insertion-order number of a table with a `seq` column (evaluated inside the insert). */
 export function nextSeq(table: "users" | "recipes" | "posts" | "comments" | "saved_recipes") {
@@ -20,6 +20,26 @@ export function todayDate(): string {
  */
 export type BatchSelection = { ids: readonly string[] } | KeysetSelection;
 export type KeysetSelection = { afterSeq: number; offset?: number; limit: number };
+
+/**
+ * Narrows a batched reader's query to its selection, in insertion order; null when there is
+ * nothing to read. `id` and `seq` name the table's columns (qualified if the query joins).
+ */
+export function applyBatchSelection<QB extends SelectQueryBuilder<any, any, any>>(
+  query: QB,
+  selection: BatchSelection,
+  { id, seq }: { id: string; seq: string },
+): QB | null {
+  if ("ids" in selection) {
+    if (selection.ids.length === 0) return null;
+    return query.where(sql.ref(id), "in", [...selection.ids]).orderBy(sql.ref(seq)) as QB;
+  }
+  return query
+    .where(sql.ref(seq), ">", selection.afterSeq)
+    .orderBy(sql.ref(seq))
+    .limit(selection.limit)
+    .offset(selection.offset ?? 0) as QB;
+}
 
 /** Groups `[key, value]` rows into lists per key, keeping the rows' order. */
 export function groupRows<K, V>(rows: readonly (readonly [K, V])[]): Map<K, V[]> {

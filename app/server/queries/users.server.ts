@@ -6,7 +6,7 @@ import { DEFAULT_PROFILE_IMAGE } from "~/lib/paths";
 
 import { db, type DB } from "../db.server";
 import { verifyPassword } from "../password.server";
-import { groupRows, nextSeq, nowIso, type BatchSelection } from "./seq.server";
+import { applyBatchSelection, groupRows, nextSeq, nowIso, type BatchSelection } from "./seq.server";
 
 export type Role = "USER" | "ADMIN";
 
@@ -202,17 +202,12 @@ export interface UserWithLists extends UserProfile {
 }
 
 export async function readUsersWithLists(selection: BatchSelection, database: DB = db): Promise<UserWithLists[]> {
-  let query = database.selectFrom("users").select(["seq", ...sessionUserColumns, "bio"]);
-  if ("ids" in selection) {
-    if (selection.ids.length === 0) return [];
-    query = query.where("id", "in", [...selection.ids]).orderBy("seq");
-  } else {
-    query = query
-      .where("seq", ">", selection.afterSeq)
-      .orderBy("seq")
-      .limit(selection.limit)
-      .offset(selection.offset ?? 0);
-  }
+  const query = applyBatchSelection(
+    database.selectFrom("users").select(["seq", ...sessionUserColumns, "bio"]),
+    selection,
+    { id: "id", seq: "seq" },
+  );
+  if (!query) return [];
   const users = await query.execute();
   if (users.length === 0) return [];
   const ids = users.map((user) => user.id);
