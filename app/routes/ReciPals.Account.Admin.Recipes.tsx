@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, Outlet, useLoaderData } from "@remix-run/react";
+import { Link, Outlet, useLoaderData } from "@remix-run/react";
 
+import { AdminPager, AdminSearch } from "~/components/admin-list";
 import { paths } from "~/lib/paths";
 import { listRecipesForAdmin } from "~/server/queries/admin.server";
 import { parsePage } from "~/server/queries/feed.server";
@@ -16,22 +17,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function AdminRecipesRoute() {
   const { recipes, q, page, hasMore } = useLoaderData<typeof loader>();
-  const pageHref = (n: number) => `${paths.adminRecipes()}?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) })}`;
   return (
     <section className="admin-panel">
       <h1 className="page-title">Recipes</h1>
-      <Form method="get" className="admin-search" role="search">
-        <input
-          type="search"
-          name="q"
-          defaultValue={q}
-          placeholder="Search recipes by name, id, creator..."
-          aria-label="Search recipes by name, id, creator..."
-        />
-        <button type="submit" className="button button--ghost">
-          Search
-        </button>
-      </Form>
+      <AdminSearch label="Search recipes by name, id, creator..." q={q} />
       {/* The selected row opens above the table, where it is seen without scrolling. */}
       <Outlet />
       <div className="table-scroll">
@@ -74,10 +63,7 @@ export default function AdminRecipesRoute() {
         </table>
       </div>
       {recipes.length === 0 ? <p className="empty-state">No recipes match "{q}".</p> : null}
-      <nav className="pager" aria-label="Pages">
-        {page > 1 ? <Link to={pageHref(page - 1)}>Previous page</Link> : null}
-        {hasMore ? <Link to={pageHref(page + 1)}>Next page</Link> : null}
-      </nav>
+      <AdminPager base={paths.adminRecipes()} q={q} page={page} hasMore={hasMore} />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, Outlet, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 
+import { AdminPager, AdminSearch } from "~/components/admin-list";
 import { Avatar } from "~/components/avatar";
 import { paths } from "~/lib/paths";
 import { readIntent } from "~/server/http.server";
@@ -29,20 +30,11 @@ export default function AdminUsersRoute() {
   const { users, q, page, hasMore } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const adding = useNavigation().formData?.get("intent") === "add-user";
-  const pageHref = (n: number) => `${paths.adminUsers()}?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) })}`;
   return (
     <section className="admin-panel">
       <h1 className="page-title">Users</h1>
       <div className="admin-toolbar">
-        <Form method="get" className="admin-search" role="search">
-          <label htmlFor="admin-user-search" className="visually-hidden">
-            Search users
-          </label>
-          <input id="admin-user-search" type="search" name="q" defaultValue={q} placeholder="Search users" aria-label="Search users" />
-          <button type="submit" className="button button--ghost">
-            Search
-          </button>
-        </Form>
+        <AdminSearch label="Search users" q={q} />
         <Form method="post">
           <button type="submit" name="intent" value="add-user" className="button" disabled={adding}>
             Add User
@@ -94,10 +86,7 @@ export default function AdminUsersRoute() {
         </table>
       </div>
       {users.length === 0 ? <p className="empty-state">No users match "{q}".</p> : null}
-      <nav className="pager" aria-label="Pages">
-        {page > 1 ? <Link to={pageHref(page - 1)}>Previous page</Link> : null}
-        {hasMore ? <Link to={pageHref(page + 1)}>Next page</Link> : null}
-      </nav>
+      <AdminPager base={paths.adminUsers()} q={q} page={page} hasMore={hasMore} />
     </section>
   );
 }

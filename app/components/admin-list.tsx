@@ -1,0 +1,24 @@
+import { Form, Link } from "@remix-run/react";
+
+/** The GET search box of an admin table; its label is also its placeholder (DESIGN §5). */
+export function AdminSearch({ label, q }: { label: string; q: string }) {
+  return (
+    <Form method="get" className="admin-search" role="search">
+      <input type="search" name="q" defaultValue={q} placeholder={label} aria-label={label} />
+      <button type="submit" className="button button--ghost">
+        Search
+      </button>
+    </Form>
+  );
+}
+
+/** Previous/next page links that keep the search. */
+export function AdminPager({ base, q, page, hasMore }: { base: string; q: string; page: number; hasMore: boolean }) {
+  const href = (n: number) => `${base}?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) })}`;
+  return (
+    <nav className="pager" aria-label="Pages">
+      {page > 1 ? <Link to={href(page - 1)}>Previous page</Link> : null}
+      {hasMore ? <Link to={href(page + 1)}>Next page</Link> : null}
+    </nav>
+  );
+}
