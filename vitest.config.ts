@@ -9,7 +9,7 @@ export default defineConfig({
   esbuild: { jsx: "automatic" },
   test: {
     environment: "node",
-    include: ["app/**/*.test.{ts,tsx}", "seed/**/*.test.ts", "tests/unit/**/*.test.{ts,tsx}"],
+    include: ["app/**/*.test.{ts,tsx}", "seed/**/*.test.ts", "tests/unit/**/*.test.{ts,tsx}", "tests/security/**/*.test.{ts,tsx}"],
     env: {
       DATABASE_PATH: ":memory:",
       NODE_ENV: "test",

@@ -39,10 +39,19 @@ export const DEFAULT_PROFILE_IMAGE = "/images/profile.png";
 
 /**
  * Only same-site paths are followed after sign-in; anything else (absolute URLs,
- * protocol-relative `//evil`, backslash tricks) falls back to `fallback`.
+ * protocol-relative `//evil`, backslash tricks) falls back to `fallback`. Control characters are
+ * refused too: browsers drop tabs and newlines from URLs, so `/<TAB>/evil` would become `//evil`
+ * (another site), and a newline cannot go into a Location header at all. A Location header
+ * carries bytes, so characters beyond ASCII are percent-encoded (as a browser sends them).
  */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback: string = paths.home()): string {
   if (!to || typeof to !== "string") return fallback;
   if (!to.startsWith("/") || to.startsWith("//") || to.includes("\\")) return fallback;
-  return to;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001F\u007F]/.test(to)) return fallback;
+  try {
+    return to.replace(/[^\u0000-\u007F]+/gu, (chars) => encodeURIComponent(chars));
+  } catch {
+    return fallback; // a lone surrogate: not text a URL can carry
+  }
 }

@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useRef } from "react";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 
@@ -10,6 +10,15 @@ import { createUserSession, requireAnonymous } from "~/server/session.server";
 import { clientAddress, ThrottledError } from "~/server/throttle.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · ReciPals" }];
+
+// A document response carries only the headers this passes on (Set-Cookie aside): keep the
+// throttle's Retry-After on the 429 page.
+export const headers: HeadersFunction = ({ actionHeaders, parentHeaders }) => {
+  const headers = new Headers(parentHeaders);
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+};
 
 // Why someone was sent here; a code, so a crafted link cannot put arbitrary text on the page.
 const REASONS: Record<string, string> = {

@@ -27,10 +27,10 @@ import {
 import { hashPassword } from "~/server/password.server";
 import { getUserProfile, isUsernameTakenByOther, updateUserProfile, UsernameTakenError } from "~/server/queries/users.server";
 import { requireUser } from "~/server/session.server";
+import { checkAdminSecret, clientAddress, ThrottledError } from "~/server/throttle.server";
 import { USERNAME_TAKEN } from "~/server/validation/auth.server";
 import {
   ADMIN_SECRET_UNSET,
-  adminSecretMatches,
   IMAGE_FAILED,
   INCORRECT_ADMIN_PASSWORD,
   NOT_ALLOWED,
@@ -67,7 +67,7 @@ function refuse(status: number, failure: Omit<Failure, "formError"> & { formErro
   return data<Failure>({ ...failure, formError: failure.formError ?? SAVE_FAILED }, { status });
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   const uid = params.uid ?? "";
   const { viewer, user } = await requireEditableUser(request, uid);
 
@@ -101,7 +101,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (!env.ADMIN_SECRET) {
       return refuse(403, { formError: ADMIN_SECRET_UNSET, fieldErrors: { role: ADMIN_SECRET_UNSET }, fields: back, tags: submittedTags });
     }
-    if (!adminSecretMatches(input.adminPassword, env.ADMIN_SECRET)) {
+    let matches: boolean;
+    try {
+      matches = await checkAdminSecret({ typed: input.adminPassword, secret: env.ADMIN_SECRET, userId: viewer.id, address: clientAddress(context) });
+    } catch (error) {
+      if (!(error instanceof ThrottledError)) throw error;
+      return refuse(429, { formError: error.message, fieldErrors: { adminPassword: error.message }, fields: back, tags: submittedTags });
+    }
+    if (!matches) {
       return refuse(403, {
         formError: INCORRECT_ADMIN_PASSWORD,
         fieldErrors: { adminPassword: INCORRECT_ADMIN_PASSWORD },

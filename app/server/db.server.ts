@@ -2,13 +2,43 @@ import fs from "node:fs";
 import path from "node:path";
 
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, SqliteDialect } from "kysely";
+import {
+  CompiledQuery,
+  Kysely,
+  Migrator,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDialectConfig,
+} from "kysely";
 
 import { migrationProvider } from "../../migrations/index";
 import type { Database } from "./db-types.server";
 import { env } from "./env.server";
 
 export type DB = Kysely<Database>;
+
+// Transactions start with BEGIN IMMEDIATE: they take the write lock up front, waiting for it
+// under busy_timeout. A plain (deferred) BEGIN that reads first and writes later fails at once
+// with SQLITE_BUSY when another connection (a second server, a script) committed in between —
+// the busy timeout cannot help there — and that surfaced as an error page.
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
 
 // SQLite-specific setup lives here and nowhere else (DESIGN §7: keep the dialect swappable).
 export function openDatabase(file: string): DB {
@@ -18,7 +48,7 @@ export function openDatabase(file: string): DB {
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
 }
 
 /** Runs every pending migration; throws when one fails so the server never serves a half-migrated schema. */

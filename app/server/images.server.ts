@@ -78,10 +78,12 @@ export async function processImage(input: Buffer | Uint8Array, options: Partial<
   if (input.byteLength === 0) throw new ImageError(IMAGE_MESSAGES.notAnImage, 400);
   if (input.byteLength > limits.maxFileBytes) throw new ImageError(IMAGE_MESSAGES.tooLarge, 413);
 
-  // The header alone tells the format and the size, before any pixel is decoded.
+  // The header alone tells the format and the size, before any pixel is decoded. sharp's own
+  // pixel limit is off for this header read only: with it, a 400-megapixel bomb was refused as
+  // "not an image" instead of "too large"; our limit below (and on the decode) still applies.
   let metadata: Metadata;
   try {
-    metadata = await sharp(input).metadata();
+    metadata = await sharp(input, { limitInputPixels: false }).metadata();
   } catch {
     throw new ImageError(IMAGE_MESSAGES.notAnImage, 400);
   }

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 
 import { db, type DB } from "./db.server";
+import { adminSecretMatches } from "./validation/profile.server";
 
 // Sign-in throttling (DESIGN §3): only failures count; once a username or an address has
 // too many in the window, every sign-in for it is refused — right password included — until
@@ -66,4 +67,21 @@ export async function recordSignInFailure({ username, address }: SignInSubject, 
 /** A successful sign-in forgets that username's earlier failures (the address's stay). */
 export async function clearSignInFailures({ username }: { username: string }, database: DB = db): Promise<void> {
   await database.deleteFrom("sign_in_failures").where("username_key", "=", usernameKey(username)).execute();
+}
+
+/**
+ * Checks a typed admin password (self-elevation in the profile editor and the API) under the same
+ * limits: the admin secret is a password, so guesses count as failures for that user (key
+ * `admin-secret:<user id>`, which no username can be) and for the address. Over the limit it
+ * throws ThrottledError — right secret included — until the window has passed.
+ */
+export async function checkAdminSecret(
+  { typed, secret, userId, address }: { typed: string; secret: string; userId: string; address: string | null },
+  database: DB = db,
+): Promise<boolean> {
+  const subject = { username: `admin-secret:${userId}`, address };
+  await assertSignInAllowed(subject, database);
+  if (adminSecretMatches(typed, secret)) return true;
+  await recordSignInFailure(subject, database);
+  return false;
 }

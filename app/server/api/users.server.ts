@@ -24,11 +24,10 @@ import {
   type UserWithLists,
 } from "../queries/users.server";
 import { endSession, startSession } from "../session.server";
-import { clientAddress, ThrottledError } from "../throttle.server";
+import { checkAdminSecret, clientAddress, ThrottledError } from "../throttle.server";
 import { nameField, newPasswordField, USERNAME_TAKEN, usernameField } from "../validation/auth.server";
 import {
   ADMIN_SECRET_UNSET,
-  adminSecretMatches,
   INCORRECT_ADMIN_PASSWORD,
   NOT_ALLOWED,
   ProfileEditSchema,
@@ -287,7 +286,7 @@ const minus = (a: readonly string[], b: readonly string[]) => {
   return [...new Set(a)].filter((item) => !other.has(item));
 };
 
-export async function updateUser({ request, params }: ApiArgs): Promise<Response> {
+export async function updateUser({ request, params, context }: ApiArgs): Promise<Response> {
   const actor = await requireApiUser(request);
   const targetId = params.id ?? "";
   const [target] = await readUsersWithLists({ ids: [targetId] });
@@ -366,7 +365,18 @@ export async function updateUser({ request, params }: ApiArgs): Promise<Response
   // Becoming ADMIN without being one: the admin secret, as in the profile editor.
   if (changes.role === "ADMIN" && mayEdit && !admin) {
     if (!env.ADMIN_SECRET) refused.set("role", ADMIN_SECRET_UNSET);
-    else if (!adminSecretMatches(body.adminPassword ?? "", env.ADMIN_SECRET)) refused.set("role", INCORRECT_ADMIN_PASSWORD);
+    else {
+      // Guesses are held to the sign-in limits (shared with the profile editor).
+      try {
+        const typed = typeof body.adminPassword === "string" ? body.adminPassword : "";
+        if (!(await checkAdminSecret({ typed, secret: env.ADMIN_SECRET, userId: actor.id, address: clientAddress(context) }))) {
+          refused.set("role", INCORRECT_ADMIN_PASSWORD);
+        }
+      } catch (error) {
+        if (!(error instanceof ThrottledError)) throw error;
+        throw new ApiError(429, error.message, {}, { "Retry-After": String(error.retryAfterSeconds) });
+      }
+    }
   }
 
   if (refused.size > 0) {

@@ -1,0 +1,929 @@
+import { describe, expect, it } from "vitest";
+
+import { db } from "~/server/db.server";
+import { commitSignupDraft } from "~/server/session.server";
+
+import { formRequest, uniqueUsername } from "../unit/helpers";
+import {
+  ACTORS,
+  diff,
+  discoverRoutes,
+  jsonRequest,
+  makeWorld,
+  outcomeOf,
+  ORIGIN,
+  PASSWORD,
+  snapshot,
+  type Actor,
+  type Outcome,
+  type Snapshot,
+  type Table,
+  type World,
+  useScratchUploads,
+} from "./support/world";
+
+// The permission matrix (DESIGN §3, SPEC §6): every route module that exports an `action` —
+// found by reading app/routes, so a new one cannot be forgotten — is called as a visitor,
+// as another USER, as the owner and as an ADMIN. Refused calls must answer the expected status
+// and leave every table exactly as it was; allowed calls must change only what they should.
+//
+// Pages refuse a visitor by sending them to Login (302; STYLE §7, §12); the JSON API answers
+// 401. A wrong USER gets 403 (or an honest 400/404 where the request makes no sense for them).
+
+type Fields = Record<string, string | string[]>;
+interface Call {
+  method?: string;
+  /** Concrete URL path (for the Request). */
+  url: string;
+  /** Values of the route's params, in URL order. */
+  params?: string[];
+  form?: Fields;
+  json?: unknown;
+  /** Replaces the actor's cookie (e.g. to add a sign-up draft). */
+  cookie?: string;
+}
+
+type Effect = (w: World, actor: Actor, outcome: Outcome, changes: ReturnType<typeof diff>) => Promise<void> | void;
+
+type Expectation =
+  /** Refused: this status (one of them), optionally this redirect, and nothing changed. */
+  | { refused: number | number[]; location?: RegExp }
+  /** Allowed: this status, only tables in `touches` changed, and `effect` holds. */
+  | { ok: number | number[]; location?: RegExp; touches: readonly Table[]; effect?: Effect }
+  /** The contract leaves it open: either refused with nothing changed, or allowed within `touches` and `effect`. */
+  | { either: true; touches: readonly Table[]; effect?: Effect };
+
+interface Probe {
+  name: string;
+  call: (w: World, actor: Actor) => Call | Promise<Call>;
+  expect: Record<Actor, Expectation>;
+  /** Tables a refusal may still write (a failed sign-in is recorded for throttling). */
+  refusalMayWrite?: readonly Table[];
+}
+
+interface Entry {
+  /** An /api route another issue is still building: its probes run once its file exists. */
+  anticipated?: boolean;
+  probes: Probe[];
+}
+
+const LOGIN = /^\/ReciPals\/Account\/Login(\?|$)/;
+const toLogin = { refused: 302, location: LOGIN } as const;
+const unauthorized = { refused: 401 } as const;
+const forbidden = { refused: 403 } as const;
+const same = (expectation: Expectation): Record<Actor, Expectation> => ({ anon: expectation, other: expectation, owner: expectation, admin: expectation });
+const signedIn = (expectation: Expectation, anon: Expectation = toLogin): Record<Actor, Expectation> => ({ anon, other: expectation, owner: expectation, admin: expectation });
+
+const idOf = (w: World, actor: Actor) => (actor === "anon" ? "" : w.user(actor).id);
+
+async function rowsOf(table: Table, column: string, value: string) {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return db.selectFrom(table).selectAll().where(column as any, "=", value).execute() as Promise<Record<string, unknown>[]>;
+}
+
+/** Every row an allowed interaction added or removed belongs to the actor (a like, save, follow or comment of theirs). */
+const onlyActorsRows =
+  (column: string): Effect =>
+  (w, actor, _outcome, changes) => {
+    const id = idOf(w, actor);
+    for (const change of changes) {
+      for (const row of [...change.added, ...change.removed]) expect((JSON.parse(row) as Record<string, unknown>)[column], `${change.table} row ${row}`).toBe(id);
+    }
+  };
+
+// ---------------------------------------------------------------------------------------------
+// Page actions (form posts)
+
+const RECIPE_FORM = (name: string): Fields => ({
+  name,
+  description: "Changed by a permission probe",
+  sectionId: "",
+  sectionTitle: "Main",
+  "ingredient-0": ["Salt (1 tsp)"],
+  step: ["Stir."],
+  totalTime: "10min",
+  serves: "2",
+  tags: "Quick",
+});
+
+const PAGE_MATRIX: Record<string, Entry> = {
+  "/ReciPals/Account/Admin/Recipes/:/Post": {
+    probes: [
+      {
+        name: "remove another user's comment",
+        call: (w) => ({ url: "/x", params: [w.recipeId], form: { intent: "remove-comment", commentId: w.otherCommentId, confirm: "yes" } }),
+        expect: {
+          anon: toLogin,
+          other: forbidden,
+          owner: forbidden,
+          admin: {
+            ok: 302,
+            touches: ["comments"],
+            effect: async (w) => expect(await rowsOf("comments", "id", w.otherCommentId)).toEqual([]),
+          },
+        },
+      },
+    ],
+  },
+  "/ReciPals/Account/Admin/Recipes/:/(index)": {
+    probes: [
+      {
+        name: "replace a recipe's ingredients",
+        call: (w) => ({ url: "/x", params: [w.recipeId], form: { intent: "save-ingredients", text: "Probe:\nPepper\n" } }),
+        expect: {
+          anon: toLogin,
+          other: forbidden,
+          owner: forbidden,
+          admin: {
+            ok: 302,
+            touches: ["ingredient_sections", "ingredient_lines"],
+            effect: async (w) => expect((await rowsOf("ingredient_sections", "recipe_id", w.recipeId)).map((r) => r.title)).toEqual(["Probe"]),
+          },
+        },
+      },
+      {
+        name: "replace a recipe's steps",
+        call: (w) => ({ url: "/x", params: [w.recipeId], form: { intent: "save-instructions", text: "One\nTwo\nThree" } }),
+        expect: {
+          anon: toLogin,
+          other: forbidden,
+          owner: forbidden,
+          admin: { ok: 302, touches: ["steps"], effect: async (w) => expect(await rowsOf("steps", "recipe_id", w.recipeId)).toHaveLength(3) },
+        },
+      },
+    ],
+  },
+  "/ReciPals/Account/Admin/Recipes/:": {
+    probes: [
+      {
+        name: "delete a recipe and its post",
+        call: (w) => ({ url: "/x", params: [w.recipeId], form: { intent: "delete", confirm: "yes" } }),
+        expect: {
+          anon: toLogin,
+          other: forbidden,
+          owner: forbidden,
+          admin: {
+            ok: 302,
+            touches: ["recipes", "recipe_tags", "ingredient_sections", "ingredient_lines", "steps", "posts", "likes", "comments", "saved_recipes"],
+            effect: async (w) => {
+              expect(await rowsOf("recipes", "id", w.recipeId)).toEqual([]);
+              expect(await rowsOf("posts", "id", w.postId)).toEqual([]);
+            },
+          },
+        },
+      },
+    ],
+  },
+  "/ReciPals/Account/Admin/Users/:": {
+    probes: [
+      {
+        name: "make the owner an ADMIN",
+        call: (w) => ({ url: "/x", params: [w.owner.id], form: { intent: "save", role: "ADMIN" } }),
+        expect: {
+          anon: toLogin,
+          other: forbidden,
+          owner: forbidden,
+          admin: { ok: 302, touches: ["users"], effect: async (w) => expect((await rowsOf("users", "id", w.owner.id))[0]?.role).toBe("ADMIN") },
+        },
+      },
+      {
+        name: "delete the owner",
+        call: (w) => ({ url: "/x", params: [w.owner.id], form: { intent: "delete", confirm: "yes" } }),
+        expect: {
+          anon: toLogin,
+          other: forbidden,
+          owner: forbidden,
+          admin: {
+            ok: 302,
+            // The user's own rows go; their recipes stay (SPEC: deleting a user keeps their content).
+            touches: ["users", "user_tags", "follows", "likes", "saved_recipes", "sessions", "comments", "recipes", "posts"],
+            effect: async (w) => {
+              expect(await rowsOf("users", "id", w.owner.id)).toEqual([]);
+              expect(await rowsOf("sessions", "user_id", w.owner.id)).toEqual([]);
+            },
+          },
+        },
+      },
+    ],
+  },
+  "/ReciPals/Account/Admin/Users": {
+    probes: [
+      {
+        name: "add a placeholder user",
+        call: () => ({ url: "/x", form: { intent: "add-user" } }),
+        expect: { anon: toLogin, other: forbidden, owner: forbidden, admin: { ok: 201, touches: ["users"] } },
+      },
+    ],
+  },
+  "/ReciPals/Account/Follow/:": {
+    probes: [
+      {
+        name: "follow the owner",
+        call: (w) => ({ url: "/x", params: [w.owner.id], form: { intent: "follow" } }),
+        expect: {
+          anon: toLogin,
+          // `other` already follows the owner: following again changes nothing.
+          other: { ok: 302, touches: [] },
+          owner: { refused: 400 },
+          admin: { ok: 302, touches: ["follows"], effect: onlyActorsRows("follower_id") },
+        },
+      },
+      {
+        name: "unfollow the owner",
+        call: (w) => ({ url: "/x", params: [w.owner.id], form: { intent: "unfollow" } }),
+        expect: {
+          anon: toLogin,
+          other: { ok: 302, touches: ["follows"], effect: onlyActorsRows("follower_id") },
+          owner: { refused: 400 },
+          admin: { ok: 302, touches: [] },
+        },
+      },
+      {
+        name: "remove `other` from the actor's followers",
+        call: (w) => ({ url: "/x", params: [w.other.id], form: { intent: "remove" } }),
+        expect: {
+          anon: toLogin,
+          other: { refused: 400 },
+          // Only the owner has `other` as a follower: for anyone else it is a no-op on their own list.
+          owner: { ok: 302, touches: ["follows"], effect: onlyActorsRows("followee_id") },
+          admin: { ok: 302, touches: [] },
+        },
+      },
+    ],
+  },
+  "/ReciPals/Account/Login": {
+    probes: [
+      {
+        name: "sign in as the owner with the right password",
+        call: (w) => ({ url: "/ReciPals/Account/Login", form: { username: w.owner.username, password: PASSWORD, redirectTo: "/ReciPals/Home" } }),
+        expect: same({
+          ok: 302,
+          location: /^\/ReciPals\/Home$/,
+          touches: ["sessions", "sign_in_failures"],
+          effect: (w, _a, outcome, changes) => {
+            expect(outcome.headers.get("Set-Cookie")).toMatch(/recipals_session=/);
+            const added = changes.find((c) => c.table === "sessions")?.added ?? [];
+            expect(added.map((row) => JSON.parse(row).user_id)).toEqual([w.owner.id]);
+          },
+        }),
+      },
+      {
+        name: "sign in as the owner with a wrong password",
+        call: (w) => ({ url: "/ReciPals/Account/Login", form: { username: w.owner.username, password: "wrong password" } }),
+        expect: same({ refused: 401 }),
+        refusalMayWrite: ["sign_in_failures"],
+      },
+    ],
+  },
+  "/ReciPals/Account/Logout": {
+    probes: [
+      {
+        name: "sign out",
+        call: () => ({ url: "/x", form: {} }),
+        expect: {
+          anon: { ok: 302, touches: [] },
+          // Only the caller's own session ends.
+          other: { ok: 302, touches: ["sessions"], effect: onlyActorsRows("user_id") },
+          owner: { ok: 302, touches: ["sessions"], effect: onlyActorsRows("user_id") },
+          admin: { ok: 302, touches: ["sessions"], effect: onlyActorsRows("user_id") },
+        },
+      },
+    ],
+  },
+  "/ReciPals/Account/Profile/:/Edit": {
+    probes: [
+      {
+        name: "edit the owner's profile",
+        call: (w) => ({
+          url: "/x",
+          params: [w.owner.id],
+          form: { name: "Renamed Owner", username: w.owner.username, password: "", role: "USER", bio: "Probe bio", adminPassword: "" },
+        }),
+        expect: {
+          anon: toLogin,
+          other: forbidden,
+          owner: { ok: 302, touches: ["users", "user_tags"], effect: async (w) => expect((await rowsOf("users", "id", w.owner.id))[0]?.name).toBe("Renamed Owner") },
+          admin: { ok: 302, touches: ["users", "user_tags"], effect: async (w) => expect((await rowsOf("users", "id", w.owner.id))[0]?.name).toBe("Renamed Owner") },
+        },
+      },
+      {
+        name: "make the owner ADMIN from the profile editor without the admin secret",
+        call: (w) => ({
+          url: "/x",
+          params: [w.owner.id],
+          form: { name: "Owen Owner", username: w.owner.username, password: "", role: "ADMIN", bio: "", adminPassword: "guess" },
+        }),
+        expect: {
+          anon: toLogin,
+          other: forbidden,
+          // No ADMIN_SECRET in tests: self-elevation is refused with a message.
+          owner: forbidden,
+          // An ADMIN chooses roles freely.
+          admin: { ok: 302, touches: ["users", "user_tags"], effect: async (w) => expect((await rowsOf("users", "id", w.owner.id))[0]?.role).toBe("ADMIN") },
+        },
+      },
+    ],
+  },
+  "/ReciPals/Account/Signup": {
+    probes: [
+      {
+        name: "sign-up details",
+        call: () => ({ url: "/x", form: { name: "New Person", username: uniqueUsername("new"), password: "pw-123456", verifyPassword: "pw-123456" } }),
+        // The draft is a signed cookie: nothing is written before the tags step.
+        expect: signedIn({ refused: 302, location: /^\/ReciPals\/Home$/ }, { ok: 302, location: /SignupTags$/, touches: [] }),
+      },
+    ],
+  },
+  "/ReciPals/Account/SignupTags": {
+    probes: [
+      {
+        name: "finish sign-up with a draft",
+        call: async (w, actor) => {
+          const draft = await commitSignupDraft(new Request(ORIGIN), { name: "Drafted", username: uniqueUsername("draft"), passwordHash: "scrypt$x$y" });
+          const pair = draft.split(";")[0]!;
+          const mine = w.cookie(actor);
+          return { url: "/x", form: { tags: ["Baker"] }, cookie: mine ? `${mine}; ${pair}` : pair };
+        },
+        expect: signedIn(
+          { refused: 302, location: /^\/ReciPals\/Home$/ },
+          { ok: 302, touches: ["users", "user_tags", "sessions"], effect: (_w, _a, outcome) => expect(outcome.location).toMatch(/^\/ReciPals\/Account\/Profile\//) },
+        ),
+      },
+      {
+        name: "finish sign-up without a draft",
+        call: () => ({ url: "/x", form: { tags: ["Baker"] } }),
+        expect: signedIn({ refused: 302, location: /^\/ReciPals\/Home$/ }, { refused: 302, location: /\/Signup$/ }),
+      },
+    ],
+  },
+  "/ReciPals/Editor/:": {
+    probes: [
+      {
+        name: "save changes to the owner's recipe",
+        call: (w) => ({ url: "/x", params: [w.recipeId], form: { ...RECIPE_FORM("Renamed by probe"), intent: "save", mode: "edit" } }),
+        expect: {
+          anon: toLogin,
+          other: forbidden,
+          owner: {
+            ok: 302,
+            touches: ["recipes", "recipe_tags", "ingredient_sections", "ingredient_lines", "steps", "posts"],
+            effect: async (w) => expect((await rowsOf("recipes", "id", w.recipeId))[0]?.name).toBe("Renamed by probe"),
+          },
+          admin: {
+            ok: 302,
+            touches: ["recipes", "recipe_tags", "ingredient_sections", "ingredient_lines", "steps", "posts"],
+            effect: async (w) => {
+              const [recipe] = await rowsOf("recipes", "id", w.recipeId);
+              expect(recipe?.name).toBe("Renamed by probe");
+              expect(recipe?.user_created, "an admin's edit keeps the creator").toBe(w.owner.id);
+            },
+          },
+        },
+      },
+      {
+        name: "delete the owner's recipe",
+        call: (w) => ({ url: "/x", params: [w.recipeId], form: { intent: "delete", confirm: "yes", mode: "edit" } }),
+        expect: {
+          anon: toLogin,
+          other: forbidden,
+          owner: { ok: 302, touches: ["recipes", "recipe_tags", "ingredient_sections", "ingredient_lines", "steps", "posts", "likes", "comments", "saved_recipes"] },
+          admin: { ok: 302, touches: ["recipes", "recipe_tags", "ingredient_sections", "ingredient_lines", "steps", "posts", "likes", "comments", "saved_recipes"] },
+        },
+      },
+      {
+        name: "create a new recipe claiming the owner as its creator",
+        call: (w) => ({ url: "/x", params: [crypto.randomUUID()], form: { ...RECIPE_FORM("Forged creator"), intent: "save", mode: "create", user_created: w.owner.id } }),
+        expect: {
+          anon: toLogin,
+          other: { refused: 400 },
+          // The owner claiming themself is just the truth.
+          owner: { ok: 302, touches: ["recipes", "recipe_tags", "ingredient_sections", "ingredient_lines", "steps", "posts"], effect: onlyCreatedBy },
+          admin: { refused: 400 },
+        },
+      },
+      {
+        name: "create a new recipe",
+        call: () => ({ url: "/x", params: [crypto.randomUUID()], form: { ...RECIPE_FORM("Fresh recipe"), intent: "save", mode: "create" } }),
+        expect: signedIn({
+          ok: 302,
+          touches: ["recipes", "recipe_tags", "ingredient_sections", "ingredient_lines", "steps", "posts"],
+          effect: onlyCreatedBy,
+        }),
+      },
+    ],
+  },
+  "/ReciPals/Posts/:/Like": {
+    probes: [
+      {
+        name: "like the owner's post (with a forged user id)",
+        call: (w) => ({ url: "/x", params: [w.postId], form: { intent: "like", userId: w.owner.id, user_id: w.owner.id, redirectTo: "/ReciPals/Home" } }),
+        expect: signedIn({ ok: 302, location: /^\/ReciPals\/Home$/, touches: ["likes"], effect: onlyActorsRows("user_id") }),
+      },
+      {
+        name: "unlike the owner's post",
+        call: (w) => ({ url: "/x", params: [w.postId], form: { intent: "unlike" } }),
+        expect: signedIn({ ok: 302, touches: ["likes"], effect: onlyActorsRows("user_id") }),
+      },
+    ],
+  },
+  "/ReciPals/Recipes/:/Save": {
+    probes: [
+      {
+        name: "save the owner's recipe",
+        call: (w) => ({ url: "/x", params: [w.recipeId], form: { intent: "save", userId: w.other.id } }),
+        expect: signedIn({ ok: 302, touches: ["saved_recipes"], effect: onlyActorsRows("user_id") }),
+      },
+      {
+        name: "unsave the owner's recipe",
+        call: (w) => ({ url: "/x", params: [w.recipeId], form: { intent: "unsave", userId: w.other.id } }),
+        expect: signedIn({ ok: 302, touches: ["saved_recipes"], effect: onlyActorsRows("user_id") }),
+      },
+    ],
+  },
+  "/ReciPals/Recipes/:": {
+    probes: [
+      {
+        name: "comment on the owner's recipe (with a forged user id)",
+        call: (w) => ({ url: "/x", params: [w.recipeId], form: { intent: "comment", text: "Probe comment", user_id: w.owner.id, userId: w.owner.id } }),
+        expect: signedIn({ ok: 302, touches: ["comments"], effect: onlyActorsRows("user_id") }),
+      },
+    ],
+  },
+};
+
+async function onlyCreatedBy(w: World, actor: Actor, _outcome: Outcome, changes: ReturnType<typeof diff>) {
+  const recipes = changes.find((c) => c.table === "recipes")?.added ?? [];
+  expect(recipes).toHaveLength(1);
+  for (const row of recipes) expect(JSON.parse(row).user_created).toBe(idOf(w, actor));
+  for (const row of changes.find((c) => c.table === "posts")?.added ?? []) expect(JSON.parse(row).created_by).toBe(idOf(w, actor));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The JSON API (SPEC §7, DESIGN §6, issue 8). Built by another issue: each entry's probes run as
+// soon as its route file exists. Visitors get 401, the wrong user 403.
+
+const API_OK = [200, 201, 204];
+const apiSignedIn = (expectation: Expectation) => signedIn(expectation, unauthorized);
+
+function userBody(w: World, changes: Record<string, unknown>) {
+  return { _id: w.owner.id, name: w.owner.name, username: w.owner.username, role: "USER", bio: "", tags: [], ...changes };
+}
+
+const API_MATRIX: Record<string, Entry> = {
+  "/api/*": {
+    anticipated: true,
+    probes: [
+      {
+        name: "POST to an unknown /api path",
+        call: () => ({ url: "/api/nothing/here", params: ["nothing/here"], json: { any: "thing" } }),
+        expect: same({ refused: 404 }),
+      },
+    ],
+  },
+  "/api/recipes/search": {
+    anticipated: true,
+    probes: [
+      {
+        name: "POST to the (GET-only) recipe search",
+        call: () => ({ url: "/api/recipes/search?q=x", json: { q: "x" } }),
+        expect: same({ refused: 405 }),
+      },
+    ],
+  },
+  "/api/users/signin": {
+    anticipated: true,
+    probes: [
+      {
+        name: "sign in as the owner",
+        call: (w) => ({ url: "/api/users/signin", json: { username: w.owner.username, password: PASSWORD } }),
+        expect: same({ ok: 200, touches: ["sessions", "sign_in_failures"] }),
+      },
+      {
+        name: "sign in with a wrong password",
+        call: (w) => ({ url: "/api/users/signin", json: { username: w.owner.username, password: "nope nope" } }),
+        expect: same({ refused: 401 }),
+        refusalMayWrite: ["sign_in_failures"],
+      },
+    ],
+  },
+  "/api/users/signup": {
+    anticipated: true,
+    probes: [
+      {
+        name: "sign up (role ADMIN asked for)",
+        call: () => ({ url: "/api/users/signup", json: { name: "Api Person", username: uniqueUsername("api"), password: "pw-123456", role: "ADMIN", tags: [] } }),
+        expect: same({
+          either: true,
+          touches: ["users", "user_tags", "sessions"],
+          effect: (_w, _a, _o, changes) => {
+            // Whatever the caller asks, a signed-up user is a USER and nobody else's rows change.
+            for (const row of changes.find((c) => c.table === "users")?.added ?? []) expect(JSON.parse(row).role).toBe("USER");
+            for (const change of changes) expect(change.removed.filter((row) => change.table !== "sessions")).toEqual([]);
+          },
+        }),
+      },
+    ],
+  },
+  "/api/users/signout": {
+    anticipated: true,
+    probes: [
+      {
+        name: "sign out",
+        call: () => ({ url: "/api/users/signout", json: undefined }),
+        expect: {
+          anon: { ok: API_OK, touches: [] },
+          other: { ok: API_OK, touches: ["sessions"], effect: onlyActorsRows("user_id") },
+          owner: { ok: API_OK, touches: ["sessions"], effect: onlyActorsRows("user_id") },
+          admin: { ok: API_OK, touches: ["sessions"], effect: onlyActorsRows("user_id") },
+        },
+      },
+    ],
+  },
+  "/api/users/profile": {
+    anticipated: true,
+    probes: [
+      {
+        name: "read the session user by POST",
+        call: () => ({ url: "/api/users/profile", json: undefined }),
+        expect: apiSignedIn({ ok: 200, touches: [] }),
+      },
+    ],
+  },
+  "/api/users": {
+    anticipated: true,
+    probes: [
+      {
+        name: "create a user",
+        call: () => ({ url: "/api/users", json: { name: "Made", username: uniqueUsername("made"), password: "pw-123456", role: "ADMIN" } }),
+        expect: { anon: unauthorized, other: forbidden, owner: forbidden, admin: { ok: [200, 201], touches: ["users", "user_tags"] } },
+      },
+    ],
+  },
+  "/api/users/:": {
+    anticipated: true,
+    probes: [
+      {
+        name: "update the owner",
+        call: (w) => ({ method: "PUT", url: `/api/users/${w.owner.id}`, params: [w.owner.id], json: userBody(w, { name: "Api Renamed" }) }),
+        expect: {
+          anon: unauthorized,
+          other: forbidden,
+          owner: { ok: 200, touches: ["users", "user_tags"], effect: async (w) => expect((await rowsOf("users", "id", w.owner.id))[0]?.name).toBe("Api Renamed") },
+          admin: { ok: 200, touches: ["users", "user_tags"], effect: async (w) => expect((await rowsOf("users", "id", w.owner.id))[0]?.name).toBe("Api Renamed") },
+        },
+      },
+      {
+        name: "make the owner ADMIN through a PUT",
+        call: (w) => ({ method: "PUT", url: `/api/users/${w.owner.id}`, params: [w.owner.id], json: userBody(w, { role: "ADMIN" }) }),
+        expect: {
+          anon: unauthorized,
+          other: forbidden,
+          owner: { refused: [400, 403] },
+          admin: { ok: 200, touches: ["users", "user_tags"], effect: async (w) => expect((await rowsOf("users", "id", w.owner.id))[0]?.role).toBe("ADMIN") },
+        },
+      },
+      {
+        name: "delete the owner",
+        call: (w) => ({ method: "DELETE", url: `/api/users/${w.owner.id}`, params: [w.owner.id] }),
+        expect: {
+          anon: unauthorized,
+          other: forbidden,
+          owner: forbidden,
+          admin: {
+            ok: API_OK,
+            touches: ["users", "user_tags", "follows", "likes", "saved_recipes", "sessions", "comments", "recipes", "posts"],
+            effect: async (w) => expect(await rowsOf("users", "id", w.owner.id)).toEqual([]),
+          },
+        },
+      },
+    ],
+  },
+  "/api/users/:/save": {
+    anticipated: true,
+    probes: [
+      {
+        name: "save a recipe into the owner's list",
+        call: (w) => ({ method: "PUT", url: `/api/users/${w.owner.id}/save`, params: [w.owner.id], json: { recipeId: w.recipeId } }),
+        expect: {
+          anon: unauthorized,
+          other: forbidden,
+          owner: { ok: 200, touches: ["saved_recipes"], effect: onlyActorsRows("user_id") },
+          admin: forbidden,
+        },
+      },
+    ],
+  },
+  "/api/users/:/unsave": {
+    anticipated: true,
+    probes: [
+      {
+        name: "unsave a recipe from other's list",
+        call: (w) => ({ method: "PUT", url: `/api/users/${w.other.id}/unsave`, params: [w.other.id], json: { recipeId: w.recipeId } }),
+        expect: {
+          anon: unauthorized,
+          other: { ok: 200, touches: ["saved_recipes"], effect: onlyActorsRows("user_id") },
+          owner: forbidden,
+          admin: forbidden,
+        },
+      },
+    ],
+  },
+  "/api/users/follow/:": {
+    anticipated: true,
+    probes: [
+      {
+        name: "follow the owner",
+        call: (w) => ({ url: `/api/users/follow/${w.owner.id}`, params: [w.owner.id], json: undefined }),
+        expect: {
+          anon: unauthorized,
+          other: { ok: API_OK, touches: [] },
+          owner: { refused: 400 },
+          admin: { ok: API_OK, touches: ["follows"], effect: onlyActorsRows("follower_id") },
+        },
+      },
+    ],
+  },
+  "/api/users/unfollow/:": {
+    anticipated: true,
+    probes: [
+      {
+        name: "unfollow the owner",
+        call: (w) => ({ url: `/api/users/unfollow/${w.owner.id}`, params: [w.owner.id], json: undefined }),
+        expect: {
+          anon: unauthorized,
+          other: { ok: API_OK, touches: ["follows"], effect: onlyActorsRows("follower_id") },
+          owner: { refused: 400 },
+          admin: { ok: API_OK, touches: [] },
+        },
+      },
+    ],
+  },
+  "/api/posts": {
+    anticipated: true,
+    probes: [
+      {
+        name: "create a post claiming the owner as its author",
+        call: (w) => ({
+          url: "/api/posts",
+          json: { post_id: crypto.randomUUID(), recipe_id: w.recipeId, created_by: w.owner.id, title: "Forged", caption: "Forged", likes: [w.other.id], comments: [] },
+        }),
+        expect: apiSignedIn({
+          either: true,
+          touches: ["posts"],
+          effect: (w, actor, _o, changes) => {
+            for (const row of changes.find((c) => c.table === "posts")?.added ?? []) expect(JSON.parse(row).created_by).toBe(idOf(w, actor));
+          },
+        }),
+      },
+    ],
+  },
+  "/api/posts/:": {
+    anticipated: true,
+    probes: [
+      {
+        name: "PUT the whole post with only the caller's own like added",
+        call: async (w, actor) => {
+          const likes = (await rowsOf("likes", "post_id", w.postId)).map((row) => row.user_id as string);
+          const mine = idOf(w, actor);
+          return {
+            method: "PUT",
+            url: `/api/posts/${w.postId}`,
+            params: [w.postId],
+            json: { post_id: w.postId, _id: w.postId, recipe_id: w.recipeId, created_by: w.owner.id, title: "Owner's Stew", caption: "A test recipe", likes: mine && !likes.includes(mine) ? [...likes, mine] : likes },
+          };
+        },
+        expect: {
+          anon: unauthorized,
+          other: { ok: 200, touches: [] },
+          owner: { ok: 200, touches: ["likes"], effect: onlyActorsRows("user_id") },
+          admin: { ok: 200, touches: ["likes"], effect: onlyActorsRows("user_id") },
+        },
+      },
+      {
+        name: "PUT the post with its caption changed and other's like removed",
+        call: (w) => ({
+          method: "PUT",
+          url: `/api/posts/${w.postId}`,
+          params: [w.postId],
+          json: { post_id: w.postId, _id: w.postId, recipe_id: w.recipeId, created_by: w.owner.id, title: "Owner's Stew", caption: "Defaced", likes: [] },
+        }),
+        expect: {
+          anon: unauthorized,
+          // Only one's own like may change, even for the owner (issue 8's rule as built); an ADMIN may do anything.
+          other: forbidden,
+          owner: forbidden,
+          admin: { ok: 200, touches: ["posts", "likes"] },
+        },
+      },
+      {
+        name: "delete the post",
+        call: (w) => ({ method: "DELETE", url: `/api/posts/${w.postId}`, params: [w.postId] }),
+        expect: {
+          anon: unauthorized,
+          other: forbidden,
+          owner: { ok: API_OK, touches: ["recipes", "recipe_tags", "ingredient_sections", "ingredient_lines", "steps", "posts", "likes", "comments", "saved_recipes"] },
+          admin: { ok: API_OK, touches: ["recipes", "recipe_tags", "ingredient_sections", "ingredient_lines", "steps", "posts", "likes", "comments", "saved_recipes"] },
+        },
+      },
+    ],
+  },
+  "/api/posts/:/comments": {
+    anticipated: true,
+    probes: [
+      {
+        name: "comment claiming to be the owner",
+        call: (w) => ({ url: `/api/posts/${w.postId}/comments`, params: [w.postId], json: { user_id: w.owner.id, text: "Api probe comment" } }),
+        expect: apiSignedIn({ ok: [200, 201], touches: ["comments"], effect: onlyActorsRows("user_id") }),
+      },
+    ],
+  },
+  "/api/recipes": {
+    anticipated: true,
+    probes: [
+      {
+        name: "create a recipe claiming the owner as its creator",
+        call: (w) => ({
+          url: "/api/recipes",
+          json: {
+            recipe_id: crypto.randomUUID(),
+            user_created: w.owner.id,
+            name: "Api recipe",
+            description: "Made by a probe",
+            total_time: "5min",
+            serves: 1,
+            tags: [],
+            ingredients_sec: [{ _id: "s1", title: "Main", ingredients: ["Salt"] }],
+            steps: ["Stir."],
+          },
+        }),
+        expect: apiSignedIn({
+          either: true,
+          touches: ["recipes", "recipe_tags", "ingredient_sections", "ingredient_lines", "steps", "posts"],
+          effect: (w, actor, _o, changes) => {
+            for (const row of changes.find((c) => c.table === "recipes")?.added ?? []) expect(JSON.parse(row).user_created).toBe(idOf(w, actor));
+          },
+        }),
+      },
+    ],
+  },
+  "/api/recipes/:": {
+    anticipated: true,
+    probes: [
+      {
+        name: "rename the owner's recipe",
+        call: (w) => ({ method: "PUT", url: `/api/recipes/${w.recipeId}`, params: [w.recipeId], json: { recipe_id: w.recipeId, name: "Api renamed" } }),
+        expect: {
+          anon: unauthorized,
+          other: forbidden,
+          owner: { ok: 200, touches: ["recipes", "recipe_tags", "ingredient_sections", "ingredient_lines", "steps", "posts"] },
+          admin: { ok: 200, touches: ["recipes", "recipe_tags", "ingredient_sections", "ingredient_lines", "steps", "posts"] },
+        },
+      },
+      {
+        name: "delete the owner's recipe",
+        call: (w) => ({ method: "DELETE", url: `/api/recipes/${w.recipeId}`, params: [w.recipeId] }),
+        expect: {
+          anon: unauthorized,
+          other: forbidden,
+          owner: { ok: API_OK, touches: ["recipes", "recipe_tags", "ingredient_sections", "ingredient_lines", "steps", "posts", "likes", "comments", "saved_recipes"] },
+          admin: { ok: API_OK, touches: ["recipes", "recipe_tags", "ingredient_sections", "ingredient_lines", "steps", "posts", "likes", "comments", "saved_recipes"] },
+        },
+      },
+    ],
+  },
+};
+
+const MATRIX: Record<string, Entry> = { ...PAGE_MATRIX, ...API_MATRIX };
+
+// ---------------------------------------------------------------------------------------------
+
+useScratchUploads();
+const routes = discoverRoutes();
+const modules = new Map(await Promise.all(routes.map(async (route) => [route.pattern, { route, module: (await import(route.modulePath)) as Record<string, unknown> }] as const)));
+const withAction = [...modules.values()].filter(({ module }) => typeof module.action === "function");
+const withLoader = [...modules.values()].filter(({ module }) => typeof module.loader === "function");
+
+function statusList(value: number | number[]) {
+  return Array.isArray(value) ? value : [value];
+}
+
+function buildRequest(call: Call, cookie: string | undefined): Request {
+  const method = call.method ?? "POST";
+  if (call.form) {
+    const request = formRequest(call.url, call.form, cookie);
+    return method === "POST" ? request : new Request(request, { method });
+  }
+  return jsonRequest(method, call.url, call.json, cookie);
+}
+
+async function runProbe(pattern: string, probe: Probe, actor: Actor) {
+  const { route, module } = modules.get(pattern)!;
+  const w = await makeWorld();
+  const call = await probe.call(w, actor);
+  const params = Object.fromEntries(route.params.map((name, index) => [name, call.params?.[index] ?? ""]));
+  const request = buildRequest(call, call.cookie ?? w.cookie(actor));
+  const before: Snapshot = await snapshot();
+  const outcome = await outcomeOf(() => (module.action as (args: unknown) => unknown)({ request, params, context: {} }));
+  const after = await snapshot();
+  const expectation = probe.expect[actor];
+  const label = `${pattern} · ${probe.name} · as ${actor} → ${outcome.status} ${outcome.location ?? ""} ${typeof outcome.body === "string" ? outcome.body.slice(0, 120) : JSON.stringify(outcome.body)?.slice(0, 200)}`;
+
+  expect(outcome.status, label).toBeLessThan(500);
+  const refused = "refused" in expectation || ("either" in expectation && outcome.status >= 400);
+  if (refused) {
+    if ("refused" in expectation) {
+      expect(statusList(expectation.refused), label).toContain(outcome.status);
+      if (expectation.location) expect(outcome.location ?? "", label).toMatch(expectation.location);
+    }
+    expect(diff(before, after, probe.refusalMayWrite ?? []), `${label}: a refused request changed data`).toEqual([]);
+    if (pattern.startsWith("/api/")) {
+      // The API never answers an error as an HTML page.
+      expect(typeof outcome.body === "object" && outcome.body !== null && "message" in outcome.body, `${label}: JSON {message}`).toBe(true);
+    }
+    return;
+  }
+  if ("ok" in expectation) {
+    expect(statusList(expectation.ok), label).toContain(outcome.status);
+    if (expectation.location) expect(outcome.location ?? "", label).toMatch(expectation.location);
+  }
+  const changes = diff(before, after);
+  for (const change of changes) expect(expectation.touches, `${label}: unexpected change in ${change.table}: ${JSON.stringify(change).slice(0, 400)}`).toContain(change.table);
+  await expectation.effect?.(w, actor, outcome, changes);
+}
+
+describe("permission matrix", () => {
+  it("has an expectation for every route that exports an action (a new route must be added here)", () => {
+    const missing = withAction.map(({ route }) => `${route.pattern}  (${route.file})`).filter((label) => !(label.split("  ")[0]! in MATRIX));
+    expect(missing, "routes with an action but no entry in the permission matrix").toEqual([]);
+    // And no stale entries: every page entry names a route that still has an action.
+    const stale = Object.entries(MATRIX)
+      .filter(([pattern, entry]) => !entry.anticipated && !withAction.some(({ route }) => route.pattern === pattern))
+      .map(([pattern]) => pattern);
+    expect(stale, "matrix entries for routes that no longer have an action").toEqual([]);
+  });
+
+  it("reports which anticipated /api routes exist yet", () => {
+    const pending = Object.entries(MATRIX).filter(([pattern, entry]) => entry.anticipated && !modules.get(pattern)?.module.action);
+    // Not a failure: issue 8 adds them. Their probes run as soon as they exist.
+    if (pending.length) console.info(`API routes not built yet (probes skipped): ${pending.map(([p]) => p).join(", ")}`);
+    expect(true).toBe(true);
+  });
+
+  it("catches a route that forgets its guard (self-test of the harness)", async () => {
+    // A forged route that deletes the recipe for whoever asks, checked against the real admin-delete expectations.
+    const pattern = "/__selftest/unguarded-delete/:";
+    modules.set(pattern, {
+      route: { file: "(self-test)", modulePath: "", pattern, params: ["rid"] },
+      module: {
+        action: async ({ params }: { params: { rid: string } }) => {
+          await db.deleteFrom("recipes").where("id", "=", params.rid).execute();
+          return new Response(null, { status: 302, headers: { Location: "/ReciPals/Account/Admin/Recipes" } });
+        },
+      },
+    });
+    const probe = MATRIX["/ReciPals/Account/Admin/Recipes/:"]!.probes[0]!;
+    await expect(runProbe(pattern, probe, "other")).rejects.toThrow();
+    await expect(runProbe(pattern, probe, "anon")).rejects.toThrow();
+    await runProbe(pattern, probe, "admin");
+    modules.delete(pattern);
+  });
+
+  for (const [pattern, entry] of Object.entries(MATRIX)) {
+    const present = typeof modules.get(pattern)?.module.action === "function";
+    describe.skipIf(!present)(pattern, () => {
+      for (const probe of entry.probes) {
+        for (const actor of ACTORS) {
+          it(`${probe.name} — as ${actor}`, () => runProbe(pattern, probe, actor));
+        }
+      }
+    });
+  }
+});
+
+describe("GET never changes anything", () => {
+  // Every loader, as every actor, with params pointing at real rows: nothing is written on GET
+  // (sessions and sign-in failures included). Loaders that need no params get none.
+  const PARAM_VALUES: Record<string, (w: World) => string> = {
+    uid: (w) => w.owner.id,
+    id: (w) => w.owner.id,
+    rid: (w) => w.recipeId,
+    recipe_id: (w) => w.recipeId,
+    pid: (w) => w.postId,
+    post_id: (w) => w.postId,
+    file: () => "0".repeat(64) + ".webp",
+    "*": () => "no/such/page",
+  };
+  it.each(withLoader.map(({ route }) => [route.pattern, route] as const))("%s", async (_pattern, route) => {
+    const { module } = modules.get(route.pattern)!;
+    for (const actor of ACTORS) {
+      const w = await makeWorld();
+      const params = Object.fromEntries(route.params.map((name) => [name, (PARAM_VALUES[name] ?? ((x: World) => x.owner.id))(w)]));
+      const url = route.pattern.replace("/(index)", "").replace(/\/:|\/\*/g, () => "/x");
+      const request = new Request(new URL(url, ORIGIN), { headers: w.cookie(actor) ? { Cookie: w.cookie(actor)! } : {} });
+      const before = await snapshot();
+      const outcome = await outcomeOf(() => (module.loader as (args: unknown) => unknown)({ request, params, context: {} }));
+      expect(outcome.status, `${route.pattern} as ${actor}`).toBeLessThan(500);
+      expect(diff(before, await snapshot()), `${route.pattern} as ${actor}: GET changed data`).toEqual([]);
+    }
+  });
+});

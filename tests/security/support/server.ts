@@ -1,0 +1,313 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+import SQLite from "better-sqlite3";
+
+// Real server processes for the security tests (loopback only, free ports, temp dirs). The
+// server build lives in RECIPALS_BUILD_DIR (default build-sec), built once and shared by the
+// test files under a lock; a seeded database is prepared once and copied for each test.
+
+export const ROOT = path.resolve(__dirname, "../../..");
+export const BUILD_DIR = process.env.RECIPALS_BUILD_DIR ?? "build-sec";
+export const SEED_FILE = process.env.RECIPALS_SEED_FILE ?? path.resolve(ROOT, "../shared/data/recipals-seed.json");
+export const ADMIN_PASSWORD = "sec-admin-password";
+export const SEEDED = { username: "jasminduong09", password: "ReciPals", id: "123" } as const;
+export const SEEDED_2 = { username: "danieljacob", password: "ReciPals", id: "234" } as const;
+
+const SOURCES = ["app", "migrations", "seed", "remix.config.js", "package.json"];
+
+function newestMtime(target: string): number {
+  const stat = fs.statSync(target, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`${path.basename(args[0] ?? command)} timed out after ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+/** Runs `body` while holding a cross-process lock (a directory), so parallel test files build once. */
+async function withLock<T>(name: string, body: () => Promise<T>, waitMs = 240_000): Promise<T> {
+  const lock = path.join(os.tmpdir(), `recipals-sec-${name}.lock`);
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch {
+      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 180_000) fs.rmSync(lock, { recursive: true, force: true }); // a crashed holder
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${lock}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  try {
+    return await body();
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** A clean environment for child processes: nothing of vitest's (DATABASE_PATH=:memory:, NODE_ENV=test). */
+export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: process.env.HOME ?? os.tmpdir(),
+    TMPDIR: os.tmpdir(),
+    LANG: "C.UTF-8",
+    RECIPALS_BUILD_DIR: BUILD_DIR,
+    RECIPALS_SEED_FILE: SEED_FILE,
+    SEED_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    SESSION_SECRET: "sec-session-secret-0123456789abcdef",
+    ADMIN_SECRET: "sec-admin-secret",
+    MEALDB_BASE_URL: "http://127.0.0.1:9/none",
+    NODE_ENV: "production",
+    HOST: "127.0.0.1",
+    ...extra,
+  };
+}
+
+const buildFile = () => path.join(ROOT, BUILD_DIR, "index.js");
+
+/** Builds the server into BUILD_DIR when it is missing or older than the sources. */
+export async function ensureBuild(): Promise<void> {
+  await withLock(`build-${BUILD_DIR}`, async () => {
+    const built = fs.statSync(buildFile(), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+    if (built >= Math.max(...SOURCES.map((s) => newestMtime(path.join(ROOT, s))))) return;
+    const result = await run(process.execPath, [path.join(ROOT, "node_modules/@remix-run/dev/dist/cli.js"), "build"], childEnv({}), 180_000);
+    if (result.code !== 0) throw new Error(`remix build failed:\n${result.output}`);
+  });
+}
+
+/**
+ * A migrated and seeded database file (sample data + admin), prepared once per build and copied
+ * for each caller, so no test pays for seeding twice.
+ */
+export async function seededDatabase(dir: string): Promise<string> {
+  await ensureBuild();
+  const stamp = Math.round(fs.statSync(buildFile()).mtimeMs);
+  const template = path.join(os.tmpdir(), `recipals-sec-template-${BUILD_DIR}-${stamp}.db`);
+  await withLock(`template-${BUILD_DIR}`, async () => {
+    if (fs.existsSync(template)) return;
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recipals-sec-seed-"));
+    const file = path.join(scratch, "recipals.db");
+    const result = await run(process.execPath, [path.join(ROOT, "scripts/prepare.js")], childEnv({ DATABASE_PATH: file }), 240_000);
+    if (result.code !== 0) throw new Error(`seeding failed:\n${result.output}`);
+    const sqlite = new SQLite(file);
+    sqlite.pragma("wal_checkpoint(TRUNCATE)");
+    sqlite.close();
+    fs.copyFileSync(file, `${template}.tmp`);
+    fs.renameSync(`${template}.tmp`, template);
+    // Templates of older builds are of no more use.
+    for (const name of fs.readdirSync(os.tmpdir())) {
+      if (name.startsWith(`recipals-sec-template-${BUILD_DIR}-`) && path.join(os.tmpdir(), name) !== template) fs.rmSync(path.join(os.tmpdir(), name), { force: true });
+    }
+    fs.rmSync(scratch, { recursive: true, force: true });
+  });
+  fs.mkdirSync(dir, { recursive: true });
+  const target = path.join(dir, "recipals.db");
+  fs.copyFileSync(template, target);
+  return target;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningServer {
+  port: number;
+  origin: string;
+  pid: number;
+  child: ChildProcess;
+  output: () => string;
+  /** Resolves with the exit code (or signal) once the process has ended. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  kill: (signal?: NodeJS.Signals) => void;
+}
+
+const running = new Set<RunningServer>();
+
+/** Starts scripts/server.js on a free loopback port against `databasePath` and waits until it answers. */
+export async function startServer({
+  databasePath,
+  env = {},
+  port,
+  nodeArgs = [],
+}: {
+  databasePath: string;
+  env?: Record<string, string>;
+  port?: number;
+  /** Extra node flags (e.g. the memory probe). */
+  nodeArgs?: string[];
+}): Promise<RunningServer> {
+  await ensureBuild();
+  const chosen = port ?? (await freePort());
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, "scripts/server.js")], {
+    cwd: ROOT,
+    env: childEnv({ DATABASE_PATH: databasePath, PORT: String(chosen), ...env }),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  const server: RunningServer = {
+    port: chosen,
+    origin: `http://127.0.0.1:${chosen}`,
+    pid: child.pid!,
+    child,
+    output: () => output,
+    exited,
+    kill: (signal = "SIGKILL") => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    },
+  };
+  running.add(server);
+  void exited.then(() => running.delete(server));
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${output}`);
+    try {
+      const res = await request(server, "GET", "/ReciPals/Info", { timeoutMs: 5_000 });
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      server.kill();
+      throw new Error(`server did not answer within 90 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  return server;
+}
+
+/** Kills every server this file started (for afterAll, failures included). */
+export async function stopAllServers(): Promise<void> {
+  const all = [...running];
+  for (const server of all) server.kill("SIGKILL");
+  await Promise.all(all.map((server) => Promise.race([server.exited, new Promise((r) => setTimeout(r, 5_000))])));
+}
+
+process.once("exit", () => {
+  for (const server of running) server.kill("SIGKILL");
+});
+
+// ---------------------------------------------------------------------------------------------
+// HTTP on loopback, with full control over headers (Origin, Host) and no redirects followed.
+
+export interface HttpResult {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  setCookies: string[];
+}
+
+export const keepAliveAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+export function request(
+  server: { port: number },
+  method: string,
+  urlPath: string,
+  { headers = {}, body, timeoutMs = 30_000, agent }: { headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number; agent?: http.Agent } = {},
+): Promise<HttpResult> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: "127.0.0.1", port: server.port, method, path: urlPath, headers: { ...(body !== undefined ? { "Content-Length": String(Buffer.byteLength(body)) } : {}), ...headers }, agent: agent ?? false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const setCookie = res.headers["set-cookie"];
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8"), setCookies: Array.isArray(setCookie) ? setCookie : [] });
+        });
+        res.on("error", reject);
+      },
+    );
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`timeout after ${timeoutMs} ms: ${method} ${urlPath}`)));
+    req.on("error", reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+export function form(fields: Record<string, string | string[]>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(fields)) for (const item of Array.isArray(value) ? value : [value]) params.append(name, item);
+  return params.toString();
+}
+
+/** A same-origin form post, as a browser on this site sends it. */
+export function postForm(server: RunningServer, urlPath: string, fields: Record<string, string | string[]>, cookie?: string, extra: Record<string, string> = {}, agent?: http.Agent) {
+  return request(server, "POST", urlPath, {
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.origin, ...(cookie ? { Cookie: cookie } : {}), ...extra },
+    body: form(fields),
+    agent,
+  });
+}
+
+/** Signs in through the login form and returns the session cookie pair (`recipals_session=…`). */
+export async function signIn(server: RunningServer, username: string, password: string): Promise<string> {
+  const res = await postForm(server, "/ReciPals/Account/Login", { username, password, redirectTo: "/ReciPals/Home" });
+  const cookie = res.setCookies.find((c) => c.startsWith("recipals_session="));
+  if (res.status !== 302 || !cookie) throw new Error(`sign-in as ${username} failed: ${res.status} ${res.body.slice(0, 200)}`);
+  return cookie.split(";")[0]!;
+}
+
+/** Resident memory of a process in MB (Linux /proc). */
+export function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+export function tempDir(prefix: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `recipals-sec-${prefix}-`));
+}
+
+export const MEMORY_PROBE = ["--expose-gc", "--require", path.join(__dirname, "memory-probe.cjs")];
+
+/** After full GCs: the server's live heap and RSS in MB (needs `nodeArgs: MEMORY_PROBE`). */
+export async function probeMemory(server: RunningServer): Promise<{ heapMb: number; rssMb: number }> {
+  const before = server.output().split("MEMORY ").length;
+  server.child.kill("SIGUSR2");
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const parts = server.output().split("MEMORY ");
+    if (parts.length > before) {
+      const line = parts[parts.length - 1]!.split("\n")[0]!;
+      const m = JSON.parse(line) as { heapUsed: number; rss: number };
+      return { heapMb: m.heapUsed / 1024 / 1024, rssMb: m.rss / 1024 / 1024 };
+    }
+    if (Date.now() > deadline) throw new Error("the server did not report its memory");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
