@@ -52,6 +52,41 @@ function contentSecurityPolicy(nonce: string): string {
   ].join("; ");
 }
 
+/**
+ * ETag → 304 for pages that are the same for every visitor (a GET without a session: recipe
+ * pages, Info, Search, a Home link with its seed). The HTML itself cannot be the tag's source:
+ * its CSP nonce differs on every response. What the page is made of can: the build, the URL and
+ * the loaders' data (for a visitor, everything a page renders comes from those), so the tag is a
+ * hash of them, weak because equal pages are equivalent rather than byte-identical. A 304 carries
+ * no Content-Security-Policy, so the browser keeps the stored page's header, whose nonce matches
+ * the stored page's scripts. Signed-in pages are left alone (per-user, and rarely revisited).
+ */
+function revalidate(
+  request: Request,
+  status: number,
+  headers: Headers,
+  remixContext: EntryContext,
+): Response | null {
+  if ((request.method !== "GET" && request.method !== "HEAD") || status !== 200) return null;
+  if (/(?:^|;\s*)recipals_session=/.test(request.headers.get("Cookie") ?? "") || headers.has("Set-Cookie")) return null;
+  const { loaderData, actionData, errors } = remixContext.staticHandlerContext;
+  if (actionData || errors) return null;
+  const etag = `W/"${crypto
+    .createHash("sha256")
+    .update(`${remixContext.manifest.version}\n${request.url}\n${JSON.stringify(loaderData)}`)
+    .digest("base64url")
+    .slice(0, 27)}"`;
+  headers.set("ETag", etag);
+  // Stored, but checked with the server before every reuse; the page differs once signed in.
+  if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-cache");
+  headers.append("Vary", "Cookie");
+  const wanted = (request.headers.get("If-None-Match") ?? "").split(",").map((tag) => tag.trim().replace(/^W\//, ""));
+  if (!wanted.includes(etag.slice(2)) && !wanted.includes("*")) return null;
+  const notModified = new Headers();
+  for (const name of ["ETag", "Cache-Control", "Vary"]) notModified.set(name, headers.get(name)!);
+  return new Response(null, { status: 304, headers: notModified });
+}
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -60,6 +95,9 @@ export default function handleRequest(
   // Remix's handler signature; unused here.
   _loadContext: AppLoadContext,
 ) {
+  // Revalidation first: a visitor who already holds this page gets a 304 and nothing is rendered.
+  const revalidation = revalidate(request, responseStatusCode, responseHeaders, remixContext);
+  if (revalidation) return revalidation;
   // Bots and no-JS crawlers get the whole document at once; browsers get it streamed.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");
   const nonce = crypto.randomBytes(16).toString("base64");

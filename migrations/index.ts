@@ -3,6 +3,7 @@ import type { Migration, MigrationProvider } from "kysely";
 import * as init from "./20261121T0000-init";
 import * as search from "./20261121T0100-search";
 import * as signInAttempts from "./20261121T0200-sign-in-attempts";
+import * as feedShuffle from "./20261121T0300-feed-shuffle";
 
 // Static imports, not FileMigrationProvider: Node 20 cannot load .ts migrations at run
 // time, while this module is compiled into the server build, the seed and the tests alike.
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   "20261121T0000-init": init,
   "20261121T0100-search": search,
   "20261121T0200-sign-in-attempts": signInAttempts,
+  "20261121T0300-feed-shuffle": feedShuffle,
 };
 
 export const migrationProvider: MigrationProvider = {

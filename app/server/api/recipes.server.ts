@@ -10,7 +10,7 @@ import { deleteImageIfUnreferenced } from "../images.server";
 import { getPostOwnership, postExists } from "../queries/posts.server";
 import { createRecipeWithPost, deleteRecipe, getRecipeOwnership, updateRecipeAndPost } from "../queries/recipe-writes.server";
 import { getRecipeDetail, recipeExists } from "../queries/recipes.server";
-import { searchRecipes } from "../queries/search.server";
+import { searchRecipeIds, searchRecipes } from "../queries/search.server";
 import { isUsableRecipeId, validateRecipeDraft, type RecipeInput } from "../validation/recipe.server";
 import { parseSearchParams } from "../validation/search.server";
 import { apiRecipe, apiRecipesByIds, jsonList, NOT_FOUND, parseListWindow, streamRecipes } from "./entities.server";
@@ -157,11 +157,9 @@ export async function searchRecipesApi({ request }: ApiArgs): Promise<Response> 
   if (url.searchParams.has("page")) {
     ids.push(...(await searchRecipes({ q, page })).items.map((card) => card.recipe_id));
   } else {
-    for (let n = 1; ids.length < SEARCH_MAX_RESULTS; n += 1) {
-      const result = await searchRecipes({ q, page: n });
-      ids.push(...result.items.map((card) => card.recipe_id));
-      if (!result.hasMore) break;
-    }
+    // One pass over the search's tiers (issue 9: page by page, ten searches made this the
+    // slowest endpoint at ~100 ms).
+    ids.push(...(await searchRecipeIds({ q, limit: SEARCH_MAX_RESULTS })));
   }
   return jsonList(await apiRecipesByIds([...new Set(ids)].slice(0, SEARCH_MAX_RESULTS)), { offset: 0, limit: null });
 }

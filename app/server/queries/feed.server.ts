@@ -4,9 +4,18 @@ import { db, type DB } from "../db.server";
 
 export const FEED_PAGE_SIZE = 12;
 const MAX_SEED = 2_147_483_646;
-// A prime modulus: (seq × a) mod P is a permutation of the posts for every a in 1…P-1,
-// so one seed gives one fixed shuffle and paging never repeats or skips a post.
+
+// The shuffled part of the feed walks the expression index posts_feed_shuffle
+// (migrations/20261121T0300-feed-shuffle.ts) from a seed-chosen key, so a page reads about a page
+// of index entries and never sorts the posts table. The key is a bijection of seq onto 0…P-1
+// (P prime: (x × a) mod P permutes it; `(x | m) - (x & m)` is x XOR m, which SQLite lacks), so
+// every post has its own key and one seed's pages cover every post exactly once.
+// SQLite uses the index only for the very same expression: keep this in step with the migration
+// (tests/unit/query-plans.test.ts checks that the index is used).
 const PRIME = 2_147_483_647;
+const xorSql = (x: string, mask: number) => `((${x} | ${mask}) - (${x} & ${mask}))`;
+const roundSql = (x: string, multiplier: number, mask: number) => xorSql(`((${x} * ${multiplier}) % ${PRIME})`, mask);
+const FEED_SHUFFLE_KEY = sql.raw(roundSql(roundSql("p.seq", 1_588_635_695, 1_540_483_477), 1_223_106_847, 625_341_585));
 
 export interface PostCardData {
   post_id: string;
@@ -21,27 +30,14 @@ export interface PostCardData {
   comments: number;
 }
 
-/**
- * The sort key of the seed's shuffle, as portable SQL (`(x | m) - (x & m)` is x XOR m;
- * SQLite has no XOR operator).
- */
-export function shuffleKey(seed: number) {
-  const hash = (value: number) => {
-    let h = Math.imul(value ^ (value >>> 16), 0x7feb352d);
-    h = Math.imul(h ^ (h >>> 15), 0x846ca68b);
-    return (h ^ (h >>> 16)) >>> 0;
-  };
-  const xor = (x: ReturnType<typeof sql<number>>, mask: number) => sql<number>`((${x} | ${mask}) - (${x} & ${mask}))`;
-  const key = (round: number) => hash(seed + round * 0x9e3779b9);
-  // Two rounds of multiply-then-XOR: each step is a bijection on 0…2^31-1 (products stay
-  // below 2^62), and mixing the two operations hides the arithmetic progressions that a
-  // single multiplication leaves in the order.
-  let x = sql<number>`p.seq`;
-  for (const round of [1, 2]) {
-    const multiplier = 2 ** 20 + (key(round) % (PRIME - 2 ** 20 - 1));
-    x = xor(sql<number>`((${x} * ${multiplier}) % ${PRIME})`, key(round + 10) & 0x7fffffff);
-  }
-  return x;
+/** Where a seed's walk of the shuffle index starts (a key in 0…P-1) and which way it goes. */
+export function feedShuffleStart(seed: number): { pivot: number; ascending: boolean } {
+  // splitmix64: nearby seeds start far apart.
+  let z = (BigInt(Math.trunc(seed)) + 0x9e3779b97f4a7c15n) & 0xffffffffffffffffn;
+  z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & 0xffffffffffffffffn;
+  z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & 0xffffffffffffffffn;
+  z ^= z >> 31n;
+  return { pivot: Number((z >> 1n) % BigInt(PRIME)), ascending: (z & 1n) === 0n };
 }
 
 /** A seed from the URL, or a fresh one: an integer in 1…P-1. */
@@ -126,23 +122,119 @@ export function toPostCard(row: PostCardRow): PostCardData {
   };
 }
 
+/** Posts by people `viewerId` follows (one row per post: a follow is one row). */
+export function followedPostsQuery(database: DB, viewerId: string) {
+  return database
+    .selectFrom("follows as f")
+    .innerJoin("posts as p", "p.created_by", "f.followee_id")
+    .where("f.follower_id", "=", viewerId);
+}
+
+/**
+ * One of the two stretches of a seed's walk: keys from the pivot onwards (`from`), then, after
+ * wrapping around, the keys before it (`before`). Posts by people the viewer follows are left
+ * out: they come first in the feed, in their own order.
+ */
+export function shuffledPostsQuery(
+  database: DB,
+  { viewerId, pivot, ascending, stretch }: { viewerId: string | null; pivot: number; ascending: boolean; stretch: "from" | "before" },
+) {
+  const op = ascending ? (stretch === "from" ? ">=" : "<") : stretch === "from" ? "<=" : ">";
+  const query = database.selectFrom("posts as p").where(sql<boolean>`${FEED_SHUFFLE_KEY} ${sql.raw(op)} ${pivot}`);
+  if (!viewerId) return query;
+  return query.where((eb) =>
+    eb.or([
+      eb("p.created_by", "is", null),
+      eb("p.created_by", "not in", eb.selectFrom("follows").select("followee_id").where("follower_id", "=", viewerId)),
+    ]),
+  );
+}
+
+/** `limit` seqs of one stretch in walk order, from position `offset`. */
+export function shuffledSeqsQuery(
+  database: DB,
+  options: { viewerId: string | null; pivot: number; ascending: boolean; stretch: "from" | "before" },
+  { offset, limit }: { offset: number; limit: number },
+) {
+  return shuffledPostsQuery(database, options)
+    .select("p.seq")
+    .orderBy(sql`${FEED_SHUFFLE_KEY}`, options.ascending ? "asc" : "desc")
+    .limit(limit)
+    .offset(offset);
+}
+
+/** Seqs of followed people's posts, newest first. */
+export function followedSeqsQuery(database: DB, viewerId: string, { offset, limit }: { offset: number; limit: number }) {
+  return followedPostsQuery(database, viewerId).select("p.seq").orderBy("p.seq", "desc").limit(limit).offset(offset);
+}
+
+/** `limit` seqs of the shuffled part of the feed from position `offset`, wrapping around the key space once. */
+async function shuffledSeqs(
+  database: DB,
+  { viewerId, seed, offset, limit }: { viewerId: string | null; seed: number; offset: number; limit: number },
+): Promise<number[]> {
+  const { pivot, ascending } = feedShuffleStart(seed);
+  const from = { viewerId, pivot, ascending, stretch: "from" } as const;
+  const first = (await shuffledSeqsQuery(database, from, { offset, limit }).execute()).map((row) => row.seq);
+  if (first.length >= limit) return first;
+  // Past the end of the first stretch: how long was it? (Counted only this once per walk.)
+  let fromLength = offset + first.length;
+  if (first.length === 0) {
+    const inRange = sql<boolean>`${FEED_SHUFFLE_KEY} ${sql.raw(ascending ? ">=" : "<=")} ${pivot}`;
+    const all = await shuffledPostsQuery(database, { ...from, viewerId: null })
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
+    const followed = viewerId
+      ? await followedPostsQuery(database, viewerId)
+          .where(inRange)
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow()
+      : { n: 0 };
+    fromLength = Number(all.n) - Number(followed.n);
+  }
+  const rest = await shuffledSeqsQuery(
+    database,
+    { ...from, stretch: "before" },
+    { offset: Math.max(0, offset - fromLength), limit: limit - first.length },
+  ).execute();
+  return [...first, ...rest.map((row) => row.seq)];
+}
+
 /**
  * One page of the Home feed: posts by people the viewer follows first (newest first), then
- * every other post in the order fixed by `seed`. Only the page's rows are read.
+ * every other post in the order fixed by `seed`. Only the page's rows are read: index walks
+ * pick the page's posts, then one query reads their cards.
  */
 export async function getFeedPage(
   { viewerId, seed, page }: { viewerId: string | null; seed: number; page: number },
   database: DB = db,
 ): Promise<{ posts: PostCardData[]; hasMore: boolean }> {
-  const followed = sql<number>`(p.created_by in (select followee_id from follows where follower_id = ${viewerId ?? ""}))`;
-  const rows = await postCardQuery(database, viewerId)
-    .orderBy(sql`${followed} desc`)
-    .orderBy(sql`case when ${followed} then -p.seq else ${shuffleKey(seed)} end`)
-    .orderBy("p.seq")
-    .limit(FEED_PAGE_SIZE + 1)
-    .offset((page - 1) * FEED_PAGE_SIZE)
-    .execute();
-  return { posts: rows.slice(0, FEED_PAGE_SIZE).map(toPostCard), hasMore: rows.length > FEED_PAGE_SIZE };
+  const offset = (page - 1) * FEED_PAGE_SIZE;
+  const want = FEED_PAGE_SIZE + 1; // one more than a page tells whether there is a next page
+  let seqs: number[] = [];
+  let shuffledOffset = offset;
+  if (viewerId) {
+    seqs = (await followedSeqsQuery(database, viewerId, { offset, limit: want }).execute()).map((row) => row.seq);
+    if (seqs.length > 0) {
+      shuffledOffset = 0;
+    } else {
+      const { n } = await followedPostsQuery(database, viewerId)
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow();
+      shuffledOffset = Math.max(0, offset - Number(n)); // (a follow added between the two reads)
+    }
+  }
+  if (seqs.length < want) {
+    seqs = [...seqs, ...(await shuffledSeqs(database, { viewerId, seed, offset: shuffledOffset, limit: want - seqs.length }))];
+  }
+  const pageSeqs = seqs.slice(0, FEED_PAGE_SIZE);
+  const rows = pageSeqs.length > 0 ? await postCardQuery(database, viewerId).select("p.seq").where("p.seq", "in", pageSeqs).execute() : [];
+  const bySeq = new Map(rows.map((row) => [row.seq, row]));
+  const posts = pageSeqs.flatMap((seq) => {
+    const row = bySeq.get(seq);
+    return row ? [toPostCard(row)] : [];
+  });
+  return { posts, hasMore: seqs.length > FEED_PAGE_SIZE };
 }
 
 export async function getPostCard(postId: string, viewerId: string | null, database: DB = db): Promise<PostCardData | undefined> {

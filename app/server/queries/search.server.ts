@@ -44,11 +44,15 @@ export interface UserCard {
 
 const WORD_CHARACTER = /[\p{L}\p{N}]/u;
 
-/** The searchable words of a query: split on whitespace, without words that have no letter or digit. */
+/**
+ * The searchable words of a query: split on whitespace and control characters, without words that
+ * have no letter or digit. Control characters never reach FTS5: it reads its query as a C string,
+ * so a NUL inside a quoted word cut the expression short ("unterminated string").
+ */
 export function searchTerms(query: string): string[] {
   return query
     .normalize("NFKC")
-    .split(/\s+/u)
+    .split(/[\s\p{Cc}]+/u)
     .filter((word) => WORD_CHARACTER.test(word))
     .map((word) => [...word].slice(0, MAX_TERM_LENGTH).join(""))
     .filter((word, index, words) => words.findIndex((other) => other.toLowerCase() === word.toLowerCase()) === index)
@@ -107,6 +111,32 @@ export async function searchRecipes(
   const match = recipeMatchExpression(q);
   if (!match) return { items: [], page, hasMore: false };
 
+  // One row more than a page tells whether there is a next page.
+  const seqs = await matchingSeqs(q, match, (page - 1) * SEARCH_PAGE_SIZE, SEARCH_PAGE_SIZE + 1, database);
+  return {
+    items: await recipeCards(seqs.slice(0, SEARCH_PAGE_SIZE), database),
+    page,
+    hasMore: seqs.length > SEARCH_PAGE_SIZE,
+  };
+}
+
+/**
+ * The ids of the first `limit` recipes matching `q`, in searchRecipes' order (its pages laid end
+ * to end), read in one pass over the tiers rather than page by page. For callers that want many
+ * results at once (the JSON API's search). An empty or wordless query matches nothing here.
+ */
+export async function searchRecipeIds({ q, limit }: { q: string; limit: number }, database: DB = db): Promise<string[]> {
+  const match = recipeMatchExpression(q);
+  if (!match || limit <= 0) return [];
+  const seqs = await matchingSeqs(q, match, 0, limit, database);
+  if (seqs.length === 0) return [];
+  const rows = await database.selectFrom("recipes").select(["seq", "id"]).where("seq", "in", seqs).execute();
+  const idOf = new Map(rows.map((row) => [row.seq, row.id]));
+  return seqs.flatMap((seq) => idOf.get(seq) ?? []);
+}
+
+/** `limit` recipe seqs from position `offset` of the three tiers of `q` (its FTS expression: `match`). */
+async function matchingSeqs(q: string, match: string, offset: number, limit: number, database: DB): Promise<number[]> {
   const exact = await exactNameMatches(q, database);
   const inName = `name : (${match})`;
   const elsewhere = `(${match}) NOT name : (${match})`;
@@ -127,13 +157,7 @@ export async function searchRecipes(
     },
   ];
 
-  // One row more than a page tells whether there is a next page.
-  const seqs = await readTiers(tiers, (page - 1) * SEARCH_PAGE_SIZE, SEARCH_PAGE_SIZE + 1);
-  return {
-    items: await recipeCards(seqs.slice(0, SEARCH_PAGE_SIZE), database),
-    page,
-    hasMore: seqs.length > SEARCH_PAGE_SIZE,
-  };
+  return readTiers(tiers, offset, limit);
 }
 
 /** Above this many matches a tier is listed newest first instead of scored (bm25 costs ~1 µs a row). */

@@ -1,0 +1,172 @@
+// `node bench/query-timings.js --db FILE [--runs R]`: times the hot query functions (what each
+// page's loader reads) in-process against a copy of a scale-seeded database, no HTTP. Use it to
+// find which query makes a page slow; `npm run bench` measures the pages themselves.
+//
+// Build a database once with:
+//   DATABASE_PATH=/tmp/x/recipals.db RECIPALS_SEED_FILE=../shared/data/recipals-seed.json \
+//   node scripts/prepare.js --scale 10000
+// The copy is migrated to the current schema on load (db.server.ts migrates on import).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+import esbuild from "esbuild";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const index = args.indexOf(`--${name}`);
+  return index >= 0 && args[index + 1] ? args[index + 1] : fallback;
+};
+const source = option("db", "");
+if (!source) {
+  console.error("Usage: node bench/query-timings.js --db FILE [--runs R] [--only a,b]");
+  process.exit(2);
+}
+const RUNS = Number(option("runs", 100));
+const ONLY = option("only", "") ? new Set(option("only", "").split(",")) : null;
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "recipals-query-timings-"));
+process.env.DATABASE_PATH = path.join(tmp, "recipals.db");
+fs.copyFileSync(source, process.env.DATABASE_PATH);
+process.env.NODE_ENV = "production";
+process.env.SESSION_SECRET ??= "bench-session-secret-0123456789abcdef";
+
+const outDir = path.join(root, "node_modules", ".cache", "recipals-query-timings");
+const outFile = path.join(outDir, `timings-${process.pid}.mjs`);
+fs.mkdirSync(outDir, { recursive: true });
+await esbuild.build({
+  stdin: {
+    contents: `
+      export { db } from "~/server/db.server";
+      export * as feed from "~/server/queries/feed.server";
+      export * as search from "~/server/queries/search.server";
+      export * as profiles from "~/server/queries/profiles.server";
+      export * as posts from "~/server/queries/posts.server";
+      export * as recipes from "~/server/queries/recipes.server";
+      export * as saved from "~/server/queries/saved.server";
+      export * as admin from "~/server/queries/admin.server";
+      export * as comments from "~/server/queries/comments.server";
+      export * as likes from "~/server/queries/likes.server";
+      export * as users from "~/server/queries/users.server";
+    `,
+    resolveDir: root,
+    loader: "ts",
+  },
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  plugins: [
+    {
+      name: "externals",
+      setup(build) {
+        build.onResolve({ filter: /^~\// }, (a) => build.resolve(`./${a.path.slice(2)}`, { resolveDir: path.join(root, "app"), kind: a.kind }));
+        build.onResolve({ filter: /^[^./~]/ }, (a) => ({ path: a.path, external: true }));
+      },
+    },
+  ],
+  outfile: outFile,
+  logLevel: "warning",
+});
+
+try {
+  const q = await import(pathToFileURL(outFile).href);
+  const one = async (query) => (await query.executeTakeFirst()) ?? {};
+  const heavy = "scale-u0";
+  const popular = (await one(q.db.selectFrom("follows").select("followee_id").groupBy("followee_id").orderBy((eb) => eb.fn.countAll(), "desc").limit(1))).followee_id;
+  const post = await one(q.db.selectFrom("posts").select(["id", "recipe_id", "created_by"]).where("id", "=", "scale-p1000"));
+  const busiest = (await one(q.db.selectFrom("comments").select("post_id").groupBy("post_id").orderBy((eb) => eb.fn.countAll(), "desc").limit(1))).post_id;
+  const busiestRecipe = (await one(q.db.selectFrom("posts").select("recipe_id").where("id", "=", busiest ?? ""))).recipe_id;
+  const saver = (await one(q.db.selectFrom("saved_recipes").select("user_id").groupBy("user_id").orderBy((eb) => eb.fn.countAll(), "desc").limit(1))).user_id ?? heavy;
+
+  let seed = 1;
+  const cases = [
+    ["feed anon p1", () => q.feed.getFeedPage({ viewerId: null, seed: seed++, page: 1 })],
+    ["feed anon p40", () => q.feed.getFeedPage({ viewerId: null, seed: seed++, page: 40 })],
+    ["feed signed-in p1", () => q.feed.getFeedPage({ viewerId: heavy, seed: seed++, page: 1 })],
+    ["feed signed-in p30", () => q.feed.getFeedPage({ viewerId: heavy, seed: seed++, page: 30 })],
+    ["post card", () => q.feed.getPostCard(post.id, heavy)],
+    ["user posts (viewer)", () => q.posts.listUserPosts(post.created_by)],
+    ["profile (popular)", () => q.profiles.getProfilePage({ userId: popular, viewerId: heavy, tab: "recipes" })],
+    ["profile saved tab", () => q.profiles.getProfilePage({ userId: saver, viewerId: heavy, tab: "saved" })],
+    ["saved page", () => q.saved.listSavedRecipes(saver)],
+    ["recipe detail", () => q.recipes.getRecipeDetail(post.recipe_id)],
+    ["comments (typical)", () => q.comments.listComments(post.id)],
+    ["comments (busiest)", () => q.comments.listComments(busiest)],
+    ["recipe detail (busiest)", () => q.recipes.getRecipeDetail(busiestRecipe)],
+    ["count likes", () => q.likes.countLikes(busiest)],
+    ["search chicken", () => q.search.searchRecipes({ q: "chicken", page: 1, seed: seed++ })],
+    ["search people", () => q.search.searchUsers("chicken")],
+    ["search ids x120 (API)", () => q.search.searchRecipeIds({ q: "chicken", limit: 120 })],
+    ["search people short", () => q.search.searchUsers("al")],
+    ["search people 1 letter", () => q.search.searchUsers("m")],
+    ["search empty", () => q.search.searchRecipes({ q: "", page: 1, seed: seed++ })],
+    ["admin users p1", () => q.admin.listUsersForAdmin({ q: "", page: 1 })],
+    ["admin users q", () => q.admin.listUsersForAdmin({ q: "garcia", page: 1 })],
+    ["admin recipes p1", () => q.admin.listRecipesForAdmin({ q: "", page: 1 })],
+    ["admin recipes q", () => q.admin.listRecipesForAdmin({ q: "curry", page: 1 })],
+    ["session user", () => q.users.getSessionUserById(heavy)],
+  ].filter(([name]) => !ONLY || ONLY.has(name));
+
+  if (args.includes("--check-search")) {
+    // searchRecipeIds (one pass) must list exactly what searchRecipes' pages list, in order.
+    for (const text of ["chicken", "spicy chicken curry", "chick", "yuzu", "keto", "c"]) {
+      const paged = [];
+      for (let page = 1; paged.length < 120; page++) {
+        const result = await q.search.searchRecipes({ q: text, page });
+        paged.push(...result.items.map((card) => card.recipe_id));
+        if (!result.hasMore) break;
+      }
+      const once = await q.search.searchRecipeIds({ q: text, limit: 120 });
+      const same = JSON.stringify(paged.slice(0, 120)) === JSON.stringify(once);
+      console.log(`search check ${same ? "ok" : "MISMATCH"}: ${JSON.stringify(text)} ${once.length} ids`);
+      if (!same) process.exitCode = 1;
+    }
+  }
+
+  if (args.includes("--check-feed")) {
+    // Walks whole feeds page by page: every post exactly once, followed people's posts first.
+    const total = Number((await one(q.db.selectFrom("posts").select((eb) => eb.fn.countAll().as("n")))).n);
+    for (const [viewerId, seedValue] of [[null, 4242], [heavy, 7], [heavy, 123456789]]) {
+      const followed = new Set(
+        (await q.feed.followedPostsQuery(q.db, heavy).select("p.id").execute()).map((row) => row.id),
+      );
+      const seen = new Set();
+      let pages = 0;
+      const t = performance.now();
+      for (let page = 1; ; page++) {
+        const { posts: cards, hasMore } = await q.feed.getFeedPage({ viewerId, seed: seedValue, page });
+        pages++;
+        for (const card of cards) {
+          if (seen.has(card.post_id)) throw new Error(`Post ${card.post_id} twice (page ${page})`);
+          if (viewerId && seen.size < followed.size && !followed.has(card.post_id)) throw new Error(`Unfollowed ${card.post_id} before the followed ones end`);
+          seen.add(card.post_id);
+        }
+        if (!hasMore) break;
+      }
+      if (seen.size !== total) throw new Error(`Saw ${seen.size} of ${total} posts`);
+      console.log(`feed check ok: viewer ${viewerId ?? "anonymous"}, seed ${seedValue}: ${pages} pages, ${seen.size} posts, ${((performance.now() - t) / pages).toFixed(2)} ms a page`);
+    }
+  }
+
+  console.log(`${RUNS} runs each, ms (db: ${source})\n`);
+  console.log(`${"query".padEnd(26)}${"p50".padStart(9)}${"p95".padStart(9)}${"max".padStart(9)}`);
+  for (const [name, run] of cases) {
+    for (let i = 0; i < 5; i++) await run();
+    const samples = [];
+    for (let i = 0; i < RUNS; i++) {
+      const t = performance.now();
+      await run();
+      samples.push(performance.now() - t);
+    }
+    samples.sort((a, b) => a - b);
+    const pct = (p) => samples[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))];
+    console.log(`${name.padEnd(26)}${pct(50).toFixed(2).padStart(9)}${pct(95).toFixed(2).padStart(9)}${samples.at(-1).toFixed(2).padStart(9)}`);
+  }
+  await q.db.destroy();
+} finally {
+  fs.rmSync(outFile, { force: true });
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
