@@ -140,6 +140,12 @@ export async function startServer() {
   const publicNames = new Set(fs.readdirSync(publicDir));
   const servePublic = express.static(publicDir, { maxAge: "1h" });
   app.use((req, res, next) => (publicNames.has(req.path.split("/")[1] ?? "") ? servePublic(req, res, next) : next()));
+  // The JSON API is resource routes only: Remix's single-fetch `.data` URLs under /api would run
+  // parent loaders (whole lists) for nothing. They are not part of the API.
+  app.use("/api", (req, res, next) => {
+    if (!req.path.endsWith(".data")) return next();
+    res.status(404).json({ message: "Not found." });
+  });
   app.all("*", coalesceWrites);
   app.all(
     "*",
