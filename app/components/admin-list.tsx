@@ -1,4 +1,4 @@
-import { Form, Link } from "@remix-run/react";
+import { Form, Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
 
 /** The GET search box of an admin table; its label is also its placeholder (DESIGN §5). */
 export function AdminSearch({ label, q }: { label: string; q: string }) {
@@ -20,5 +20,17 @@ export function AdminPager({ base, q, page, hasMore }: { base: string; q: string
       {page > 1 ? <Link to={href(page - 1)}>Previous page</Link> : null}
       {hasMore ? <Link to={href(page + 1)}>Next page</Link> : null}
     </nav>
+  );
+}
+
+/** The 404 boundary of an admin detail panel: the message and a way back to its table. */
+export function AdminDetailNotFound({ message, closeTo }: { message: string; closeTo: string }) {
+  const error = useRouteError();
+  if (!isRouteErrorResponse(error) || error.status !== 404) throw error;
+  return (
+    <aside className="admin-detail">
+      <p role="alert">{message}</p>
+      <Link to={closeTo}>Close</Link>
+    </aside>
   );
 }

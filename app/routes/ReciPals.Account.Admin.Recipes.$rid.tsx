@@ -1,6 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, Outlet, isRouteErrorResponse, useActionData, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
+import { Link, Outlet, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 
+import { AdminDetailNotFound } from "~/components/admin-list";
 import { ConfirmButton, ConfirmStep } from "~/components/confirm";
 import { paths } from "~/lib/paths";
 import { deleteImageIfUnreferenced } from "~/server/images.server";
@@ -87,14 +88,5 @@ export default function AdminRecipeDetail() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    return (
-      <aside className="admin-detail">
-        <p role="alert">Recipe not found.</p>
-        <Link to={paths.adminRecipes()}>Close</Link>
-      </aside>
-    );
-  }
-  throw error;
+  return <AdminDetailNotFound message="Recipe not found." closeTo={paths.adminRecipes()} />;
 }

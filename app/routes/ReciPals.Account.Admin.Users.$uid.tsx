@@ -1,8 +1,9 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, isRouteErrorResponse, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 
 import { Avatar } from "~/components/avatar";
+import { AdminDetailNotFound } from "~/components/admin-list";
 import { ConfirmButton, ConfirmStep } from "~/components/confirm";
 import { useHydrated } from "~/lib/hooks";
 import { paths } from "~/lib/paths";
@@ -139,13 +140,5 @@ function PostIdList({ ids }: { ids: string[] }) {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    return (
-      <aside className="admin-detail">
-        <p role="alert">User not found.</p>
-      </aside>
-    );
-  }
-  throw error;
+  return <AdminDetailNotFound message="User not found." closeTo={paths.adminUsers()} />;
 }
