@@ -8,8 +8,9 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 
 import { NonceContext } from "./lib/nonce";
-import { db } from "./server/db.server";
+import { changeCounter, db } from "./server/db.server";
 import { env } from "./server/env.server";
+import { offerToSharedCache } from "./server/shared-cache.server";
 import { seedDatabase, type SeedReport } from "../seed/index";
 
 const ABORT_DELAY = 5_000;
@@ -24,6 +25,11 @@ export async function prepareDatabase(): Promise<SeedReport> {
     mealDbBaseUrl: env.MEALDB_BASE_URL,
     adminPassword: env.SEED_ADMIN_PASSWORD,
   });
+}
+
+/** For scripts/page-cache.js: changes whenever the database may have changed. */
+export function dataVersion(): string {
+  return changeCounter(db);
 }
 
 /** Called by scripts/server.js on SIGTERM, after the last request has finished. */
@@ -60,12 +66,14 @@ function contentSecurityPolicy(nonce: string): string {
  * hash of them, weak because equal pages are equivalent rather than byte-identical. A 304 carries
  * no Content-Security-Policy, so the browser keeps the stored page's header, whose nonce matches
  * the stored page's scripts. Signed-in pages are left alone (per-user, and rarely revisited).
+ * The same pages are offered to the server's shared cache (scripts/page-cache.js).
  */
 function revalidate(
   request: Request,
   status: number,
   headers: Headers,
   remixContext: EntryContext,
+  loadContext: AppLoadContext,
 ): Response | null {
   if ((request.method !== "GET" && request.method !== "HEAD") || status !== 200) return null;
   if (/(?:^|;\s*)recipals_session=/.test(request.headers.get("Cookie") ?? "") || headers.has("Set-Cookie")) return null;
@@ -80,6 +88,7 @@ function revalidate(
   // Stored, but checked with the server before every reuse; the page differs once signed in.
   if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-cache");
   headers.append("Vary", "Cookie");
+  offerToSharedCache(loadContext);
   const wanted = (request.headers.get("If-None-Match") ?? "").split(",").map((tag) => tag.trim().replace(/^W\//, ""));
   if (!wanted.includes(etag.slice(2)) && !wanted.includes("*")) return null;
   const notModified = new Headers();
@@ -92,11 +101,10 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
-  // Remix's handler signature; unused here.
-  _loadContext: AppLoadContext,
+  loadContext: AppLoadContext,
 ) {
   // Revalidation first: a visitor who already holds this page gets a 304 and nothing is rendered.
-  const revalidation = revalidate(request, responseStatusCode, responseHeaders, remixContext);
+  const revalidation = revalidate(request, responseStatusCode, responseHeaders, remixContext, loadContext);
   if (revalidation) return revalidation;
   // Bots and no-JS crawlers get the whole document at once; browsers get it streamed.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");

@@ -12,6 +12,8 @@ import { installGlobals } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 
+import { createPageCache } from "./page-cache.js";
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const buildFile = path.join(root, process.env.RECIPALS_BUILD_DIR ?? "build", "index.js");
 
@@ -147,12 +149,23 @@ export async function startServer() {
     res.status(404).json({ message: "Not found." });
   });
   app.all("*", coalesceWrites);
+  // Pages and API reads without cookies, kept until the database changes (scripts/page-cache.js).
+  // PAGE_CACHE_SECONDS=0 turns it off.
+  const cacheSeconds = Number(process.env.PAGE_CACHE_SECONDS || 10);
+  if (!(cacheSeconds >= 0 && cacheSeconds <= 3600)) throw new Error("PAGE_CACHE_SECONDS must be a number of seconds from 0 to 3600.");
+  const dataVersion = build.entry.module.dataVersion;
+  if (cacheSeconds > 0 && typeof dataVersion === "function") {
+    app.all("*", createPageCache({ version: dataVersion, ttlMs: cacheSeconds * 1000 }).middleware);
+  }
   app.all(
     "*",
     createRequestHandler({
       build,
       mode: process.env.NODE_ENV,
-      getLoadContext: (req) => ({ clientAddress: req.ip ?? req.socket.remoteAddress ?? null }),
+      getLoadContext: (req, res) => ({
+        clientAddress: req.ip ?? req.socket.remoteAddress ?? null,
+        sharedCache: res.locals.sharedCache ?? null,
+      }),
     }),
   );
 

@@ -40,6 +40,8 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
+const changeStatements = new WeakMap<DB, SQLite.Statement<[], { v: number; n: number }>>();
+
 // SQLite-specific setup lives here and nowhere else (DESIGN §7: keep the dialect swappable).
 export function openDatabase(file: string): DB {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -48,7 +50,21 @@ export function openDatabase(file: string): DB {
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
-  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+  const database = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+  changeStatements.set(database, sqlite.prepare("select data_version as v, total_changes() as n from pragma_data_version"));
+  return database;
+}
+
+/**
+ * A value that changes whenever the database may have changed: `data_version` moves when
+ * another connection (a second server, a script) commits, `total_changes()` when this one
+ * writes (even in a transaction that later rolls back — a harmless extra change). Read
+ * synchronously, in microseconds, for the shared page cache (scripts/page-cache.js).
+ */
+export function changeCounter(database: DB): string {
+  const row = changeStatements.get(database)?.get();
+  if (!row) throw new Error("changeCounter: not a database opened by openDatabase");
+  return `${row.v}:${row.n}`;
 }
 
 /** Runs every pending migration; throws when one fails so the server never serves a half-migrated schema. */

@@ -1,9 +1,13 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 
+import { chromium } from "@playwright/test";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { paths } from "~/lib/paths";
 
 import {
   ADMIN_PASSWORD,
@@ -16,6 +20,7 @@ import {
   startServer,
   stopAllServers,
   tempDir,
+  type HttpResult,
   type RunningServer,
 } from "./support/server";
 
@@ -133,48 +138,82 @@ function scriptTags(html: string): { attrs: string; content: string }[] {
   return [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)].map((m) => ({ attrs: m[1] ?? "", content: m[2] ?? "" }));
 }
 
+/**
+ * Checks the page's script policy against its body and says which kind it is: a fresh render
+ * allows its inline scripts by this response's nonce; a page answered from the shared cache
+ * (byte-for-byte the same for every visitor) by the SHA-256 of exactly its inline scripts.
+ */
+function checkScriptPolicy(page: string, res: HttpResult): { nonce: string } | { hashes: string[] } {
+  const csp = cspOf(res.headers["content-security-policy"]);
+  expect(csp.get("default-src")).toEqual(["'self'"]);
+  expect(csp.get("object-src")).toEqual(["'none'"]);
+  expect(csp.get("frame-ancestors")).toEqual(["'none'"]);
+  expect(csp.get("base-uri")).toEqual(["'self'"]);
+  expect(csp.get("form-action")).toEqual(["'self'"]);
+  const scriptSrc = csp.get("script-src") ?? [];
+  expect(scriptSrc).toContain("'self'");
+  expect(scriptSrc.join(" ")).not.toMatch(/unsafe-inline|unsafe-eval|\*|https?:/);
+  const nonceToken = scriptSrc.find((token) => token.startsWith("'nonce-"));
+  const hashTokens = scriptSrc.filter((token) => token.startsWith("'sha256-"));
+  expect(Boolean(nonceToken) !== hashTokens.length > 0, `${page}: a nonce or hashes, not both`).toBe(true);
+  const nonce = nonceToken?.slice("'nonce-".length, -1);
+  if (nonce !== undefined) expect(nonce.length).toBeGreaterThanOrEqual(16);
+
+  const scripts = scriptTags(res.body);
+  expect(scripts.length, `${page} has Remix's scripts`).toBeGreaterThan(0);
+  const inlineHashes = new Set<string>();
+  for (const { attrs, content } of scripts) {
+    const src = /\bsrc="([^"]*)"/.exec(attrs)?.[1];
+    if (src !== undefined) {
+      expect(src, `${page}: scripts come from this origin`).toMatch(/^\/(?!\/)/);
+      continue;
+    }
+    if (/type="application\/ld\+json"/.test(attrs)) {
+      // Data, not code: not executed, but must not be able to close its tag.
+      expect(content).not.toMatch(/<\/?script/i);
+      continue;
+    }
+    if (nonce !== undefined) expect(attrs, `${page}: inline script without the nonce`).toContain(`nonce="${nonce}"`);
+    inlineHashes.add(`'sha256-${crypto.createHash("sha256").update(content, "utf8").digest("base64")}'`);
+  }
+  // Hashes allow exactly the page's own inline scripts: none missing (the page would break),
+  // none extra (the policy would allow code that is not on the page).
+  if (nonce === undefined) expect(new Set(hashTokens), `${page}: hashes of its inline scripts`).toEqual(inlineHashes);
+  // Inline event handlers and javascript: URLs would be blocked by the CSP (and are an XSS smell).
+  expect(res.body).not.toMatch(/<[^>]+\son[a-z]+=/i);
+  expect(res.body).not.toMatch(/(href|src|action)="\s*javascript:/i);
+  // Inline style attributes would be blocked by style-src 'self'.
+  expect(res.body, `${page}: inline style attribute`).not.toMatch(/<[^>]+\sstyle="/i);
+  return nonce !== undefined ? { nonce } : { hashes: hashTokens };
+}
+
+let signedIn: Promise<string> | null = null;
+/** One session for the tests that only need to be signed in (sign-ins are throttled). */
+function signedInCookie(): Promise<string> {
+  signedIn ??= signIn(prod, SEEDED_2.username, SEEDED_2.password);
+  return signedIn;
+}
+
 describe("security headers on HTML", () => {
   const PAGES = ["/ReciPals/Home", "/ReciPals/Recipes/recipeBot-R1", "/ReciPals/Search?q=chicken", "/ReciPals/Account/Login", "/ReciPals/Info", "/ReciPals/no/such/page"];
 
-  it("every page carries a CSP with a fresh nonce that every inline script bears", async () => {
-    const nonces = new Set<string>();
+  it("every page carries a CSP that allows exactly its own inline scripts: a fresh nonce, never reused", async () => {
+    const nonces: string[] = [];
+    for (const page of PAGES) {
+      // Signed in, no page is ever shared: each render has its own nonce.
+      const res = await request(prod, "GET", page, { headers: { Cookie: await signedInCookie() } });
+      if (res.status === 302) continue; // Login sends a signed-in user home
+      expect(res.headers["content-type"], page).toMatch(/text\/html/);
+      const policy = checkScriptPolicy(page, res);
+      expect("nonce" in policy, `${page}: a signed-in page has a nonce`).toBe(true);
+      if ("nonce" in policy) nonces.push(policy.nonce);
+    }
     for (const page of PAGES) {
       const res = await request(prod, "GET", page);
-      expect(res.headers["content-type"], page).toMatch(/text\/html/);
-      const csp = cspOf(res.headers["content-security-policy"]);
-      expect(csp.get("default-src")).toEqual(["'self'"]);
-      expect(csp.get("object-src")).toEqual(["'none'"]);
-      expect(csp.get("frame-ancestors")).toEqual(["'none'"]);
-      expect(csp.get("base-uri")).toEqual(["'self'"]);
-      expect(csp.get("form-action")).toEqual(["'self'"]);
-      const scriptSrc = csp.get("script-src") ?? [];
-      expect(scriptSrc).toContain("'self'");
-      expect(scriptSrc.join(" ")).not.toMatch(/unsafe-inline|unsafe-eval|\*|https?:/);
-      const nonceToken = scriptSrc.find((token) => token.startsWith("'nonce-"));
-      expect(nonceToken, page).toBeDefined();
-      const nonce = nonceToken!.slice("'nonce-".length, -1);
-      expect(nonce.length).toBeGreaterThanOrEqual(16);
-      nonces.add(nonce);
-
-      const scripts = scriptTags(res.body);
-      expect(scripts.length, `${page} has Remix's scripts`).toBeGreaterThan(0);
-      for (const { attrs, content } of scripts) {
-        const src = /\bsrc="([^"]*)"/.exec(attrs)?.[1];
-        if (src !== undefined) expect(src, `${page}: scripts come from this origin`).toMatch(/^\/(?!\/)/);
-        if (/type="application\/ld\+json"/.test(attrs)) {
-          // Data, not code: not executed, but must not be able to close its tag.
-          expect(content).not.toMatch(/<\/?script/i);
-          continue;
-        }
-        if (src === undefined) expect(attrs, `${page}: inline script without the nonce`).toContain(`nonce="${nonce}"`);
-      }
-      // Inline event handlers and javascript: URLs would be blocked by the CSP (and are an XSS smell).
-      expect(res.body).not.toMatch(/<[^>]+\son[a-z]+=/i);
-      expect(res.body).not.toMatch(/(href|src|action)="\s*javascript:/i);
-      // Inline style attributes would be blocked by style-src 'self'.
-      expect(res.body, `${page}: inline style attribute`).not.toMatch(/<[^>]+\sstyle="/i);
+      const policy = checkScriptPolicy(page, res);
+      if ("nonce" in policy) nonces.push(policy.nonce);
     }
-    expect(nonces.size, "a new nonce per response").toBe(PAGES.length);
+    expect(new Set(nonces).size, "a new nonce per response").toBe(nonces.length);
   });
 
   it("sends nosniff, Referrer-Policy, X-Frame-Options and HSTS in production — on pages, API, assets and redirects", async () => {
@@ -197,6 +236,97 @@ describe("security headers on HTML", () => {
     expect(res.headers["strict-transport-security"]).toBeUndefined();
     expect(res.headers["x-content-type-options"]).toBe("nosniff");
     expect(res.headers["content-security-policy"]).toMatch(/frame-ancestors 'none'/);
+  });
+});
+
+describe("shared page cache (scripts/page-cache.js)", () => {
+  const isHit = (res: HttpResult) => /'sha256-/.test(String(res.headers["content-security-policy"] ?? ""));
+
+  it("a visitor's page is answered again from the cache, the same bytes under a hash policy, 304 on its ETag", async () => {
+    const page = "/ReciPals/Search?q=cache+probe+one";
+    const first = await request(prod, "GET", page);
+    const second = await request(prod, "GET", page);
+    expect(first.status).toBe(200);
+    expect(isHit(first), "a fresh render has a nonce").toBe(false);
+    expect(isHit(second), "the second answer comes from the cache").toBe(true);
+    checkScriptPolicy(page, second);
+    expect(second.body).toBe(first.body);
+    expect(second.headers.etag).toBe(first.headers.etag);
+    expect(second.headers["x-content-type-options"]).toBe("nosniff");
+    const revalidated = await request(prod, "GET", page, { headers: { "If-None-Match": String(first.headers.etag) } });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.body).toBe("");
+  });
+
+  it("a page from the cache runs its scripts in Chromium: it hydrates with no policy violation", async () => {
+    const page = "/ReciPals/Home?seed=4242";
+    await request(prod, "GET", page);
+    expect(isHit(await request(prod, "GET", page))).toBe(true);
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
+    });
+    try {
+      const tab = await browser.newPage();
+      const violations: string[] = [];
+      tab.on("console", (message) => {
+        if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+      });
+      const response = await tab.goto(`${prod.origin}${page}`);
+      expect(response?.status()).toBe(200);
+      expect(isHit({ status: 200, headers: await response!.allHeaders(), body: "", setCookies: [] }), "the browser got the cached page").toBe(true);
+      await tab.waitForSelector("html[data-hydrated]", { timeout: 20_000 });
+      expect(violations).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+
+  it("a signed-in request never gets the shared page and never fills it", async () => {
+    const page = "/ReciPals/Search?q=cache+probe+two";
+    const cookie = await signedInCookie();
+    for (let i = 0; i < 2; i++) {
+      const mine = await request(prod, "GET", page, { headers: { Cookie: cookie } });
+      expect(isHit(mine), "signed-in pages are rendered for their reader").toBe(false);
+      expect(mine.body).toContain(paths.profile(SEEDED_2.id));
+    }
+    const visitor = await request(prod, "GET", page);
+    expect(isHit(visitor), "nothing was stored by the signed-in requests").toBe(false);
+    expect(visitor.body).not.toContain(paths.profile(SEEDED_2.id));
+    expect(isHit(await request(prod, "GET", page)), "the visitor's page is").toBe(true);
+    // Even with the visitor's page stored, the signed-in reader still gets their own.
+    const mine = await request(prod, "GET", page, { headers: { Cookie: `theme=dark; ${cookie}` } });
+    expect(isHit(mine)).toBe(false);
+    expect(mine.body).toContain(paths.profile(SEEDED_2.id));
+  });
+
+  it("a write through the app shows at once: a new comment is on the next visitor's page", async () => {
+    const page = "/ReciPals/Recipes/recipeBot-R9";
+    await request(prod, "GET", page);
+    expect(isHit(await request(prod, "GET", page))).toBe(true);
+    const text = `Cache check ${crypto.randomUUID()}`;
+    expect((await postForm(prod, page, { intent: "comment", text }, await signedInCookie())).status).toBe(302);
+    const after = await request(prod, "GET", page);
+    expect(isHit(after), "the stored page was dropped").toBe(false);
+    expect(after.body).toContain(text);
+  });
+
+  it("a write by another process shows at once too (a script or a second server writing the file)", async () => {
+    const api = "/api/recipes/recipeBot-R10";
+    const before = JSON.parse((await request(prod, "GET", api)).body) as { name: string };
+    expect(isHit(await request(prod, "GET", "/ReciPals/Recipes/recipeBot-R10"))).toBe(false);
+    expect(isHit(await request(prod, "GET", "/ReciPals/Recipes/recipeBot-R10"))).toBe(true);
+    const renamed = `${before.name} (renamed ${crypto.randomUUID().slice(0, 8)})`;
+    const other = new SQLite(dbFile);
+    try {
+      other.pragma("busy_timeout = 5000");
+      other.prepare("update recipes set name = ? where id = 'recipeBot-R10'").run(renamed);
+    } finally {
+      other.close();
+    }
+    const page = await request(prod, "GET", "/ReciPals/Recipes/recipeBot-R10");
+    expect(page.body).toContain(renamed.replace(/&/g, "&amp;"));
+    expect((JSON.parse((await request(prod, "GET", api)).body) as { name: string }).name).toBe(renamed);
   });
 });
 

@@ -3,6 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { env } from "../env.server";
 import type { SessionUser } from "../queries/users.server";
 import { getUser } from "../session.server";
+import { offerToSharedCache } from "../shared-cache.server";
 
 // The plumbing every /api resource route shares (DESIGN §6): JSON answers, `{message}` errors
 // (plus `errors` per field on 400), CORS for ALLOWED_ORIGINS on every answer, preflights, a
@@ -207,6 +208,8 @@ export function apiRoute(handlers: Partial<Record<ApiMethod, ApiHandler>>): (arg
     } else {
       try {
         response = await handler(args);
+        // A read without a session answers the same to everyone: the server may share it.
+        if (method === "GET" && response.status === 200) offerToSharedCache(args.context);
       } catch (error) {
         response = await toErrorResponse(error);
       }

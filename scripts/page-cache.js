@@ -1,0 +1,237 @@
+// A shared page cache in front of Remix (issue 9): what a visitor without cookies is shown is
+// the same for every such visitor, so rendering it again for each one is wasted work. A page
+// rendered for one visitor is kept — already compressed — and answered to the next ones until
+// the database changes (any commit, by this process or another) or `ttlMs` passes (feeds are
+// shuffled per response, and time moves on), whichever comes first.
+//
+// What may be kept is the app's call, not this file's: the app calls `context.sharedCache.offer()`
+// (app/server/shared-cache.server.ts) for an answer that depends only on the URL. This file offers
+// that only for GET requests carrying no cookie of ours and no Authorization, keeps only a 200
+// without Set-Cookie, and keys entries by protocol, host, URL and Origin (absolute links and CORS
+// headers depend on those).
+//
+// A page's Content-Security-Policy allows its inline scripts by a nonce that must not be reused.
+// A kept page is byte-for-byte the same for everyone, so it is answered with a policy that
+// allows exactly its inline scripts by their SHA-256 hashes instead (CSP Level 2) — no nonce is
+// reused, and nothing but those scripts can run.
+import crypto from "node:crypto";
+import zlib from "node:zlib";
+
+/** Cookies the app reads: a request with any of them is personal and never shares a cache. */
+export const APP_COOKIE = /(?:^|;)\s*recipals_/;
+
+/** A request whose answer may be shared: GET, no cookie of ours, no credentials. */
+export function isShareableRequest(req) {
+  return req.method === "GET" && !req.headers.authorization && !APP_COOKIE.test(req.headers.cookie ?? "");
+}
+
+/** The inline scripts of an HTML page (tags with content and no src), as the browser hashes them. */
+export function inlineScripts(html) {
+  const scripts = [];
+  for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
+    const attrs = match[1] ?? "";
+    if (/\ssrc\s*=/i.test(attrs)) continue;
+    // Data blocks (JSON-LD) are never run, so they need no permission.
+    const type = /\stype\s*=\s*"([^"]*)"/i.exec(attrs)?.[1]?.trim().toLowerCase();
+    if (type && type !== "module" && !/^(?:text|application)\/(?:java|ecma)script$/.test(type)) continue;
+    scripts.push(match[2] ?? "");
+  }
+  return scripts;
+}
+
+/** `script-src` with the nonce replaced by the hashes of the page's inline scripts. */
+export function policyWithHashes(policy, html) {
+  const hashes = [...new Set(inlineScripts(html).map((script) => `'sha256-${crypto.createHash("sha256").update(script, "utf8").digest("base64")}'`))];
+  return policy
+    .split(";")
+    .map((directive) => {
+      const trimmed = directive.trim();
+      if (!/^script-src\s/i.test(trimmed)) return trimmed;
+      const sources = trimmed.split(/\s+/).slice(1).filter((source) => !/^'nonce-/i.test(source));
+      return ["script-src", ...sources, ...hashes].join(" ");
+    })
+    .join("; ");
+}
+
+/** The best encoding of ours the client takes: br, then gzip, else identity. */
+export function pickEncoding(acceptEncoding) {
+  const weights = new Map();
+  for (const part of String(acceptEncoding ?? "").split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    if (!name) continue;
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
+    weights.set(name, q === undefined ? 1 : Number(q));
+  }
+  const weight = (name) => weights.get(name) ?? weights.get("*") ?? 0;
+  if (weight("br") > 0 && weight("br") >= weight("gzip")) return "br";
+  if (weight("gzip") > 0) return "gzip";
+  return "identity";
+}
+
+/** Weak comparison (RFC 9110 §13.1.2) of If-None-Match against a tag. */
+function matchesTag(ifNoneMatch, etag) {
+  if (!ifNoneMatch || !etag) return false;
+  const opaque = (tag) => tag.trim().replace(/^W\//, "");
+  return ifNoneMatch.split(",").some((tag) => tag.trim() === "*" || opaque(tag) === opaque(etag));
+}
+
+// Not kept: set per connection or by the server's own middleware on every answer.
+const UNKEPT_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding", "date", "set-cookie"]);
+const NOT_MODIFIED_HEADERS = ["etag", "cache-control", "vary", "last-modified"];
+
+/**
+ * @param {{
+ *   version: () => string,   // changes whenever the database may have changed
+ *   ttlMs?: number,          // the longest an entry is answered
+ *   maxBytes?: number,       // all entries together (identity + gzip + br)
+ *   maxEntryBytes?: number,  // larger answers are not kept
+ * }} options
+ */
+export function createPageCache({ version, ttlMs = 10_000, maxBytes = 64 * 1024 * 1024, maxEntryBytes = 512 * 1024 }) {
+  /** Insertion order is recency order: a hit moves its entry to the end; the oldest go first. */
+  const entries = new Map();
+  let bytes = 0;
+  const stats = { hits: 0, misses: 0, stored: 0 };
+
+  const drop = (key) => {
+    const entry = entries.get(key);
+    if (!entry) return;
+    entries.delete(key);
+    bytes -= entry.bytes;
+  };
+
+  const keyOf = (req) => `${req.protocol}://${req.headers.host ?? ""}${req.originalUrl}\n${req.headers.origin ?? ""}`;
+
+  function store(key, entry) {
+    drop(key);
+    entries.set(key, entry);
+    bytes += entry.bytes;
+    stats.stored++;
+    for (const oldest of entries.keys()) {
+      if (bytes <= maxBytes) break;
+      drop(oldest);
+    }
+  }
+
+  function answer(req, res, entry) {
+    for (const [name, value] of entry.headers) res.setHeader(name, value);
+    if (matchesTag(req.headers["if-none-match"], entry.etag)) {
+      for (const name of res.getHeaderNames()) if (!NOT_MODIFIED_HEADERS.includes(name) && name.startsWith("content-")) res.removeHeader(name);
+      res.statusCode = 304;
+      res.end();
+      return;
+    }
+    const encoding = pickEncoding(req.headers["accept-encoding"]);
+    const body = entry.bodies[encoding];
+    res.statusCode = 200;
+    if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
+    res.setHeader("Content-Length", body.length);
+    res.end(body);
+  }
+
+  /** Wraps res to see what the app answers and keep it when the app offered it. */
+  function capture(req, res, key, versionAtStart) {
+    let offered = false;
+    let headers = null;
+    let chunks = [];
+    let size = 0;
+    const write = res.write;
+    const end = res.end;
+    const snapshot = () => {
+      if (headers) return;
+      headers = [];
+      for (const [name, value] of Object.entries(res.getHeaders())) if (!UNKEPT_HEADERS.has(name)) headers.push([name, value]);
+    };
+    const collect = (chunk, encoding) => {
+      if (chunks === null || chunk == null || typeof chunk === "function") return;
+      const buffer = typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? encoding : "utf8") : Buffer.from(chunk);
+      size += buffer.length;
+      if (size > maxEntryBytes) chunks = null;
+      else chunks.push(buffer);
+    };
+    res.write = function (chunk, encoding, callback) {
+      snapshot();
+      collect(chunk, encoding);
+      return write.call(this, chunk, encoding, callback);
+    };
+    res.end = function (chunk, encoding, callback) {
+      snapshot();
+      collect(chunk, encoding);
+      const result = end.call(this, chunk, encoding, callback);
+      if (offered && chunks !== null && res.statusCode === 200 && !res.hasHeader("set-cookie")) {
+        keep(key, versionAtStart, headers, Buffer.concat(chunks));
+      }
+      chunks = null;
+      return result;
+    };
+    return () => {
+      offered = true;
+    };
+  }
+
+  function keep(key, entryVersion, headers, identity) {
+    const headerMap = new Map(headers);
+    // "private" marks an answer for one person: never shared, whatever was offered.
+    if (/\bprivate\b/i.test(String(headerMap.get("cache-control") ?? ""))) return;
+    // Kept answers come in three encodings; compression adds this only after the snapshot.
+    const vary = String(headerMap.get("vary") ?? "");
+    if (!/\baccept-encoding\b/i.test(vary)) headerMap.set("vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
+    const policy = headerMap.get("content-security-policy");
+    if (typeof policy === "string" && /'nonce-/.test(policy)) {
+      headerMap.set("content-security-policy", policyWithHashes(policy, identity.toString("utf8")));
+    }
+    const etag = headerMap.get("etag") ?? `"${crypto.createHash("sha256").update(identity).digest("base64url").slice(0, 27)}"`;
+    headerMap.set("etag", etag);
+    const bodies = {
+      identity,
+      gzip: zlib.gzipSync(identity, { level: 6 }),
+      br: zlib.brotliCompressSync(identity, {
+        params: {
+          [zlib.constants.BROTLI_PARAM_QUALITY]: 6,
+          [zlib.constants.BROTLI_PARAM_LGWIN]: 18,
+          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+        },
+      }),
+    };
+    store(key, {
+      version: entryVersion,
+      expires: Date.now() + ttlMs,
+      etag: String(etag),
+      headers: [...headerMap],
+      bodies,
+      bytes: bodies.identity.length + bodies.gzip.length + bodies.br.length,
+    });
+  }
+
+  function middleware(req, res, next) {
+    if (!isShareableRequest(req)) return next();
+    const key = keyOf(req);
+    const current = version();
+    const entry = entries.get(key);
+    if (entry && entry.version === current && entry.expires > Date.now()) {
+      stats.hits++;
+      entries.delete(key);
+      entries.set(key, entry);
+      return answer(req, res, entry);
+    }
+    if (entry) drop(key);
+    stats.misses++;
+    res.locals.sharedCache = { offer: capture(req, res, key, current) };
+    next();
+  }
+
+  return {
+    middleware,
+    stats,
+    get size() {
+      return entries.size;
+    },
+    get bytes() {
+      return bytes;
+    },
+    clear() {
+      entries.clear();
+      bytes = 0;
+    },
+  };
+}
