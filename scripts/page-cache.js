@@ -25,16 +25,22 @@ export function isShareableRequest(req) {
   return req.method === "GET" && !req.headers.authorization && !APP_COOKIE.test(req.headers.cookie ?? "");
 }
 
+// The MIME types a browser runs as classic scripts (HTML's "JavaScript MIME type essence match").
+const JAVASCRIPT_TYPE = /^(?:(?:application|text)\/(?:x-)?(?:ecma|java)script|text\/javascript1\.[0-5]|text\/(?:jscript|livescript))$/;
+
 /** The inline scripts of an HTML page (tags with content and no src), as the browser hashes them. */
 export function inlineScripts(html) {
   const scripts = [];
-  for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
+  // Attribute values may hold ">" when quoted.
+  for (const match of html.matchAll(/<script\b((?:[^>"']|"[^"]*"|'[^']*')*)>([\s\S]*?)<\/script\s*>/gi)) {
     const attrs = match[1] ?? "";
     if (/\ssrc\s*=/i.test(attrs)) continue;
     // Data blocks (JSON-LD) are never run, so they need no permission.
-    const type = /\stype\s*=\s*"([^"]*)"/i.exec(attrs)?.[1]?.trim().toLowerCase();
-    if (type && type !== "module" && !/^(?:text|application)\/(?:java|ecma)script$/.test(type)) continue;
-    scripts.push(match[2] ?? "");
+    const typeMatch = /\stype\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i.exec(attrs);
+    const type = (typeMatch?.[1] ?? typeMatch?.[2] ?? typeMatch?.[3] ?? "").trim().toLowerCase();
+    if (type !== "" && type !== "module" && !JAVASCRIPT_TYPE.test(type)) continue;
+    // The HTML parser turns CR LF and lone CR into LF before the script's text is hashed.
+    scripts.push((match[2] ?? "").replace(/\r\n?/g, "\n"));
   }
   return scripts;
 }
@@ -57,7 +63,8 @@ export function policyWithHashes(policy, html) {
 export function pickEncoding(acceptEncoding) {
   const weights = new Map();
   for (const part of String(acceptEncoding ?? "").split(",")) {
-    const [name, ...params] = part.trim().toLowerCase().split(";");
+    const [rawName, ...params] = part.toLowerCase().split(";");
+    const name = rawName?.trim();
     if (!name) continue;
     const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
     weights.set(name, q === undefined ? 1 : Number(q));
@@ -100,10 +107,15 @@ export function createPageCache({ version, ttlMs = 10_000, maxBytes = 64 * 1024 
     bytes -= entry.bytes;
   };
 
-  const keyOf = (req) => `${req.protocol}://${req.headers.host ?? ""}${req.originalUrl}\n${req.headers.origin ?? ""}`;
+  // Everything the app's answer can depend on besides the database: Remix builds the request URL
+  // from the protocol, Host and X-Forwarded-Host (absolute links in a page), and the API's CORS
+  // headers follow Origin.
+  const keyOf = (req) =>
+    [req.protocol, req.headers.host, req.headers["x-forwarded-host"], req.originalUrl, req.headers.origin].map((part) => part ?? "").join("\n");
 
   function store(key, entry) {
     drop(key);
+    if (entry.bytes > maxBytes) return;
     entries.set(key, entry);
     bytes += entry.bytes;
     stats.stored++;
@@ -177,10 +189,14 @@ export function createPageCache({ version, ttlMs = 10_000, maxBytes = 64 * 1024 
     const vary = String(headerMap.get("vary") ?? "");
     if (!/\baccept-encoding\b/i.test(vary)) headerMap.set("vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
     const policy = headerMap.get("content-security-policy");
-    if (typeof policy === "string" && /'nonce-/.test(policy)) {
-      headerMap.set("content-security-policy", policyWithHashes(policy, identity.toString("utf8")));
+    if (typeof policy === "string" && /'nonce-/i.test(policy)) {
+      const hashed = policyWithHashes(policy, identity.toString("utf8"));
+      // A nonce left anywhere (another directive) would be handed to everyone: not kept.
+      if (/'nonce-/i.test(hashed)) return;
+      headerMap.set("content-security-policy", hashed);
     }
-    const etag = headerMap.get("etag") ?? `"${crypto.createHash("sha256").update(identity).digest("base64url").slice(0, 27)}"`;
+    // Weak: the same tag stands for the identity, gzip and br bodies.
+    const etag = headerMap.get("etag") ?? `W/"${crypto.createHash("sha256").update(identity).digest("base64url").slice(0, 27)}"`;
     headerMap.set("etag", etag);
     const bodies = {
       identity,

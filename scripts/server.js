@@ -2,9 +2,11 @@
 // the app needs what remix-serve cannot give: the client address in the load context (sign-in
 // throttling), a cross-site guard for every non-GET request, security headers on every
 // answer, and a graceful stop that closes the database.
+import cluster from "node:cluster";
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
+import { availableParallelism } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 import { createRequestHandler } from "@remix-run/express";
@@ -195,4 +197,56 @@ export async function startServer() {
   return server;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await startServer();
+/** WEB_CONCURRENCY: how many processes serve (default 1); "auto" means one per CPU. */
+export function workerCount(value = process.env.WEB_CONCURRENCY) {
+  if (value === undefined || value === "") return 1;
+  const count = value === "auto" ? availableParallelism() : Number(value);
+  if (!Number.isInteger(count) || count < 1 || count > 64) throw new Error('WEB_CONCURRENCY must be a whole number from 1 to 64, or "auto".');
+  return count;
+}
+
+/**
+ * Serves with WEB_CONCURRENCY processes. One (the default) is startServer() itself. More are
+ * node:cluster workers sharing the port: each a whole server with its own database handle
+ * (SQLite in WAL mode takes several; writes queue on its lock, sessions and sign-in throttling
+ * live in the database, and each worker's page cache sees the others' commits through
+ * data_version). The primary only keeps the workers running — a worker that dies is replaced,
+ * unless workers keep dying right after starting — and on SIGTERM/SIGINT passes the signal on
+ * and exits once every worker has finished its requests.
+ */
+export async function serve() {
+  const workers = workerCount();
+  if (workers === 1 || cluster.isWorker) return startServer();
+  cluster.setupPrimary({ exec: fileURLToPath(import.meta.url), args: [] });
+  let stopping = false;
+  let quickDeaths = 0;
+  const fork = () => {
+    const worker = cluster.fork();
+    worker.startedAt = Date.now();
+  };
+  cluster.on("exit", (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    quickDeaths = Date.now() - worker.startedAt < 5_000 ? quickDeaths + 1 : 0;
+    if (quickDeaths >= 3) {
+      console.error(`Workers keep exiting right after they start (last: ${signal ?? `exit ${code}`}); stopping.`);
+      process.exit(1);
+    }
+    console.error(`Worker ${worker.process.pid} exited (${signal ?? `exit ${code}`}); starting another.`);
+    fork();
+  });
+  const stop = (signal) => {
+    if (stopping) return;
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+    setTimeout(() => process.exit(1), 12_000).unref();
+  };
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once("SIGINT", () => stop("SIGINT"));
+  for (let i = 0; i < workers; i++) fork();
+  console.log(`ReciPals: ${workers} worker processes (WEB_CONCURRENCY).`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await serve();

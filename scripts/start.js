@@ -42,5 +42,5 @@ const prepare = spawnSync(process.execPath, [path.join(root, "scripts/prepare.js
 if (prepare.status !== 0) process.exit(prepare.status ?? 1);
 if (args.some((arg) => ["--setup-only", "--migrate-only", "--seed"].includes(arg))) process.exit(0);
 
-const { startServer } = await import(pathToFileURL(path.join(root, "scripts/server.js")).href);
-await startServer();
+const { serve } = await import(pathToFileURL(path.join(root, "scripts/server.js")).href);
+await serve();
