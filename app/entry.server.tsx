@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { PassThrough } from "node:stream";
 
-import type { AppLoadContext, EntryContext } from "@remix-run/node";
+import type { ActionFunctionArgs, AppLoadContext, EntryContext, LoaderFunctionArgs } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
@@ -58,6 +58,8 @@ function contentSecurityPolicy(nonce: string): string {
   ].join("; ");
 }
 
+const hasSession = (request: Request) => /(?:^|;\s*)recipals_session=/.test(request.headers.get("Cookie") ?? "");
+
 /**
  * ETag → 304 for pages that are the same for every visitor (a GET without a session: recipe
  * pages, Info, Search, a Home link with its seed). The HTML itself cannot be the tag's source:
@@ -76,7 +78,7 @@ function revalidate(
   loadContext: AppLoadContext,
 ): Response | null {
   if ((request.method !== "GET" && request.method !== "HEAD") || status !== 200) return null;
-  if (/(?:^|;\s*)recipals_session=/.test(request.headers.get("Cookie") ?? "") || headers.has("Set-Cookie")) return null;
+  if (hasSession(request) || headers.has("Set-Cookie")) return null;
   const { loaderData, actionData, errors } = remixContext.staticHandlerContext;
   if (actionData || errors) return null;
   const etag = `W/"${crypto
@@ -94,6 +96,17 @@ function revalidate(
   const notModified = new Headers();
   for (const name of ["ETag", "Cache-Control", "Vary"]) notModified.set(name, headers.get(name)!);
   return new Response(null, { status: 304, headers: notModified });
+}
+
+/**
+ * Single-fetch data (`….data`: a visitor's client-side navigation or `Load more`) is, like the
+ * visitor's pages, the same for every visitor: offered to the server's shared cache.
+ */
+export function handleDataRequest(response: Response, { request, context }: LoaderFunctionArgs | ActionFunctionArgs): Response {
+  if (request.method === "GET" && response.status === 200 && !hasSession(request) && !response.headers.has("Set-Cookie")) {
+    offerToSharedCache(context);
+  }
+  return response;
 }
 
 export default function handleRequest(

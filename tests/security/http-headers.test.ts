@@ -311,6 +311,26 @@ describe("shared page cache (scripts/page-cache.js)", () => {
     expect(after.body).toContain(text);
   });
 
+  it("a visitor's client-side navigation data (single fetch .data) is shared too, and dropped on a write", async () => {
+    const data = "/ReciPals/Recipes/recipeBot-R14.data";
+    const first = await request(prod, "GET", data);
+    expect(first.status).toBe(200);
+    // Only an answer from the cache carries a tag made from its bytes.
+    expect(first.headers.etag).toBeUndefined();
+    const second = await request(prod, "GET", data);
+    expect(second.headers.etag, "the second answer comes from the cache").toMatch(/^W\/"/);
+    expect(second.body).toBe(first.body);
+    const text = `Data cache check ${crypto.randomUUID()}`;
+    expect((await postForm(prod, "/ReciPals/Recipes/recipeBot-R14", { intent: "comment", text }, await signedInCookie())).status).toBe(302);
+    const after = await request(prod, "GET", data);
+    expect(after.headers.etag).toBeUndefined();
+    expect(after.body).toContain(text);
+    // Signed in, the data is never shared.
+    const cookie = await signedInCookie();
+    await request(prod, "GET", data, { headers: { Cookie: cookie } });
+    expect((await request(prod, "GET", data, { headers: { Cookie: cookie } })).headers.etag).toBeUndefined();
+  });
+
   it("a write by another process shows at once too (a script or a second server writing the file)", async () => {
     const api = "/api/recipes/recipeBot-R10";
     const before = JSON.parse((await request(prod, "GET", api)).body) as { name: string };
