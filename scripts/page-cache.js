@@ -5,15 +5,17 @@
 // shuffled per response, and time moves on), whichever comes first.
 //
 // What may be kept is the app's call, not this file's: the app calls `context.sharedCache.offer()`
-// (app/server/shared-cache.server.ts) for an answer that depends only on the URL. This file offers
-// that only for GET requests carrying no cookie of ours and no Authorization, keeps only a 200
-// without Set-Cookie, and keys entries by protocol, host, URL and Origin (absolute links and CORS
+// (app/server/shared-cache.server.ts) for an answer that depends only on the URL, and `withhold()`
+// for one that must not be shared whatever else offers it. This file offers that only for GET
+// requests carrying no cookie of ours and no Authorization, keeps only a 200 without Set-Cookie,
+// and keys entries by protocol, Host, X-Forwarded-Host, URL and Origin (absolute links and CORS
 // headers depend on those).
 //
 // A page's Content-Security-Policy allows its inline scripts by a nonce that must not be reused.
 // A kept page is byte-for-byte the same for everyone, so it is answered with a policy that
 // allows exactly its inline scripts by their SHA-256 hashes instead (CSP Level 2) — no nonce is
-// reused, and nothing but those scripts can run.
+// reused, and nothing but those scripts can run. A page holding an inline script without the
+// nonce is not kept at all.
 import crypto from "node:crypto";
 import zlib from "node:zlib";
 
@@ -28,8 +30,8 @@ export function isShareableRequest(req) {
 // The MIME types a browser runs as classic scripts (HTML's "JavaScript MIME type essence match").
 const JAVASCRIPT_TYPE = /^(?:(?:application|text)\/(?:x-)?(?:ecma|java)script|text\/javascript1\.[0-5]|text\/(?:jscript|livescript))$/;
 
-/** The inline scripts of an HTML page (tags with content and no src), as the browser hashes them. */
-export function inlineScripts(html) {
+/** The executable inline scripts of an HTML page (tags with content and no src), with their attributes. */
+function inlineScriptTags(html) {
   const scripts = [];
   // Attribute values may hold ">" when quoted.
   for (const match of html.matchAll(/<script\b((?:[^>"']|"[^"]*"|'[^']*')*)>([\s\S]*?)<\/script\s*>/gi)) {
@@ -39,15 +41,28 @@ export function inlineScripts(html) {
     const typeMatch = /\stype\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i.exec(attrs);
     const type = (typeMatch?.[1] ?? typeMatch?.[2] ?? typeMatch?.[3] ?? "").trim().toLowerCase();
     if (type !== "" && type !== "module" && !JAVASCRIPT_TYPE.test(type)) continue;
+    const nonceMatch = /\snonce\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i.exec(attrs);
     // The HTML parser turns CR LF and lone CR into LF before the script's text is hashed.
-    scripts.push((match[2] ?? "").replace(/\r\n?/g, "\n"));
+    scripts.push({ nonce: nonceMatch?.[1] ?? nonceMatch?.[2] ?? nonceMatch?.[3] ?? null, text: (match[2] ?? "").replace(/\r\n?/g, "\n") });
   }
   return scripts;
 }
 
-/** `script-src` with the nonce replaced by the hashes of the page's inline scripts. */
+/** The inline scripts of an HTML page (tags with content and no src), as the browser hashes them. */
+export function inlineScripts(html) {
+  return inlineScriptTags(html).map((script) => script.text);
+}
+
+/**
+ * `script-src` with the nonce replaced by the hashes of the page's inline scripts — only of those
+ * the nonce allowed. A page with an inline script the nonce did not allow (markup that got in
+ * somewhere) returns null: it is not kept, since hashing would let that script run for everyone.
+ */
 export function policyWithHashes(policy, html) {
-  const hashes = [...new Set(inlineScripts(html).map((script) => `'sha256-${crypto.createHash("sha256").update(script, "utf8").digest("base64")}'`))];
+  const nonce = /'nonce-([^']*)'/i.exec(policy)?.[1];
+  const scripts = inlineScriptTags(html);
+  if (nonce !== undefined && scripts.some((script) => script.nonce !== nonce)) return null;
+  const hashes = [...new Set(scripts.map((script) => `'sha256-${crypto.createHash("sha256").update(script.text, "utf8").digest("base64")}'`))];
   return policy
     .split(";")
     .map((directive) => {
@@ -92,12 +107,15 @@ const NOT_MODIFIED_HEADERS = ["etag", "cache-control", "vary", "last-modified"];
  *   ttlMs?: number,          // the longest an entry is answered
  *   maxBytes?: number,       // all entries together (identity + gzip + br)
  *   maxEntryBytes?: number,  // larger answers are not kept
+ *   maxEntries?: number,
  * }} options
  */
-export function createPageCache({ version, ttlMs = 10_000, maxBytes = 64 * 1024 * 1024, maxEntryBytes = 512 * 1024 }) {
+export function createPageCache({ version, ttlMs = 10_000, maxBytes = 64 * 1024 * 1024, maxEntryBytes = 512 * 1024, maxEntries = 10_000 }) {
   /** Insertion order is recency order: a hit moves its entry to the end; the oldest go first. */
   const entries = new Map();
   let bytes = 0;
+  /** The database version the entries were made at: when it moves, every entry is stale. */
+  let entriesVersion = null;
   const stats = { hits: 0, misses: 0, stored: 0 };
 
   const drop = (key) => {
@@ -120,7 +138,7 @@ export function createPageCache({ version, ttlMs = 10_000, maxBytes = 64 * 1024 
     bytes += entry.bytes;
     stats.stored++;
     for (const oldest of entries.keys()) {
-      if (bytes <= maxBytes) break;
+      if (bytes <= maxBytes && entries.size <= maxEntries) break;
       drop(oldest);
     }
   }
@@ -170,18 +188,34 @@ export function createPageCache({ version, ttlMs = 10_000, maxBytes = 64 * 1024 
       snapshot();
       collect(chunk, encoding);
       const result = end.call(this, chunk, encoding, callback);
-      if (offered && chunks !== null && res.statusCode === 200 && !res.hasHeader("set-cookie")) {
+      if (offered && !withheld && chunks !== null && res.statusCode === 200 && !res.hasHeader("set-cookie")) {
         keep(key, versionAtStart, headers, Buffer.concat(chunks));
       }
       chunks = null;
       return result;
     };
-    return () => {
-      offered = true;
+    let withheld = false;
+    return {
+      offer() {
+        offered = true;
+      },
+      /** Whatever else offers it, this answer is not shared (e.g. a page reporting a failure). */
+      withhold() {
+        withheld = true;
+      },
     };
   }
 
+  /** A buffer of exactly this length (zlib's output is a view into a larger one, kept alive by it). */
+  const exact = (buffer) => {
+    const copy = Buffer.allocUnsafeSlow(buffer.length);
+    buffer.copy(copy);
+    return copy;
+  };
+
   function keep(key, entryVersion, headers, identity) {
+    // The database changed while this was rendered: it may already be out of date.
+    if (version() !== entryVersion) return;
     const headerMap = new Map(headers);
     // "private" marks an answer for one person: never shared, whatever was offered.
     if (/\bprivate\b/i.test(String(headerMap.get("cache-control") ?? ""))) return;
@@ -191,31 +225,36 @@ export function createPageCache({ version, ttlMs = 10_000, maxBytes = 64 * 1024 
     const policy = headerMap.get("content-security-policy");
     if (typeof policy === "string" && /'nonce-/i.test(policy)) {
       const hashed = policyWithHashes(policy, identity.toString("utf8"));
-      // A nonce left anywhere (another directive) would be handed to everyone: not kept.
-      if (/'nonce-/i.test(hashed)) return;
+      // An inline script the nonce did not allow, or a nonce left in another directive (it would be
+      // handed to everyone): not kept.
+      if (hashed === null || /'nonce-/i.test(hashed)) return;
       headerMap.set("content-security-policy", hashed);
     }
     // Weak: the same tag stands for the identity, gzip and br bodies.
     const etag = headerMap.get("etag") ?? `W/"${crypto.createHash("sha256").update(identity).digest("base64url").slice(0, 27)}"`;
     headerMap.set("etag", etag);
     const bodies = {
-      identity,
-      gzip: zlib.gzipSync(identity, { level: 6 }),
-      br: zlib.brotliCompressSync(identity, {
+      identity: exact(identity),
+      gzip: exact(zlib.gzipSync(identity, { level: 6 })),
+      br: exact(
+        zlib.brotliCompressSync(identity, {
         params: {
           [zlib.constants.BROTLI_PARAM_QUALITY]: 6,
           [zlib.constants.BROTLI_PARAM_LGWIN]: 18,
           [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
-        },
-      }),
+          },
+        }),
+      ),
     };
+    const kept = [...headerMap];
     store(key, {
       version: entryVersion,
       expires: Date.now() + ttlMs,
       etag: String(etag),
-      headers: [...headerMap],
+      headers: kept,
       bodies,
-      bytes: bodies.identity.length + bodies.gzip.length + bodies.br.length,
+      // The bodies, the key and the headers, and about a kilobyte for the objects around them.
+      bytes: bodies.identity.length + bodies.gzip.length + bodies.br.length + key.length + JSON.stringify(kept).length + 1024,
     });
   }
 
@@ -223,6 +262,12 @@ export function createPageCache({ version, ttlMs = 10_000, maxBytes = 64 * 1024 
     if (!isShareableRequest(req)) return next();
     const key = keyOf(req);
     const current = version();
+    if (current !== entriesVersion) {
+      // Every entry is older than this change: drop them all (no stale entry lingers in memory).
+      entries.clear();
+      bytes = 0;
+      entriesVersion = current;
+    }
     const entry = entries.get(key);
     if (entry && entry.version === current && entry.expires > Date.now()) {
       stats.hits++;
@@ -232,7 +277,7 @@ export function createPageCache({ version, ttlMs = 10_000, maxBytes = 64 * 1024 
     }
     if (entry) drop(key);
     stats.misses++;
-    res.locals.sharedCache = { offer: capture(req, res, key, current) };
+    res.locals.sharedCache = capture(req, res, key, current);
     next();
   }
 

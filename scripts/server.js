@@ -192,8 +192,10 @@ export async function startServer() {
     });
     server.closeIdleConnections?.();
   };
-  process.once("SIGTERM", () => stop("SIGTERM"));
-  process.once("SIGINT", () => stop("SIGINT"));
+  // `on`, not `once`: a worker of a cluster gets Ctrl-C twice (from the terminal and from the
+  // primary), and a second signal without a listener would kill it mid-request.
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
   return server;
 }
 
@@ -217,8 +219,10 @@ export function workerCount(value = process.env.WEB_CONCURRENCY) {
 export async function serve() {
   const workers = workerCount();
   if (workers === 1 || cluster.isWorker) return startServer();
+  if ((process.env.DATABASE_PATH ?? "") === ":memory:") throw new Error("WEB_CONCURRENCY above 1 needs a database file: each worker would get its own :memory: database.");
   cluster.setupPrimary({ exec: fileURLToPath(import.meta.url), args: [] });
   let stopping = false;
+  let stopFailed = false;
   let quickDeaths = 0;
   const fork = () => {
     const worker = cluster.fork();
@@ -226,13 +230,17 @@ export async function serve() {
   };
   cluster.on("exit", (worker, code, signal) => {
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      if (code !== 0) stopFailed = true;
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(stopFailed ? 1 : 0);
       return;
     }
     quickDeaths = Date.now() - worker.startedAt < 5_000 ? quickDeaths + 1 : 0;
     if (quickDeaths >= 3) {
       console.error(`Workers keep exiting right after they start (last: ${signal ?? `exit ${code}`}); stopping.`);
-      process.exit(1);
+      stopFailed = true;
+      stop("SIGTERM");
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(1);
+      return;
     }
     console.error(`Worker ${worker.process.pid} exited (${signal ?? `exit ${code}`}); starting another.`);
     fork();
@@ -243,8 +251,8 @@ export async function serve() {
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
     setTimeout(() => process.exit(1), 12_000).unref();
   };
-  process.once("SIGTERM", () => stop("SIGTERM"));
-  process.once("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
   for (let i = 0; i < workers; i++) fork();
   console.log(`ReciPals: ${workers} worker processes (WEB_CONCURRENCY).`);
 }

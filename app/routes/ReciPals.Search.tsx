@@ -18,6 +18,7 @@ import { useHydrated } from "~/lib/hooks";
 import { paths } from "~/lib/paths";
 import type { RecipeCard, RecipePage, UserCard } from "~/server/queries/search.server";
 import { searchRecipes, searchUsers } from "~/server/queries/search.server";
+import { withholdFromSharedCache } from "~/server/shared-cache.server";
 import { MAX_QUERY_LENGTH, parseSearchParams } from "~/server/validation/search.server";
 import searchStyles from "~/styles/search.css";
 import { PersonLink } from "~/components/person-link";
@@ -37,7 +38,7 @@ const PLACEHOLDER = "Search recipes, ingredients, users...";
 const TYPING_DELAY_MS = 250;
 const PEOPLE_LOADING_DELAY_MS = 300;
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const { q, page, seed } = parseSearchParams(new URL(request.url).searchParams);
   let recipes: RecipePage = { items: [], page, hasMore: false };
   let people: UserCard[] = [];
@@ -57,6 +58,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       error ??= MESSAGES.failed;
     }
   }
+  // A failure is this moment's, not the page's: never kept for the next visitors.
+  if (error) withholdFromSharedCache(context);
   return { q, page, seed, recipes, people, error };
 }
 

@@ -5,6 +5,15 @@
  * the database changes. Only pages and endpoints that read nothing else may offer.
  */
 export function offerToSharedCache(context: unknown): void {
-  const offer = (context as { sharedCache?: { offer?: unknown } } | null | undefined)?.sharedCache?.offer;
-  if (typeof offer === "function") offer();
+  sharedCacheOf(context)?.offer?.();
+}
+
+/** This answer must not be shared, whatever else offers it (a page reporting a failure). */
+export function withholdFromSharedCache(context: unknown): void {
+  sharedCacheOf(context)?.withhold?.();
+}
+
+function sharedCacheOf(context: unknown): { offer?: () => void; withhold?: () => void } | null {
+  const cache = (context as { sharedCache?: unknown } | null | undefined)?.sharedCache;
+  return typeof cache === "object" && cache !== null ? (cache as { offer?: () => void; withhold?: () => void }) : null;
 }

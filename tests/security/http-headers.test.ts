@@ -162,6 +162,7 @@ function checkScriptPolicy(page: string, res: HttpResult): { nonce: string } | {
   const scripts = scriptTags(res.body);
   expect(scripts.length, `${page} has Remix's scripts`).toBeGreaterThan(0);
   const inlineHashes = new Set<string>();
+  const renderedWith = new Set<string>();
   for (const { attrs, content } of scripts) {
     const src = /\bsrc="([^"]*)"/.exec(attrs)?.[1];
     if (src !== undefined) {
@@ -174,11 +175,16 @@ function checkScriptPolicy(page: string, res: HttpResult): { nonce: string } | {
       continue;
     }
     if (nonce !== undefined) expect(attrs, `${page}: inline script without the nonce`).toContain(`nonce="${nonce}"`);
+    renderedWith.add(/\bnonce="([^"]*)"/.exec(attrs)?.[1] ?? "(none)");
     inlineHashes.add(`'sha256-${crypto.createHash("sha256").update(content, "utf8").digest("base64")}'`);
   }
   // Hashes allow exactly the page's own inline scripts: none missing (the page would break),
   // none extra (the policy would allow code that is not on the page).
   if (nonce === undefined) expect(new Set(hashTokens), `${page}: hashes of its inline scripts`).toEqual(inlineHashes);
+  // A kept page is one render's bytes: every inline script bears that render's nonce (a script
+  // without it would be markup that got in, and is never made runnable by a hash).
+  expect(renderedWith.size, `${page}: inline scripts from one render`).toBe(1);
+  expect(renderedWith.has("(none)"), `${page}: an inline script without a nonce`).toBe(false);
   // Inline event handlers and javascript: URLs would be blocked by the CSP (and are an XSS smell).
   expect(res.body).not.toMatch(/<[^>]+\son[a-z]+=/i);
   expect(res.body).not.toMatch(/(href|src|action)="\s*javascript:/i);

@@ -110,6 +110,21 @@ describe("WEB_CONCURRENCY=2", () => {
     expect(server.output().match(/SIGTERM: finishing in-flight requests/g)).toHaveLength(2);
   }, 30_000);
 
+  it("Ctrl-C in a terminal (SIGINT to the primary and to every worker at once) still lets each worker finish and exit 0", async () => {
+    const dbFile = path.join(dir, "db4", "recipals.db");
+    fs.mkdirSync(path.dirname(dbFile), { recursive: true });
+    fs.copyFileSync(await seededDatabase(path.join(dir, "db5")), dbFile);
+    const other = await startServer({ databasePath: dbFile, env: { WEB_CONCURRENCY: "2" } });
+    await waitFor(() => childrenOf(other.pid).length === 2, "two workers");
+    const workers = childrenOf(other.pid);
+    // The terminal signals the whole process group; the primary then passes SIGINT on again.
+    for (const pid of [other.pid, ...workers]) process.kill(pid, "SIGINT");
+    const { code, signal } = await other.exited;
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    expect(other.output().match(/SIGINT: finishing in-flight requests/g)).toHaveLength(2);
+    for (const pid of workers) expect(alive(pid)).toBe(false);
+  }, 60_000);
+
   it("workers do not outlive a primary that is killed outright", async () => {
     const dbFile = path.join(dir, "db2", "recipals.db");
     fs.mkdirSync(path.dirname(dbFile), { recursive: true });

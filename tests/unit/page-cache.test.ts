@@ -63,10 +63,11 @@ const servers: http.Server[] = [];
 /**
  * Query flags the handler understands: offer (calls sharedCache.offer()), status=N, setcookie,
  * private (Cache-Control: private), pad=N (bytes of padding; random: incompressible), chunks (body written in pieces),
- * noetag, bump (the data version changes while rendering). A request header X-Withhold keeps
+ * noetag, bump (the data version changes while rendering), inject (an inline script without the
+ * nonce, as injected markup would be), withhold (the app withholds the answer). A request header X-Withhold keeps
  * the handler from offering whatever the URL says (headers other than Origin are not in the key).
  */
-async function startApp(options: { ttlMs?: number; maxBytes?: number; maxEntryBytes?: number; trustProxy?: boolean } = {}): Promise<TestApp> {
+async function startApp(options: { ttlMs?: number; maxBytes?: number; maxEntryBytes?: number; maxEntries?: number; trustProxy?: boolean } = {}): Promise<TestApp> {
   const testApp = { port: 0, renders: 0, version: "v1" } as TestApp;
   testApp.cache = createPageCache({ version: () => testApp.version, ...options });
   const app = express();
@@ -87,7 +88,9 @@ async function startApp(options: { ttlMs?: number; maxBytes?: number; maxEntryBy
     res.setHeader("Content-Security-Policy", POLICY(nonce));
     if (!flags.has("noetag")) res.setHeader("ETag", `W/"${crypto.createHash("sha1").update(req.originalUrl).digest("hex")}"`);
     res.setHeader("X-Render", String(render));
-    const html = renderPage(nonce, render, Number(flags.get("pad") ?? 0), flags.has("random"));
+    let html = renderPage(nonce, render, Number(flags.get("pad") ?? 0), flags.has("random"));
+    if (flags.has("inject")) html = html.replace("</body>", "<script>stolen(document.cookie)</script></body>");
+    if (flags.has("withhold")) res.locals.sharedCache?.withhold();
     if (flags.has("bump")) testApp.version = `${testApp.version}+`;
     if (!flags.has("chunks")) return res.end(html);
     const piece = Math.ceil(html.length / 8);
@@ -351,6 +354,13 @@ describe("page cache: keys", () => {
 });
 
 describe("page cache: Content-Security-Policy of kept pages", () => {
+  it("does not keep a page holding an inline script its nonce did not allow", async () => {
+    const app = await startApp();
+    await expectRenders(app, 1, () => request(app, "/soup?offer&inject"));
+    await expectRenders(app, 1, () => request(app, "/soup?offer&inject"));
+    expect(app.cache.size).toBe(0);
+  });
+
   it("answers the live render with its own nonce", async () => {
     const app = await startApp();
     const first = await request(app, "/soup?offer");
@@ -476,6 +486,45 @@ describe("page cache: conditional requests", () => {
     expect(etag).toMatch(/^W\/"[\w-]{27}"$/);
     const again = await expectRenders(app, 0, () => request(app, "/soup?offer&noetag", { "If-None-Match": etag }));
     expect(again.status).toBe(304);
+  });
+});
+
+describe("page cache: withheld answers and memory", () => {
+  it("does not keep an answer the app withheld, even when it was also offered", async () => {
+    const app = await startApp();
+    await expectRenders(app, 1, () => request(app, "/soup?offer&withhold"));
+    await expectRenders(app, 1, () => request(app, "/soup?offer&withhold"));
+    expect(app.cache.size).toBe(0);
+  });
+
+  it("drops every entry at once when the database version moves, not only the one asked for", async () => {
+    const app = await startApp();
+    await request(app, "/a?offer");
+    await request(app, "/b?offer");
+    expect(app.cache.size).toBe(2);
+    app.version = "v2";
+    await request(app, "/c");
+    expect(app.cache.size).toBe(0);
+    expect(app.cache.bytes).toBe(0);
+  });
+
+  it("keeps at most maxEntries, dropping the least recently used", async () => {
+    const app = await startApp({ maxEntries: 2 });
+    await request(app, "/a?offer");
+    await request(app, "/b?offer");
+    await expectRenders(app, 0, () => request(app, "/a?offer"));
+    await request(app, "/c?offer");
+    expect(app.cache.size).toBe(2);
+    await expectRenders(app, 0, () => request(app, "/a?offer"));
+    await expectRenders(app, 1, () => request(app, "/b?offer"));
+  });
+
+  it("counts an entry's key, headers and overhead, not only its bodies", async () => {
+    const app = await startApp();
+    const plain = await request(app, "/a?offer", { "Accept-Encoding": "identity" });
+    await request(app, "/a?offer");
+    const [gzip, br] = [await request(app, "/a?offer", { "Accept-Encoding": "gzip" }), await request(app, "/a?offer", { "Accept-Encoding": "br" })];
+    expect(app.cache.bytes).toBeGreaterThan(plain.body.length + gzip.body.length + br.body.length + 1024);
   });
 });
 
@@ -616,7 +665,15 @@ describe("inlineScripts", () => {
 });
 
 describe("policyWithHashes", () => {
-  const html = "<script nonce=n>a()</script><script>a()</script><script>b()</script>";
+  const html = `<script nonce=abc>a()</script><script nonce="abc">a()</script><script nonce='abc'>b()</script><script type="application/ld+json">{}</script>`;
+
+  it("refuses (null) a page with an inline script the nonce did not allow: hashing it would let it run for everyone", () => {
+    const policy = "script-src 'self' 'nonce-abc'";
+    expect(policyWithHashes(policy, `${html}<script>alert(document.cookie)</script>`)).toBeNull();
+    expect(policyWithHashes(policy, `${html}<script nonce="other">x()</script>`)).toBeNull();
+    // External scripts and data blocks need no nonce.
+    expect(policyWithHashes(policy, `${html}<script src="/x.js"></script>`)).not.toBeNull();
+  });
 
   it("puts the distinct hashes in place of the nonce and leaves other directives alone", () => {
     expect(policyWithHashes("default-src 'self'; script-src 'self' 'nonce-abc' 'strict-dynamic'; object-src 'none'", html)).toBe(
