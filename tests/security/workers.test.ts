@@ -51,11 +51,16 @@ function spread(n: number, urlPath: string) {
   return Promise.all(Array.from({ length: n }, () => request(server, "GET", urlPath)));
 }
 
+/** A server with WEB_CONCURRENCY=2 on its own copy of the seeded database, once both workers run. */
+async function startTwoWorkers(name: string): Promise<RunningServer> {
+  const started = await startServer({ databasePath: await seededDatabase(path.join(dir, name)), env: { WEB_CONCURRENCY: "2" } });
+  await waitFor(() => childrenOf(started.pid).length === 2 && started.output().match(/listening on/g)?.length === 2, "two listening workers");
+  return started;
+}
+
 beforeAll(async () => {
   dir = tempDir("workers");
-  const dbFile = await seededDatabase(path.join(dir, "db"));
-  server = await startServer({ databasePath: dbFile, env: { WEB_CONCURRENCY: "2" } });
-  await waitFor(() => childrenOf(server.pid).length === 2, "two workers");
+  server = await startTwoWorkers("main");
 }, 300_000);
 
 afterAll(async () => {
@@ -111,11 +116,7 @@ describe("WEB_CONCURRENCY=2", () => {
   }, 30_000);
 
   it("Ctrl-C in a terminal (SIGINT to the primary and to every worker at once) still lets each worker finish and exit 0", async () => {
-    const dbFile = path.join(dir, "db4", "recipals.db");
-    fs.mkdirSync(path.dirname(dbFile), { recursive: true });
-    fs.copyFileSync(await seededDatabase(path.join(dir, "db5")), dbFile);
-    const other = await startServer({ databasePath: dbFile, env: { WEB_CONCURRENCY: "2" } });
-    await waitFor(() => childrenOf(other.pid).length === 2, "two workers");
+    const other = await startTwoWorkers(`sigint`);
     const workers = childrenOf(other.pid);
     // The terminal signals the whole process group; the primary then passes SIGINT on again.
     for (const pid of [other.pid, ...workers]) process.kill(pid, "SIGINT");
@@ -126,11 +127,7 @@ describe("WEB_CONCURRENCY=2", () => {
   }, 60_000);
 
   it("workers do not outlive a primary that is killed outright", async () => {
-    const dbFile = path.join(dir, "db2", "recipals.db");
-    fs.mkdirSync(path.dirname(dbFile), { recursive: true });
-    fs.copyFileSync(await seededDatabase(path.join(dir, "db3")), dbFile);
-    const other = await startServer({ databasePath: dbFile, env: { WEB_CONCURRENCY: "2" } });
-    await waitFor(() => childrenOf(other.pid).length === 2, "two workers");
+    const other = await startTwoWorkers(`killed`);
     const workers = childrenOf(other.pid);
     other.kill("SIGKILL");
     await other.exited;
