@@ -10,6 +10,7 @@
 //   --from-db FILE     start from a copy of an already seeded database instead of seeding
 //   --keep             keep the temporary directory (database, server log)
 //   --no-build         serve the existing build in RECIPALS_BUILD_DIR
+//   --write-rate W     writes a second behind the "+writes" visitor scenarios (default 20)
 //   --workers N        serve with N processes (WEB_CONCURRENCY; default 1 — the issue's targets
 //                      are for one process; CPU and memory are summed over the workers)
 //
@@ -41,6 +42,7 @@ const ONLY = option("only", "") ? new Set(String(option("only", "")).split(","))
 const LABEL = option("label", "");
 const FROM_DB = option("from-db", "");
 const WORKERS = Number(option("workers", 1));
+const WRITE_RATE = Number(option("write-rate", 20));
 const WARMUP_SECONDS = 2;
 const WRITERS = 50;
 const PASSWORD = "ReciPals"; // every scale user's password (seed/scale.ts)
@@ -229,11 +231,12 @@ function verdictOf(name, connections, r) {
   return misses.length === 0 ? "ok" : `MISS ${misses.join(", ")}`;
 }
 
-async function measure({ url, connections, duration, requests, headers }) {
+async function measure({ url, connections, duration, requests, headers, overallRate }) {
   const result = await autocannon({
     url,
     connections,
     duration,
+    ...(overallRate ? { overallRate } : {}),
     headers: { "accept-encoding": "gzip, deflate, br", ...headers },
     requests,
   });
@@ -325,6 +328,37 @@ try {
   const liked = new Map();
   let writeCounter = 0;
 
+  // What a browser with JavaScript sends: fetcher posts to the route's single-fetch endpoint
+  // (`.data`), three like toggles for every comment, from 50 signed-in users.
+  const writeRequests = [
+    {
+      method: "POST",
+      setupRequest: (req) => {
+        const { cookie, index } = nextWriter();
+        const n = writeCounter++;
+        const target = writePosts[(n * 7 + index) % writePosts.length];
+        const headers = { ...req.headers, cookie, origin, "content-type": "application/x-www-form-urlencoded" };
+        if (n % 4 === 3) {
+          return {
+            ...req,
+            headers,
+            path: `/ReciPals/Recipes/${encodeURIComponent(target.recipe_id)}.data`,
+            body: formBody({ intent: "comment", text: `Bench comment ${n}: lovely!`, _fetcher: "1" }),
+          };
+        }
+        const key = `${index}:${target.post_id}`;
+        const like = !liked.get(key);
+        liked.set(key, like);
+        return {
+          ...req,
+          headers,
+          path: `/ReciPals/Posts/${encodeURIComponent(target.post_id)}/Like.data`,
+          body: formBody({ intent: like ? "like" : "unlike", _fetcher: "1" }),
+        };
+      },
+    },
+  ];
+
   const scenarios = [
     { name: "home-anon", requests: [{ method: "GET", path: "/ReciPals/Home" }] },
     { name: "home-signed-in", headers: { cookie: heavyCookie }, requests: [{ method: "GET", path: "/ReciPals/Home" }] },
@@ -341,39 +375,11 @@ try {
       requests: [{ method: "GET", setupRequest: (req) => ({ ...req, path: postPath() }) }],
     },
     ...(hasApiSearch ? [{ name: "api-search", requests: [{ method: "GET", path: "/api/recipes/search?q=chicken" }] }] : []),
-    {
-      // What a browser with JavaScript sends: fetcher posts to the route's single-fetch
-      // endpoint (`.data`), three like toggles for every comment, from 50 signed-in users.
-      name: "writes-mixed",
-      requests: [
-        {
-          method: "POST",
-          setupRequest: (req) => {
-            const { cookie, index } = nextWriter();
-            const n = writeCounter++;
-            const target = writePosts[(n * 7 + index) % writePosts.length];
-            const headers = { ...req.headers, cookie, origin, "content-type": "application/x-www-form-urlencoded" };
-            if (n % 4 === 3) {
-              return {
-                ...req,
-                headers,
-                path: `/ReciPals/Recipes/${encodeURIComponent(target.recipe_id)}.data`,
-                body: formBody({ intent: "comment", text: `Bench comment ${n}: lovely!`, _fetcher: "1" }),
-              };
-            }
-            const key = `${index}:${target.post_id}`;
-            const like = !liked.get(key);
-            liked.set(key, like);
-            return {
-              ...req,
-              headers,
-              path: `/ReciPals/Posts/${encodeURIComponent(target.post_id)}/Like.data`,
-              body: formBody({ intent: like ? "like" : "unlike", _fetcher: "1" }),
-            };
-          },
-        },
-      ],
-    },
+    { name: "writes-mixed", requests: writeRequests },
+    // Visitors while the community writes (WRITE_RATE likes and comments a second): every write
+    // empties the shared cache, so this is what visitors get between writes rather than without any.
+    { name: "home-anon+writes", requests: [{ method: "GET", path: "/ReciPals/Home" }], background: writeRequests },
+    { name: "recipe+writes", requests: [{ method: "GET", setupRequest: (req) => ({ ...req, path: recipePath() }) }], background: writeRequests },
   ].filter((scenario) => !ONLY || ONLY.has(scenario.name));
 
   for (const scenario of scenarios) {
@@ -383,13 +389,17 @@ try {
       for (const connections of CONNECTIONS) {
         const loadBefore = os.loadavg()[0];
         const cpuBefore = cpuMsOf(server.pid);
+        const background = scenario.background
+          ? measure({ url: origin, requests: scenario.background, connections: 2, duration: DURATION, overallRate: WRITE_RATE })
+          : null;
         const result = await measure({ ...base, connections, duration: DURATION });
+        if (background) result.backgroundRps = (await background).rps;
         // Server CPU per request: unlike latency, barely moved by other load on the machine.
         const cpuMsPerRequest = result.requests > 0 ? (cpuMsOf(server.pid) - cpuBefore) / result.requests : NaN;
         const row = { scenario: scenario.name, run: runNumber, connections, loadBefore, ...result, cpuMsPerRequest, rssMbAfter: Math.round(memoryOf(server.pid).rssMb) };
         row.verdict = verdictOf(scenario.name, connections, row);
         rows.push(row);
-        console.log(percentileTable([row]).split("\n")[1]);
+        console.log(percentileTable([row]).split("\n")[1] + (background ? `  (with ${row.backgroundRps.toFixed(0)} writes/s behind)` : ""));
       }
     }
   }
