@@ -10,7 +10,7 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 import { createRequestHandler } from "@remix-run/express";
-import { installGlobals } from "@remix-run/node";
+import { broadcastDevReady, installGlobals } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 
@@ -177,6 +177,8 @@ export async function startServer() {
     const listening = host ? app.listen(port, host, () => resolve(listening)) : app.listen(port, () => resolve(listening));
   });
   console.log(`ReciPals listening on http://${host && host !== "0.0.0.0" && host !== "::" ? host : "localhost"}:${port}/ReciPals/Home`);
+  // Under `npm run dev` (remix dev restarts this server after every rebuild and waits for this).
+  if (process.env.NODE_ENV === "development") await broadcastDevReady(build);
 
   // SIGTERM/SIGINT: stop accepting, let in-flight requests finish, close the database.
   let stopping = false;
