@@ -128,10 +128,15 @@ test.describe("saved recipes offline", () => {
     test.skip(!javaScriptEnabled, "A service worker needs JavaScript; without it pages simply load from the network.");
     await signUpFresh(page, "offline");
     await page.goto("/ReciPals/Recipes/jd-R1");
+    // The button turns at once (optimistic); leaving before the server has answered could cancel
+    // the save, and the Saved list would not hold the recipe.
+    const saved = page.waitForResponse((response) => response.request().method() === "POST" && /\/Recipes\/jd-R1\/Save/.test(response.url()));
     await page.getByRole("button", { name: "Save recipe" }).click();
     await expect(page.getByRole("button", { name: "Unsave recipe" })).toBeVisible();
+    expect((await saved).ok()).toBe(true);
 
     await page.goto("/ReciPals/Saved");
+    await expect(page.getByRole("link", { name: "Beef Rice Noodles Stir Fry" }).first()).toBeVisible();
     await expect(page.getByRole("heading", { name: "Saved Recipes" })).toBeVisible();
     const cached = (url: string) => page.evaluate(async (key) => Boolean(await caches.match(key, { ignoreVary: true })), url);
     await expect.poll(() => cached("/ReciPals/Recipes/jd-R1"), { timeout: 15_000 }).toBe(true);
