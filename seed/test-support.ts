@@ -23,7 +23,8 @@ export async function freshDb(): Promise<DB> {
   return db;
 }
 
-export const ALL_TABLES = [
+/** The tables people's content lives in (what "nothing changed" checks compare). */
+export const CONTENT_TABLES = [
   "users",
   "user_tags",
   "follows",
@@ -36,9 +37,9 @@ export const ALL_TABLES = [
   "likes",
   "comments",
   "saved_recipes",
-  "sessions",
-  "seed_runs",
 ] as const;
+
+export const ALL_TABLES = [...CONTENT_TABLES, "sessions", "seed_runs"] as const;
 
 export async function countAll(db: DB): Promise<Record<(typeof ALL_TABLES)[number], number>> {
   const counts = {} as Record<(typeof ALL_TABLES)[number], number>;

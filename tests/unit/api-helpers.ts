@@ -8,6 +8,7 @@ import { expect } from "vitest";
 import { db } from "~/server/db.server";
 import { setUploadsDir } from "~/server/storage.server";
 
+import { CONTENT_TABLES } from "../../seed/test-support";
 import { ORIGIN } from "./helpers";
 
 // Calling /api resource routes directly with built Requests (STYLE §17), and checks every
@@ -97,24 +98,9 @@ export function expectError(answer: ApiAnswer, status: number, message?: string 
   else if (message) expect(answer.body.message).toMatch(message);
 }
 
-const TABLES = [
-  "users",
-  "user_tags",
-  "follows",
-  "recipes",
-  "recipe_tags",
-  "ingredient_sections",
-  "ingredient_lines",
-  "steps",
-  "posts",
-  "likes",
-  "comments",
-  "saved_recipes",
-] as const;
-
 /** Every row of every content table, for "nothing changed" checks. */
 export async function snapshot(): Promise<string> {
-  const tables = await Promise.all(TABLES.map((table) => db.selectFrom(table).selectAll().execute()));
+  const tables = await Promise.all(CONTENT_TABLES.map((table) => db.selectFrom(table).selectAll().execute()));
   return JSON.stringify(tables);
 }
 

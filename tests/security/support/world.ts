@@ -13,6 +13,7 @@ import { setRecipeSaved } from "~/server/queries/saved.server";
 import { createUser, type Role } from "~/server/queries/users.server";
 import { setUploadsDir } from "~/server/storage.server";
 
+import { CONTENT_TABLES } from "../../../seed/test-support";
 import { makeRecipeWithPost } from "../../unit/factories";
 import { signedInCookie, uniqueUsername } from "../../unit/helpers";
 
@@ -74,22 +75,7 @@ export async function makeWorld() {
 }
 
 // Every table whose rows a request could change; a refused request must leave all of them as they were.
-export const TABLES = [
-  "users",
-  "user_tags",
-  "follows",
-  "recipes",
-  "recipe_tags",
-  "ingredient_sections",
-  "ingredient_lines",
-  "steps",
-  "posts",
-  "likes",
-  "comments",
-  "saved_recipes",
-  "sessions",
-  "sign_in_failures",
-] as const;
+export const TABLES = [...CONTENT_TABLES, "sessions", "sign_in_failures"] as const;
 export type Table = (typeof TABLES)[number];
 
 export type Snapshot = Record<Table, string[]>;
