@@ -9,11 +9,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 
-import esbuild from "esbuild";
+import { loadAppModule } from "./load-app.js";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
   const index = args.indexOf(`--${name}`);
@@ -33,46 +31,20 @@ fs.copyFileSync(source, process.env.DATABASE_PATH);
 process.env.NODE_ENV = "production";
 process.env.SESSION_SECRET ??= "bench-session-secret-0123456789abcdef";
 
-const outDir = path.join(root, "node_modules", ".cache", "recipals-query-timings");
-const outFile = path.join(outDir, `timings-${process.pid}.mjs`);
-fs.mkdirSync(outDir, { recursive: true });
-await esbuild.build({
-  stdin: {
-    contents: `
-      export { db } from "~/server/db.server";
-      export * as feed from "~/server/queries/feed.server";
-      export * as search from "~/server/queries/search.server";
-      export * as profiles from "~/server/queries/profiles.server";
-      export * as posts from "~/server/queries/posts.server";
-      export * as recipes from "~/server/queries/recipes.server";
-      export * as saved from "~/server/queries/saved.server";
-      export * as admin from "~/server/queries/admin.server";
-      export * as comments from "~/server/queries/comments.server";
-      export * as likes from "~/server/queries/likes.server";
-      export * as users from "~/server/queries/users.server";
-    `,
-    resolveDir: root,
-    loader: "ts",
-  },
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  plugins: [
-    {
-      name: "externals",
-      setup(build) {
-        build.onResolve({ filter: /^~\// }, (a) => build.resolve(`./${a.path.slice(2)}`, { resolveDir: path.join(root, "app"), kind: a.kind }));
-        build.onResolve({ filter: /^[^./~]/ }, (a) => ({ path: a.path, external: true }));
-      },
-    },
-  ],
-  outfile: outFile,
-  logLevel: "warning",
-});
-
 try {
-  const q = await import(pathToFileURL(outFile).href);
+  const q = await loadAppModule("query-timings", `
+        export { db } from "~/server/db.server";
+        export * as feed from "~/server/queries/feed.server";
+        export * as search from "~/server/queries/search.server";
+        export * as profiles from "~/server/queries/profiles.server";
+        export * as posts from "~/server/queries/posts.server";
+        export * as recipes from "~/server/queries/recipes.server";
+        export * as saved from "~/server/queries/saved.server";
+        export * as admin from "~/server/queries/admin.server";
+        export * as comments from "~/server/queries/comments.server";
+        export * as likes from "~/server/queries/likes.server";
+        export * as users from "~/server/queries/users.server";
+      `);
   const one = async (query) => (await query.executeTakeFirst()) ?? {};
   const heavy = "scale-u0";
   const popular = (await one(q.db.selectFrom("follows").select("followee_id").groupBy("followee_id").orderBy((eb) => eb.fn.countAll(), "desc").limit(1))).followee_id;
@@ -167,6 +139,5 @@ try {
   }
   await q.db.destroy();
 } finally {
-  fs.rmSync(outFile, { force: true });
   fs.rmSync(tmp, { recursive: true, force: true });
 }

@@ -7,11 +7,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 
-import esbuild from "esbuild";
+import { loadAppModule } from "../bench/load-app.js";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
   const index = args.indexOf(`--${name}`);
@@ -27,43 +25,13 @@ process.env.DATABASE_PATH = path.join(tmp, "recipals.db");
 process.env.NODE_ENV = "production";
 process.env.SESSION_SECRET ??= "bench-session-secret-0123456789abcdef";
 
-// Bundled inside the project so bare imports (kysely, better-sqlite3, zod) resolve from node_modules.
-const outDir = path.join(root, "node_modules", ".cache", "recipals-bench-search");
-const outFile = path.join(outDir, `bench-${process.pid}.mjs`);
-fs.mkdirSync(outDir, { recursive: true });
-await esbuild.build({
-  stdin: {
-    contents: `
-      export { db } from "~/server/db.server";
-      export { searchRecipes, searchUsers, randomRecipesPage } from "~/server/queries/search.server";
-      export { scaleSeed } from "./seed/scale";
-    `,
-    resolveDir: root,
-    loader: "ts",
-  },
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  plugins: [
-    {
-      // Packages load from node_modules at run time (better-sqlite3 is native); `~/` is the app.
-      name: "externals",
-      setup(build) {
-        build.onResolve({ filter: /^~\// }, (args) =>
-          build.resolve(`./${args.path.slice(2)}`, { resolveDir: path.join(root, "app"), kind: args.kind }),
-        );
-        build.onResolve({ filter: /^[^./~]/ }, (args) => ({ path: args.path, external: true }));
-      },
-    },
-  ],
-  outfile: outFile,
-  logLevel: "warning",
-});
-
-let server;
 try {
-  server = await import(pathToFileURL(outFile).href); // opens and migrates the temporary database
+  // Opens and migrates the temporary database.
+  const server = await loadAppModule("bench-search", `
+        export { db } from "~/server/db.server";
+        export { searchRecipes, searchUsers, randomRecipesPage } from "~/server/queries/search.server";
+        export { scaleSeed } from "./seed/scale";
+      `);
   console.log(`Scale-seeding ${USERS.toLocaleString("en")} users into ${process.env.DATABASE_PATH} …`);
   const seeded = await server.scaleSeed(process.env.DATABASE_PATH, { users: USERS });
   console.log(
@@ -146,7 +114,6 @@ try {
   );
   await server.db.destroy();
 } finally {
-  fs.rmSync(outFile, { force: true });
   if (!args.includes("--keep")) fs.rmSync(tmp, { recursive: true, force: true });
   else console.log(`Kept the database in ${tmp}`);
 }
