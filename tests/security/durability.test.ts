@@ -6,8 +6,8 @@ import SQLite from "better-sqlite3";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { emptyLedger, verifyDatabase, writeLoad, type LoadUser } from "./support/load";
-import { ADMIN_PASSWORD, request, seededDatabase, SEEDED, SEEDED_2, signIn, startServer, stopAllServers, tempDir, type RunningServer } from "./support/server";
+import { emptyLedger, usersOf, verifyDatabase, writeLoad } from "./support/load";
+import { request, seededDatabase, startServer, stopAllServers, tempDir, type RunningServer } from "./support/server";
 
 // Durability (issue 10 item 5), with real processes on loopback: acknowledged writes survive a
 // SIGKILL in the middle of a write load; SIGTERM lets in-flight requests finish and closes the
@@ -24,22 +24,6 @@ afterAll(async () => {
   await stopAllServers();
   fs.rmSync(dir, { recursive: true, force: true });
 });
-
-async function usersOf(server: RunningServer, file: string): Promise<LoadUser[]> {
-  const adminId = (() => {
-    const db = new SQLite(file, { readonly: true });
-    try {
-      return (db.prepare("select id from users where username = 'admin'").get() as { id: string }).id;
-    } finally {
-      db.close();
-    }
-  })();
-  return [
-    { cookie: await signIn(server, SEEDED.username, SEEDED.password), id: SEEDED.id, username: SEEDED.username, role: "USER" },
-    { cookie: await signIn(server, SEEDED_2.username, SEEDED_2.password), id: SEEDED_2.id, username: SEEDED_2.username, role: "USER" },
-    { cookie: await signIn(server, "admin", ADMIN_PASSWORD), id: adminId, username: "admin", role: "ADMIN" },
-  ];
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

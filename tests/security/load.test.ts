@@ -3,8 +3,8 @@ import fs from "node:fs";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { BOT_COUNT, botPost, botRecipe, emptyLedger, verifyDatabase, writeLoad, type Ledger, type LoadUser } from "./support/load";
-import { ADMIN_PASSWORD, form, MEMORY_PROBE, probeMemory, rssMb, seededDatabase, SEEDED, SEEDED_2, signIn, startServer, stopAllServers, tempDir, type RunningServer } from "./support/server";
+import { BOT_COUNT, botPost, botRecipe, emptyLedger, usersOf, verifyDatabase, writeLoad, type Ledger, type LoadUser } from "./support/load";
+import { form, MEMORY_PROBE, probeMemory, rssMb, seededDatabase, startServer, stopAllServers, tempDir, type RunningServer } from "./support/server";
 
 // Load held (issue 10 item 7): 50 connections on loopback for LOAD_SECONDS (default 10; the issue's
 // figure is 30), reads and writes mixed. Ends with zero 5xx, every acknowledged write in the
@@ -23,19 +23,7 @@ beforeAll(async () => {
   dir = tempDir("load");
   file = await seededDatabase(dir);
   server = await startServer({ databasePath: file, nodeArgs: MEMORY_PROBE });
-  const adminId = (() => {
-    const db = new SQLite(file, { readonly: true });
-    try {
-      return (db.prepare("select id from users where username = 'admin'").get() as { id: string }).id;
-    } finally {
-      db.close();
-    }
-  })();
-  users = [
-    { cookie: await signIn(server, SEEDED.username, SEEDED.password), id: SEEDED.id },
-    { cookie: await signIn(server, SEEDED_2.username, SEEDED_2.password), id: SEEDED_2.id },
-    { cookie: await signIn(server, "admin", ADMIN_PASSWORD), id: adminId },
-  ];
+  users = await usersOf(server, file);
 }, 300_000);
 
 afterAll(async () => {

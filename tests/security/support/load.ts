@@ -3,7 +3,7 @@ import http from "node:http";
 import SQLite from "better-sqlite3";
 import { expect } from "vitest";
 
-import { form, request, type HttpResult, type RunningServer } from "./server";
+import { ADMIN_PASSWORD, form, request, SEEDED, SEEDED_2, signIn, type HttpResult, type RunningServer } from "./server";
 
 // A write (and read) load over loopback that keeps a ledger of every acknowledged write, so a
 // test can check afterwards that each one is in the database.
@@ -13,6 +13,23 @@ export interface LoadUser {
   id: string;
   username?: string;
   role?: "USER" | "ADMIN";
+}
+
+/** The seeded users and the admin, each signed in to `server` (its database file is `file`). */
+export async function usersOf(server: RunningServer, file: string): Promise<LoadUser[]> {
+  const adminId = (() => {
+    const db = new SQLite(file, { readonly: true });
+    try {
+      return (db.prepare("select id from users where username = 'admin'").get() as { id: string }).id;
+    } finally {
+      db.close();
+    }
+  })();
+  return [
+    { cookie: await signIn(server, SEEDED.username, SEEDED.password), id: SEEDED.id, username: SEEDED.username, role: "USER" },
+    { cookie: await signIn(server, SEEDED_2.username, SEEDED_2.password), id: SEEDED_2.id, username: SEEDED_2.username, role: "USER" },
+    { cookie: await signIn(server, "admin", ADMIN_PASSWORD), id: adminId, username: "admin", role: "ADMIN" },
+  ];
 }
 
 export interface Ledger {

@@ -7,6 +7,8 @@ import path from "node:path";
 
 import SQLite from "better-sqlite3";
 
+import { buildIsStale } from "../../../scripts/build-state.js";
+
 // Real server processes for the security tests (loopback only, free ports, temp dirs). The
 // server build lives in RECIPALS_BUILD_DIR (default build-sec), built once and shared by the
 // test files under a lock; a seeded database is prepared once and copied for each test.
@@ -17,17 +19,6 @@ export const SEED_FILE = process.env.RECIPALS_SEED_FILE ?? path.resolve(ROOT, ".
 export const ADMIN_PASSWORD = "sec-admin-password";
 export const SEEDED = { username: "jasminduong09", password: "ReciPals", id: "123" } as const;
 export const SEEDED_2 = { username: "danieljacob", password: "ReciPals", id: "234" } as const;
-
-const SOURCES = ["app", "migrations", "seed", "remix.config.js", "package.json"];
-
-function newestMtime(target: string): number {
-  const stat = fs.statSync(target, { throwIfNoEntry: false });
-  if (!stat) return 0;
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of fs.readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
-  return newest;
-}
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
@@ -92,8 +83,7 @@ const buildFile = () => path.join(ROOT, BUILD_DIR, "index.js");
 /** Builds the server into BUILD_DIR when it is missing or older than the sources. */
 export async function ensureBuild(): Promise<void> {
   await withLock(`build-${BUILD_DIR}`, async () => {
-    const built = fs.statSync(buildFile(), { throwIfNoEntry: false })?.mtimeMs ?? 0;
-    if (built >= Math.max(...SOURCES.map((s) => newestMtime(path.join(ROOT, s))))) return;
+    if (!buildIsStale(buildFile())) return;
     const result = await run(process.execPath, [path.join(ROOT, "node_modules/@remix-run/dev/dist/cli.js"), "build"], childEnv({}), 180_000);
     if (result.code !== 0) throw new Error(`remix build failed:\n${result.output}`);
   });

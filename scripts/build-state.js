@@ -1,0 +1,23 @@
+// Whether the server build is older than the sources it is made from: `npm start` and the
+// security tests' servers rebuild only then.
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const SOURCES = ["app", "migrations", "seed", "remix.config.js", "package.json"];
+
+function newestMtime(target) {
+  const stat = fs.statSync(target, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+/** True when `buildFile` is missing or older than any source file. */
+export function buildIsStale(buildFile) {
+  const built = fs.statSync(buildFile, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  return built < Math.max(...SOURCES.map((entry) => newestMtime(path.join(root, entry))));
+}
