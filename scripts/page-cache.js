@@ -238,17 +238,16 @@ export function createPageCache({ version, ttlMs = 10_000, maxBytes = 64 * 1024 
       gzip: exact(zlib.gzipSync(identity, { level: 6 })),
       br: exact(
         zlib.brotliCompressSync(identity, {
-        params: {
-          [zlib.constants.BROTLI_PARAM_QUALITY]: 6,
-          [zlib.constants.BROTLI_PARAM_LGWIN]: 18,
-          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+          params: {
+            [zlib.constants.BROTLI_PARAM_QUALITY]: 6,
+            [zlib.constants.BROTLI_PARAM_LGWIN]: 18,
+            [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
           },
         }),
       ),
     };
     const kept = [...headerMap];
     store(key, {
-      version: entryVersion,
       expires: Date.now() + ttlMs,
       etag: String(etag),
       headers: kept,
@@ -269,7 +268,9 @@ export function createPageCache({ version, ttlMs = 10_000, maxBytes = 64 * 1024 
       entriesVersion = current;
     }
     const entry = entries.get(key);
-    if (entry && entry.version === current && entry.expires > Date.now()) {
+    // Entries are all of the current version: they were dropped when it moved, and one that
+    // went stale while rendering was never kept.
+    if (entry && entry.expires > Date.now()) {
       stats.hits++;
       entries.delete(key);
       entries.set(key, entry);
