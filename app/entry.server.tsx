@@ -8,12 +8,17 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 
 import { NonceContext } from "./lib/nonce";
+import { isPersonalRequest } from "./server/cookies.server";
 import { changeCounter, db } from "./server/db.server";
 import { env } from "./server/env.server";
 import { offerToSharedCache } from "./server/shared-cache.server";
 import { seedDatabase, type SeedReport } from "../seed/index";
 
 const ABORT_DELAY = 5_000;
+
+// For scripts/server.js: the app's rules for request bodies and for what makes a request personal.
+export { bodyLimitFor } from "./server/body.server";
+export { isPersonalRequest } from "./server/cookies.server";
 
 /**
  * Called by scripts/start.js (through the server build) before the server starts, and by
@@ -58,7 +63,7 @@ function contentSecurityPolicy(nonce: string): string {
   ].join("; ");
 }
 
-const hasSession = (request: Request) => /(?:^|;\s*)recipals_session=/.test(request.headers.get("Cookie") ?? "");
+const isPersonal = (request: Request) => isPersonalRequest(request.headers.get("Cookie"), request.headers.get("Authorization"));
 
 /**
  * ETag → 304 for pages that are the same for every visitor (a GET without a session: recipe
@@ -78,7 +83,7 @@ function revalidate(
   loadContext: AppLoadContext,
 ): Response | null {
   if ((request.method !== "GET" && request.method !== "HEAD") || status !== 200) return null;
-  if (hasSession(request) || headers.has("Set-Cookie")) return null;
+  if (isPersonal(request) || headers.has("Set-Cookie")) return null;
   const { loaderData, actionData, errors } = remixContext.staticHandlerContext;
   if (actionData || errors) return null;
   const etag = `W/"${crypto
@@ -103,7 +108,7 @@ function revalidate(
  * visitor's pages, the same for every visitor: offered to the server's shared cache.
  */
 export function handleDataRequest(response: Response, { request, context }: LoaderFunctionArgs | ActionFunctionArgs): Response {
-  if (request.method === "GET" && response.status === 200 && !hasSession(request) && !response.headers.has("Set-Cookie")) {
+  if (request.method === "GET" && response.status === 200 && !isPersonal(request) && !response.headers.has("Set-Cookie")) {
     offerToSharedCache(context);
   }
   return response;

@@ -19,12 +19,12 @@
 import crypto from "node:crypto";
 import zlib from "node:zlib";
 
-/** Cookies the app reads: a request with any of them is personal and never shares a cache. */
-export const APP_COOKIE = /(?:^|;)\s*recipals_/;
-
-/** A request whose answer may be shared: GET, no cookie of ours, no credentials. */
-export function isShareableRequest(req) {
-  return req.method === "GET" && !req.headers.authorization && !APP_COOKIE.test(req.headers.cookie ?? "");
+/**
+ * A request whose answer may be shared: a GET that is not personal. What makes a request personal
+ * (our cookies, credentials) is the app's rule: `isPersonal(cookieHeader, authorization)`.
+ */
+export function isShareableRequest(req, isPersonal) {
+  return req.method === "GET" && !isPersonal(req.headers.cookie, req.headers.authorization);
 }
 
 // The MIME types a browser runs as classic scripts (HTML's "JavaScript MIME type essence match").
@@ -104,13 +104,15 @@ const NOT_MODIFIED_HEADERS = ["etag", "cache-control", "vary", "last-modified"];
 /**
  * @param {{
  *   version: () => string,   // changes whenever the database may have changed
+ *   isPersonal: (cookieHeader?: string, authorization?: string) => boolean, // the app's rule: never shared
  *   ttlMs?: number,          // the longest an entry is answered
  *   maxBytes?: number,       // all entries together (identity + gzip + br)
  *   maxEntryBytes?: number,  // larger answers are not kept
  *   maxEntries?: number,
  * }} options
  */
-export function createPageCache({ version, ttlMs = 10_000, maxBytes = 64 * 1024 * 1024, maxEntryBytes = 512 * 1024, maxEntries = 10_000 }) {
+export function createPageCache({ version, isPersonal, ttlMs = 10_000, maxBytes = 64 * 1024 * 1024, maxEntryBytes = 512 * 1024, maxEntries = 10_000 }) {
+  if (typeof isPersonal !== "function") throw new Error("createPageCache needs the app's isPersonal(cookieHeader, authorization).");
   /** Insertion order is recency order: a hit moves its entry to the end; the oldest go first. */
   const entries = new Map();
   let bytes = 0;
@@ -258,7 +260,7 @@ export function createPageCache({ version, ttlMs = 10_000, maxBytes = 64 * 1024 
   }
 
   function middleware(req, res, next) {
-    if (!isShareableRequest(req)) return next();
+    if (!isShareableRequest(req, isPersonal)) return next();
     const key = keyOf(req);
     const current = version();
     if (current !== entriesVersion) {

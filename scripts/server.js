@@ -9,8 +9,13 @@ import zlib from "node:zlib";
 import { availableParallelism } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-import { createRequestHandler } from "@remix-run/express";
-import { broadcastDevReady, installGlobals } from "@remix-run/node";
+import {
+  broadcastDevReady,
+  createReadableStreamFromReadable,
+  createRequestHandler,
+  installGlobals,
+  writeReadableStreamToWritable,
+} from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 
@@ -86,6 +91,114 @@ function coalesceWrites(req, res, next) {
   next();
 }
 
+/**
+ * Request bodies are capped before they are held, at the limit the app sets for the path and
+ * content type (`bodyLimitFor` from the build): a body whose declared length is over it is refused
+ * at once, unread; one sent without a length (chunked) is read here, counted, and refused as soon
+ * as it passes the limit. Node's parser never delivers more than a declared length, so a body that
+ * passes here cannot grow later. The app counts again as it reads (app/server/body.server.ts),
+ * for requests that do not come through this server.
+ */
+function capBodies(limitFor, allowedOrigins) {
+  return (req, res, next) => {
+    if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
+    const limit = limitFor(req.path, req.headers["content-type"] ?? "");
+    const declared = req.headers["content-length"];
+    if (declared !== undefined) return Number(declared) > limit.bytes ? refuseTooLarge(req, res, limit, allowedOrigins) : next();
+    if (req.headers["transfer-encoding"] === undefined) return next();
+    const chunks = [];
+    let size = 0;
+    let settled = false;
+    const onData = (chunk) => {
+      if (settled) return;
+      size += chunk.length;
+      if (size <= limit.bytes) return void chunks.push(chunk);
+      settled = true;
+      chunks.length = 0;
+      req.off("data", onData);
+      refuseTooLarge(req, res, limit, allowedOrigins);
+    };
+    req.on("data", onData);
+    req.on("end", () => {
+      if (settled) return;
+      settled = true;
+      res.locals.body = Buffer.concat(chunks, size);
+      next();
+    });
+    req.on("error", () => {
+      settled = true;
+    });
+  };
+}
+
+/** 413, as JSON for the API and as a short page otherwise; what is still arriving is not read. */
+function refuseTooLarge(req, res, limit, allowedOrigins) {
+  res.status(413).set("Connection", "close").set("Cache-Control", "no-store");
+  if (limit.json) {
+    const origin = req.get("origin");
+    if (origin && allowedOrigins.has(origin)) res.set("Access-Control-Allow-Origin", origin).set("Access-Control-Allow-Credentials", "true");
+    res.json({ message: limit.message });
+  } else {
+    res
+      .set("Content-Security-Policy", "default-src 'none'")
+      .type("html")
+      .send(
+        `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+          `<title>Too large · ReciPals</title></head><body><main><h1>Too large</h1><p>${limit.message}</p>` +
+          `<p><a href="/ReciPals/Home">Back to ReciPals</a></p></main></body></html>`,
+      );
+  }
+  res.on("finish", () => req.socket?.destroySoon?.());
+}
+
+/**
+ * Our Express adapter for Remix (the one @remix-run/express ships always reads the body from
+ * `req`, which capBodies may already have read): the request as a Fetch Request, with the body as
+ * it arrives or as capBodies read it, aborted when the client goes away before the answer is sent.
+ */
+function remixRequestOf(req, res) {
+  const port = (value) => {
+    const parsed = Number.parseInt(value?.split(":")[1] ?? "", 10);
+    return Number.isSafeInteger(parsed) ? parsed : null;
+  };
+  const chosenPort = port(req.get("X-Forwarded-Host")) ?? port(req.get("host"));
+  // req.hostname honours the trust proxy setting.
+  const url = `${req.protocol}://${req.hostname}${chosenPort ? `:${chosenPort}` : ""}${req.originalUrl}`;
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else if (value) headers.set(name, value);
+  }
+  let controller = new AbortController();
+  const init = { method: req.method, headers, signal: controller.signal };
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    init.body = res.locals.body ?? createReadableStreamFromReadable(req);
+    init.duplex = "half";
+  }
+  res.on("finish", () => (controller = null));
+  res.on("close", () => controller?.abort());
+  return new Request(url, init);
+}
+
+async function sendResponse(res, response) {
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [name, value] of response.headers.entries()) res.append(name, value);
+  if (response.body) await writeReadableStreamToWritable(response.body, res);
+  else res.end();
+}
+
+function remixHandler({ build, mode, getLoadContext }) {
+  const handle = createRequestHandler(build, mode);
+  return async (req, res, next) => {
+    try {
+      await sendResponse(res, await handle(remixRequestOf(req, res), getLoadContext(req, res)));
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
 export async function startServer() {
   const build = await import(pathToFileURL(buildFile).href);
   installGlobals({ nativeFetch: build.future.v3_singleFetch });
@@ -128,6 +241,7 @@ export async function startServer() {
       res.type("text/plain").send(message);
     }
   });
+  app.use(capBodies(build.entry.module.bodyLimitFor, allowedOrigins));
 
   // Brotli as compression sets it up (quality 4) but with a 256 KB window instead of 4 MB: our
   // pages are far smaller, and every response allocated (and the GC reclaimed) the large window,
@@ -157,11 +271,11 @@ export async function startServer() {
   if (!(cacheSeconds >= 0 && cacheSeconds <= 3600)) throw new Error("PAGE_CACHE_SECONDS must be a number of seconds from 0 to 3600.");
   const dataVersion = build.entry.module.dataVersion;
   if (cacheSeconds > 0 && typeof dataVersion === "function") {
-    app.all("*", createPageCache({ version: dataVersion, ttlMs: cacheSeconds * 1000 }).middleware);
+    app.all("*", createPageCache({ version: dataVersion, isPersonal: build.entry.module.isPersonalRequest, ttlMs: cacheSeconds * 1000 }).middleware);
   }
   app.all(
     "*",
-    createRequestHandler({
+    remixHandler({
       build,
       mode: process.env.NODE_ENV,
       getLoadContext: (req, res) => ({

@@ -3,6 +3,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 
 import { ConfirmButton, ConfirmStep } from "~/components/confirm";
 import { paths } from "~/lib/paths";
+import { readForm } from "~/server/body.server";
 import { invariantResponse, readIntent } from "~/server/http.server";
 import { removeComment } from "~/server/queries/admin.server";
 import { listComments } from "~/server/queries/comments.server";
@@ -17,15 +18,15 @@ async function loadPost(recipeId: string) {
   return post;
 }
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  await requireAdmin({ request, context });
   const post = await loadPost(params.rid ?? "");
   return { post, comments: await listComments(post.id) };
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  await requireAdmin(request);
-  const formData = await request.formData();
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  await requireAdmin({ request, context });
+  const formData = await readForm(request);
   if (readIntent(formData) !== "remove-comment") return data({ error: "Unknown action." }, { status: 400 });
   const post = await loadPost(params.rid ?? "");
   const commentId = String(formData.get("commentId") ?? "");

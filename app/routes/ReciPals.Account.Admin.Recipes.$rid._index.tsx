@@ -10,6 +10,7 @@ import {
   parseStepsText,
 } from "~/lib/ingredient-text";
 import { paths } from "~/lib/paths";
+import { readForm } from "~/server/body.server";
 import { invariantResponse, readIntent } from "~/server/http.server";
 import { replaceIngredientSections, replaceSteps } from "~/server/queries/admin.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
@@ -18,8 +19,8 @@ import { AdminTextSchema } from "~/server/validation/admin-recipe.server";
 
 type Editing = "ingredients" | "instructions" | null;
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  await requireAdmin({ request, context });
   const recipe = await getRecipeDetail(params.rid ?? "");
   invariantResponse(recipe, "Recipe not found.", 404);
   return {
@@ -31,10 +32,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 const sameText = (a: string, b: string) => a.replace(/\r\n?/g, "\n").trim() === b.trim();
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  await requireAdmin(request);
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  await requireAdmin({ request, context });
   const recipeId = params.rid ?? "";
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = readIntent(formData);
   const recipe = await getRecipeDetail(recipeId);
   invariantResponse(recipe, "Recipe not found.", 404);

@@ -4,6 +4,7 @@ import { Link, Outlet, useActionData, useLoaderData, useLocation } from "@remix-
 import { AdminDetailNotFound } from "~/components/admin-list";
 import { ConfirmButton, ConfirmStep } from "~/components/confirm";
 import { paths } from "~/lib/paths";
+import { readForm } from "~/server/body.server";
 import { deleteImageIfUnreferenced } from "~/server/images.server";
 import { invariantResponse, readIntent } from "~/server/http.server";
 import { deleteRecipe } from "~/server/queries/recipe-writes.server";
@@ -12,16 +13,16 @@ import { requireAdmin } from "~/server/session.server";
 
 const DELETE_RECIPE_MESSAGE = "Are you sure you want to delete this recipe?";
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  await requireAdmin({ request, context });
   const recipe = await getRecipeDetail(params.rid ?? "");
   invariantResponse(recipe, "Recipe not found.", 404);
   return { recipe };
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  await requireAdmin(request);
-  const formData = await request.formData();
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  await requireAdmin({ request, context });
+  const formData = await readForm(request);
   if (readIntent(formData) !== "delete") return data({ error: "Unknown action." }, { status: 400 });
   const recipeId = params.rid ?? "";
   invariantResponse(await getRecipeDetail(recipeId), "Recipe not found.", 404);

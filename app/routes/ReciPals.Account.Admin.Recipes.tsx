@@ -7,8 +7,8 @@ import { listRecipesForAdmin } from "~/server/queries/admin.server";
 import { parsePage } from "~/server/queries/feed.server";
 import { requireAdmin } from "~/server/session.server";
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAdmin({ request, context });
   const url = new URL(request.url);
   const q = (url.searchParams.get("q") ?? "").slice(0, 100);
   const page = parsePage(url.searchParams.get("page"));

@@ -7,26 +7,28 @@ import { AdminDetailNotFound } from "~/components/admin-list";
 import { ConfirmButton, ConfirmStep } from "~/components/confirm";
 import { useHydrated } from "~/lib/hooks";
 import { paths } from "~/lib/paths";
+import { readForm } from "~/server/body.server";
 import { invariantResponse, readIntent } from "~/server/http.server";
-import { deleteUser, LastAdminError, setUserRole } from "~/server/queries/admin.server";
+import { deleteUser, setUserRole } from "~/server/queries/admin.server";
+import { LastAdminError } from "~/server/queries/users.server";
 import { listUserPosts } from "~/server/queries/posts.server";
 import { getUserProfile } from "~/server/queries/users.server";
 import { requireAdmin } from "~/server/session.server";
 
 const DELETE_USER_MESSAGE = "Are you sure you want to delete this user?";
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  await requireAdmin({ request, context });
   const user = await getUserProfile(params.uid ?? "");
   invariantResponse(user, "User not found.", 404);
   const posts = await listUserPosts(user.id);
   return { user, postIds: posts.map((p) => p.post_id) };
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  await requireAdmin(request);
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  await requireAdmin({ request, context });
   const userId = params.uid ?? "";
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = readIntent(formData);
   invariantResponse(await getUserProfile(userId), "User not found.", 404);
   try {

@@ -4,22 +4,23 @@ import { Form, Link, Outlet, useActionData, useLoaderData, useNavigation } from 
 import { AdminPager, AdminSearch } from "~/components/admin-list";
 import { Avatar } from "~/components/avatar";
 import { paths } from "~/lib/paths";
+import { readForm } from "~/server/body.server";
 import { readIntent } from "~/server/http.server";
 import { createPlaceholderUser, listUsersForAdmin } from "~/server/queries/admin.server";
 import { parsePage } from "~/server/queries/feed.server";
 import { requireAdmin } from "~/server/session.server";
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAdmin({ request, context });
   const url = new URL(request.url);
   const q = (url.searchParams.get("q") ?? "").slice(0, 100);
   const page = parsePage(url.searchParams.get("page"));
   return { q, page, ...(await listUsersForAdmin({ q, page })) };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  await requireAdmin(request);
-  const formData = await request.formData();
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requireAdmin({ request, context });
+  const formData = await readForm(request);
   if (readIntent(formData) !== "add-user") return data({ error: "Unknown action." }, { status: 400 });
   // The initial password is random and shown this once; only its hash is stored.
   const created = await createPlaceholderUser();

@@ -8,8 +8,8 @@ import adminStyles from "~/styles/admin.css";
 export const meta: MetaFunction = () => [{ title: "Admin · ReciPals" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAdmin({ request, context });
   return null;
 }
 

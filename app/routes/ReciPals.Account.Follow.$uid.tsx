@@ -1,6 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 
 import { paths, safeRedirect } from "~/lib/paths";
+import { readForm } from "~/server/body.server";
 import { readIntent } from "~/server/http.server";
 import { isFetcherSubmission } from "~/server/interaction.server";
 import { follow, isFollowing, removeFollower, unfollow } from "~/server/queries/follows.server";
@@ -31,7 +32,7 @@ export function loader({ params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const targetId = params.uid ?? "";
   const viewer = await requireUser(request, { redirectTo: paths.profile(targetId) });
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const viaFetcher = isFetcherSubmission(formData);
   const refuse = (message: string, status: number) => {
     // A fetcher shows the message beside its button; a page post gets a real error page.

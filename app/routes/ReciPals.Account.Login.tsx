@@ -4,6 +4,7 @@ import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remi
 
 import { FormAlert, TextField, fieldError, useFocusInvalid, useResultKey } from "~/components/forms";
 import { paths, safeRedirect } from "~/lib/paths";
+import { readForm } from "~/server/body.server";
 import { authenticateForm, LoginError, throttledSignIn } from "~/server/auth.server";
 import { keptFields, type FormFailure } from "~/server/forms.server";
 import { createUserSession, requireAnonymous } from "~/server/session.server";
@@ -33,12 +34,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.clone().formData();
+  // Read once, within the form limit; remix-auth's form strategy then reads this copy.
+  const formData = await readForm(request);
   const redirectTo = safeRedirect(formData.get("redirectTo"), paths.home());
   const username = formData.get("username");
   const subject = { username: typeof username === "string" ? username : "", address: clientAddress(context) };
   try {
-    const user = await throttledSignIn(subject, () => authenticateForm(request));
+    const user = await throttledSignIn(subject, () => authenticateForm(request, formData));
     return await createUserSession({ request, userId: user.id, redirectTo });
   } catch (error) {
     if (error instanceof ThrottledError) {

@@ -25,7 +25,7 @@ import {
   storeImage,
 } from "~/server/images.server";
 import { hashPassword } from "~/server/password.server";
-import { getUserProfile, isUsernameTakenByOther, updateUserProfile, UsernameTakenError } from "~/server/queries/users.server";
+import { getUserProfile, isUsernameTakenByOther, LastAdminError, updateUserProfile, UsernameTakenError } from "~/server/queries/users.server";
 import { requireUser } from "~/server/session.server";
 import { checkAdminSecret, clientAddress, ThrottledError } from "~/server/throttle.server";
 import { USERNAME_TAKEN } from "~/server/validation/auth.server";
@@ -147,8 +147,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       profile,
     });
   } catch (error) {
+    if (profile !== undefined) await deleteImageIfUnreferenced(profile);
     if (error instanceof UsernameTakenError) {
       return refuse(409, { fieldErrors: { username: USERNAME_TAKEN }, fields, tags: submittedTags });
+    }
+    if (error instanceof LastAdminError) {
+      return refuse(409, { formError: error.message, fieldErrors: { role: error.message }, fields: { ...fields, role: "ADMIN" }, tags: submittedTags });
     }
     console.error(error);
     return refuse(500, { fieldErrors: {}, fields, tags: submittedTags });

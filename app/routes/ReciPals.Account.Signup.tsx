@@ -10,6 +10,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 
 import { FormAlert, TextField, fieldError, useFocusInvalid, useResultKey } from "~/components/forms";
 import { paths } from "~/lib/paths";
+import { readForm } from "~/server/body.server";
 import { formValues, toFailure, type FormFailure } from "~/server/forms.server";
 import { hashPassword } from "~/server/password.server";
 import { isUsernameTaken } from "~/server/queries/users.server";
@@ -33,7 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireAnonymous(request);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const parsed = SignupSchema.safeParse(formValues(formData, SIGNUP_FIELDS));
   if (!parsed.success) {
     return data(toFailure(parsed.error, formData, SIGNUP_FIELDS, [FILL_ALL_FIELDS, PASSWORDS_DONT_MATCH]), {

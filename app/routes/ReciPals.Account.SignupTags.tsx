@@ -10,6 +10,7 @@ import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { FormAlert } from "~/components/forms";
 import { TagPicker } from "~/components/tag-picker";
 import { paths } from "~/lib/paths";
+import { readForm } from "~/server/body.server";
 import { createUser, UsernameTakenError } from "~/server/queries/users.server";
 import { clearSignupDraft, createUserSession, getSignupDraft, requireAnonymous } from "~/server/session.server";
 import { USERNAME_TAKEN } from "~/server/validation/auth.server";
@@ -28,7 +29,7 @@ export async function action({ request }: ActionFunctionArgs) {
   await requireAnonymous(request);
   const draft = await getSignupDraft(request);
   if (!draft) throw redirect(paths.signup());
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submitted = readTags(formData);
   const parsed = ProfileTagsSchema.safeParse(submitted);
   if (!parsed.success) {

@@ -1,6 +1,7 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 
 import { paths } from "~/lib/paths";
+import { readForm } from "~/server/body.server";
 import { readIntent } from "~/server/http.server";
 import { isFetcherSubmission, redirectBack, refuse } from "~/server/interaction.server";
 import { setPostLiked } from "~/server/queries/likes.server";
@@ -11,7 +12,7 @@ import { requireUser } from "~/server/session.server";
 export const loader = () => redirect(paths.home());
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const back = formData.get("redirectTo");
   // Visitors are sent to Login and brought back to the page they were on.
   const user = await requireUser(request, { redirectTo: typeof back === "string" ? back : paths.home() });

@@ -1,6 +1,7 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 
 import { paths } from "~/lib/paths";
+import { readForm } from "~/server/body.server";
 import { readIntent } from "~/server/http.server";
 import { isFetcherSubmission, redirectBack, refuse } from "~/server/interaction.server";
 import { recipeExists } from "~/server/queries/recipes.server";
@@ -12,7 +13,7 @@ export const loader = ({ params }: { params: { rid?: string } }) => redirect(pat
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const recipeId = params.rid ?? "";
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const back = formData.get("redirectTo");
   const user = await requireUser(request, { redirectTo: typeof back === "string" ? back : paths.recipe(recipeId) });
   const intent = readIntent(formData);

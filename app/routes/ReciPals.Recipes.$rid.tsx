@@ -27,6 +27,7 @@ import { useHydrated } from "~/lib/hooks";
 import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
 import { MAX_SERVES, parseServes, scaleIngredientLine } from "~/lib/servings";
 import { absoluteUrl, recipeJsonLd, shareMeta } from "~/lib/structured-data";
+import { readForm } from "~/server/body.server";
 import { invariantResponse, readIntent } from "~/server/http.server";
 import { isFetcherSubmission } from "~/server/interaction.server";
 import { addComment, listComments, type CommentView } from "~/server/queries/comments.server";
@@ -92,7 +93,7 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const recipeId = params.rid ?? "";
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const user = await requireUser(request, { redirectTo: paths.recipe(recipeId) });
   if (readIntent(formData) !== "comment") return data({ error: "Unknown action.", text: "" }, { status: 400 });
   const postId = await getPostIdForRecipe(recipeId);

@@ -2,7 +2,7 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 
 import { verifyLogin, type SessionUser } from "./queries/users.server";
-import { assertSignInAllowed, clearSignInFailures, recordSignInFailure, type SignInSubject } from "./throttle.server";
+import { beginSignInAttempt, clearSignInFailures, forgetSignInAttempt, type SignInSubject } from "./throttle.server";
 import { FILL_ALL_FIELDS, LoginSchema } from "./validation/auth.server";
 
 export const LOGIN_MESSAGES = {
@@ -49,10 +49,17 @@ authenticator.use(
   "form",
 );
 
-/** Runs the form strategy; any failure that is not a LoginError becomes SPEC's generic message. */
-export async function authenticateForm(request: Request): Promise<SessionUser> {
+/**
+ * Runs the form strategy on a form the action has already read (within its size limit): the
+ * strategy reads the body of the request it is given, so it gets a small copy, never the
+ * network body a second time. Any failure that is not a LoginError becomes the generic message.
+ */
+export async function authenticateForm(request: Request, formData: FormData): Promise<SessionUser> {
+  const fields = new URLSearchParams();
+  for (const [name, value] of formData) if (typeof value === "string") fields.append(name, value);
+  const copy = new Request(request.url, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: fields });
   try {
-    return await authenticator.authenticate("form", request);
+    return await authenticator.authenticate("form", copy);
   } catch (error) {
     if (error instanceof LoginError) throw error;
     console.error("Sign-in failed unexpectedly", error);
@@ -62,17 +69,20 @@ export async function authenticateForm(request: Request): Promise<SessionUser> {
 
 /**
  * Runs a sign-in attempt under the throttle (throttle.server.ts): refused at once when the
- * username or address is over its limit; a wrong password or unknown user counts as a
- * failure; a success forgets the username's failures. Used by the page and the API alike.
+ * username or address is over its limit, and counted before the password is checked; a wrong
+ * password or unknown user stays counted as a failure; a success forgets the username's failures,
+ * and a form refused before any check (empty fields) is not counted. Used by the page and the API.
  */
 export async function throttledSignIn(subject: SignInSubject, attempt: () => Promise<SessionUser>): Promise<SessionUser> {
-  await assertSignInAllowed(subject);
+  const id = await beginSignInAttempt(subject);
+  let user: SessionUser;
   try {
-    const user = await attempt();
-    await clearSignInFailures(subject);
-    return user;
+    user = await attempt();
   } catch (error) {
-    if (error instanceof LoginError && (error.status === 401 || error.status === 404)) await recordSignInFailure(subject);
+    const failed = error instanceof LoginError && (error.status === 401 || error.status === 404);
+    if (!failed) await forgetSignInAttempt(id);
     throw error;
   }
+  await clearSignInFailures(subject);
+  return user;
 }

@@ -22,6 +22,8 @@ import {
 export const IMAGE_LIMITS = {
   /** Bytes received for one file. */
   maxFileBytes: 10 * 1024 * 1024,
+  /** Bytes of a whole form with photos: two files and the text around them. */
+  maxFormBytes: 22 * 1024 * 1024,
   /** Longer side of the stored image. */
   maxSide: 800,
   /** Longer side of the card variant. */
@@ -151,7 +153,7 @@ export interface MultipartOptions {
   maxFieldBytes?: number;
   /** Parts in one form (default 2,000). */
   maxParts?: number;
-  /** Bytes in the whole body (default 2 × maxFileBytes + 2 MB). */
+  /** Bytes in the whole body (default IMAGE_LIMITS.maxFormBytes). */
   maxBodyBytes?: number;
 }
 
@@ -171,7 +173,7 @@ export async function readMultipartFormLenient(request: Request, options: Multip
   const maxFileBytes = options.maxFileBytes ?? IMAGE_LIMITS.maxFileBytes;
   const maxFieldBytes = options.maxFieldBytes ?? 100 * 1024;
   const maxParts = options.maxParts ?? 2000;
-  const maxBodyBytes = options.maxBodyBytes ?? 2 * maxFileBytes + 2 * 1024 * 1024;
+  const maxBodyBytes = options.maxBodyBytes ?? IMAGE_LIMITS.maxFormBytes;
 
   const declared = Number(request.headers.get("Content-Length") ?? "");
   if (Number.isFinite(declared) && declared > maxBodyBytes) throw new ImageError(bodyTooLargeMessage(maxFileBytes), 413);

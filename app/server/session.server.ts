@@ -4,6 +4,7 @@ import { createCookie, createCookieSessionStorage, redirect } from "@remix-run/n
 
 import { paths, safeRedirect } from "~/lib/paths";
 
+import { COOKIE_NAMES } from "./cookies.server";
 import { db } from "./db.server";
 import { env, sessionSecret } from "./env.server";
 import { getSessionUserById, type SessionUser } from "./queries/users.server";
@@ -14,7 +15,7 @@ const secure = env.NODE_ENV === "production";
 
 // The cookie holds only a random session id; the session itself is a database row,
 // so signing out (or deleting the user) ends it everywhere.
-export const sessionCookie = createCookie("recipals_session", {
+export const sessionCookie = createCookie(COOKIE_NAMES.session, {
   httpOnly: true,
   sameSite: "lax",
   secure,
@@ -122,7 +123,7 @@ export async function logout(request: Request): Promise<Response> {
 // it holds the password only as a hash.
 export const signupDraftStorage = createCookieSessionStorage<SignupDraft>({
   cookie: {
-    name: "recipals_signup",
+    name: COOKIE_NAMES.signupDraft,
     httpOnly: true,
     sameSite: "lax",
     secure,
@@ -160,13 +161,24 @@ export async function clearSignupDraft(request: Request): Promise<string> {
   return signupDraftStorage.destroySession(session);
 }
 
+export const ADMIN_ONLY_MESSAGE = "Only administrators may do that. Your account is not an administrator, so nothing was changed.";
+
+/** Requests whose admin action was refused: the loaders that then render the refusal see it too. */
+const refusedAdminRequests = new WeakSet<object>();
+
 /**
- * The admin guard (SPEC §6), for every admin loader and action: visitors go to Login; a USER
- * is sent Home from pages and refused with 403 on posts, so nothing changes.
+ * The admin guard, for every admin loader and action: visitors go to Login; a USER asking for
+ * an admin page is sent Home, and a USER's post to an admin action is refused with 403 and a
+ * page that says why, nothing changed. After a refused post, Remix still runs the page's loaders
+ * (with a GET) to render the refusal: they must not turn it into the redirect Home, so the
+ * refusal is remembered for the rest of the request through its load context.
  */
-export async function requireAdmin(request: Request): Promise<SessionUser> {
+export async function requireAdmin({ request, context }: { request: Request; context?: unknown }): Promise<SessionUser> {
   const user = await requireUser(request);
   if (user.role === "ADMIN") return user;
-  if (request.method === "GET" || request.method === "HEAD") throw redirect(paths.home());
-  throw new Response("Only administrators may do that.", { status: 403 });
+  const requestState = typeof context === "object" && context !== null ? context : null;
+  const posted = request.method !== "GET" && request.method !== "HEAD";
+  if (posted && requestState) refusedAdminRequests.add(requestState);
+  if (!posted && !(requestState && refusedAdminRequests.has(requestState))) throw redirect(paths.home());
+  throw new Response(ADMIN_ONLY_MESSAGE, { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }

@@ -1,11 +1,13 @@
 import { sql } from "kysely";
 
 import { db, type DB } from "./db.server";
+import { addressKey } from "./ip.server";
 import { adminSecretMatches } from "./validation/profile.server";
 
-// Sign-in throttling (DESIGN §3): only failures count; once a username or an address has
-// too many in the window, every sign-in for it is refused — right password included — until
-// the window has passed. Kept in SQLite so a restart does not reset it.
+// Sign-in throttling: only failures count; once a username or an address has too many in the
+// window, every sign-in for it is refused (right password included) until the window has
+// passed. IPv6 addresses count by their /64. Kept in the database, so a restart does not reset
+// it and every server of a cluster counts the same attempts.
 export const THROTTLE = { windowMs: 15 * 60 * 1000, perUsername: 5, perAddress: 20 } as const;
 export const THROTTLE_MESSAGE = "Too many attempts. Please try again in a few minutes.";
 
@@ -30,38 +32,51 @@ export interface SignInSubject {
   address: string | null;
 }
 
-/** Throws ThrottledError when this username or address is over its limit. */
-export async function assertSignInAllowed({ username, address }: SignInSubject, database: DB = db): Promise<void> {
-  const since = Date.now() - THROTTLE.windowMs;
-  const count = async (column: "username_key" | "address", value: string) => {
-    const row = await database
-      .selectFrom("sign_in_failures")
-      .select([(eb) => eb.fn.countAll<number>().as("n"), (eb) => eb.fn.min("at").as("oldest")])
-      .where(column, "=", value)
-      .where("at", ">", since)
-      .executeTakeFirstOrThrow();
-    return { n: Number(row.n), oldest: row.oldest === null ? null : Number(row.oldest) };
-  };
-  const checks: { n: number; oldest: number | null; limit: number }[] = [
-    { ...(await count("username_key", usernameKey(username))), limit: THROTTLE.perUsername },
-  ];
-  if (address) checks.push({ ...(await count("address", address)), limit: THROTTLE.perAddress });
-  for (const check of checks) {
-    if (check.n >= check.limit) {
-      const retryAt = (check.oldest ?? Date.now()) + THROTTLE.windowMs;
-      throw new ThrottledError(Math.max(1, Math.ceil((retryAt - Date.now()) / 1000)));
+/**
+ * Counts one attempt for this username and address, before anything is checked: refused with
+ * ThrottledError when either is already at its limit, otherwise recorded at once, in the same
+ * transaction as the count. Recording first is what makes the limit hold when attempts arrive
+ * together: each one sees every attempt still being checked (the password hash takes tens of
+ * milliseconds), not only the failures already known. The caller then settles the attempt:
+ * `forgetSignInAttempt` when it succeeded or did not count, nothing when it failed.
+ */
+export async function beginSignInAttempt({ username, address }: SignInSubject, database: DB = db): Promise<number> {
+  const now = Date.now();
+  const since = now - THROTTLE.windowMs;
+  const key = usernameKey(username);
+  const place = address ? addressKey(address) : "";
+  return database.transaction().execute(async (trx) => {
+    const count = async (column: "username_key" | "address", value: string) => {
+      const row = await trx
+        .selectFrom("sign_in_failures")
+        .select([(eb) => eb.fn.countAll<number>().as("n"), (eb) => eb.fn.min("at").as("oldest")])
+        .where(column, "=", value)
+        .where("at", ">", since)
+        .executeTakeFirstOrThrow();
+      return { n: Number(row.n), oldest: row.oldest === null ? null : Number(row.oldest) };
+    };
+    const checks: { n: number; oldest: number | null; limit: number }[] = [{ ...(await count("username_key", key)), limit: THROTTLE.perUsername }];
+    if (place) checks.push({ ...(await count("address", place)), limit: THROTTLE.perAddress });
+    for (const check of checks) {
+      if (check.n >= check.limit) {
+        const retryAt = (check.oldest ?? now) + THROTTLE.windowMs;
+        throw new ThrottledError(Math.max(1, Math.ceil((retryAt - now) / 1000)));
+      }
     }
-  }
+    // Keep the table small: rows older than the window never count again.
+    await trx.deleteFrom("sign_in_failures").where("at", "<=", sql<number>`${since}`).execute();
+    const row = await trx
+      .insertInto("sign_in_failures")
+      .values({ username_key: key, address: place, at: now })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return Number(row.id);
+  });
 }
 
-export async function recordSignInFailure({ username, address }: SignInSubject, database: DB = db): Promise<void> {
-  const now = Date.now();
-  await database
-    .insertInto("sign_in_failures")
-    .values({ username_key: usernameKey(username), address: address ?? "", at: now })
-    .execute();
-  // Keep the table small: rows older than the window never count again.
-  await database.deleteFrom("sign_in_failures").where("at", "<=", sql<number>`${now - THROTTLE.windowMs}`).execute();
+/** Takes back an attempt that turned out not to be a failure (a success, or a form refused before any check). */
+export async function forgetSignInAttempt(id: number, database: DB = db): Promise<void> {
+  await database.deleteFrom("sign_in_failures").where("id", "=", id).execute();
 }
 
 /** A successful sign-in forgets that username's earlier failures (the address's stay). */
@@ -79,9 +94,8 @@ export async function checkAdminSecret(
   { typed, secret, userId, address }: { typed: string; secret: string; userId: string; address: string | null },
   database: DB = db,
 ): Promise<boolean> {
-  const subject = { username: `admin-secret:${userId}`, address };
-  await assertSignInAllowed(subject, database);
-  if (adminSecretMatches(typed, secret)) return true;
-  await recordSignInFailure(subject, database);
-  return false;
+  const attempt = await beginSignInAttempt({ username: `admin-secret:${userId}`, address }, database);
+  const matches = adminSecretMatches(typed, secret);
+  if (matches) await forgetSignInAttempt(attempt, database);
+  return matches;
 }

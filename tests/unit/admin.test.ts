@@ -198,7 +198,7 @@ describe("admin recipes", () => {
       ["save-instructions", "  \n ", "Please add at least one instruction step."],
     ] as const) {
       const { status, data } = dataOf<{ error: string; text: string }>(
-        await recipeTabAction(routeArgs(formRequest("/a", { intent, text }, adminCookie), { rid: recipe.recipeId })),
+        await recipeTabAction(routeArgs(formRequest(`/ReciPals/Account/Admin/Recipes/${recipe.recipeId}?index`, { intent, text }, adminCookie), { rid: recipe.recipeId })),
       );
       expect(status).toBe(400);
       expect(data.error).toBe(message);

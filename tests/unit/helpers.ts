@@ -14,6 +14,13 @@ export function uniqueUsername(prefix = "user"): string {
   return `${prefix}_${counter}_${Math.random().toString(36).slice(2, 7)}`;
 }
 
+// A password hash costs about 0.3 s (the production cost): tests reuse one per password.
+const hashes = new Map<string, Promise<string>>();
+const hashOf = (password: string) => {
+  if (!hashes.has(password)) hashes.set(password, hashPassword(password));
+  return hashes.get(password)!;
+};
+
 export async function makeUser({
   username = uniqueUsername(),
   password = "correct horse",
@@ -21,7 +28,7 @@ export async function makeUser({
   name = "Test Person",
   tags = [] as string[],
 } = {}) {
-  const user = await createUser({ username, name, role, tags, passwordHash: await hashPassword(password) });
+  const user = await createUser({ username, name, role, tags, passwordHash: await hashOf(password) });
   return { ...user, password };
 }
 

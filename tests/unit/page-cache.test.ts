@@ -5,6 +5,8 @@ import zlib from "node:zlib";
 
 import { afterEach, describe, expect, it, vi } from "vitest";
 
+import { isPersonalRequest } from "~/server/cookies.server";
+
 import { createPageCache, inlineScripts, isShareableRequest, pickEncoding, policyWithHashes } from "../../scripts/page-cache.js";
 
 // express and compression ship no type declarations (and @types/* for them are not installed).
@@ -69,7 +71,7 @@ const servers: http.Server[] = [];
  */
 async function startApp(options: { ttlMs?: number; maxBytes?: number; maxEntryBytes?: number; maxEntries?: number; trustProxy?: boolean } = {}): Promise<TestApp> {
   const testApp = { port: 0, renders: 0, version: "v1" } as TestApp;
-  testApp.cache = createPageCache({ version: () => testApp.version, ...options });
+  testApp.cache = createPageCache({ version: () => testApp.version, isPersonal: isPersonalRequest, ...options });
   const app = express();
   if (options.trustProxy) app.set("trust proxy", true);
   app.use(compression());
@@ -701,8 +703,10 @@ describe("isShareableRequest", () => {
     ["a GET with the session cookie", req("GET", { cookie: "recipals_session=abc" }), false],
     ["a GET with the sign-up cookie after another", req("GET", { cookie: "foo=1; recipals_signup=x" }), false],
     ["a GET with our cookie after a bare semicolon", req("GET", { cookie: "foo=1;recipals_x=2" }), false],
+    ["a GET with the session cookie written with a space before =", req("GET", { cookie: "recipals_session =abc" }), false],
+    ["a GET with the session cookie after a tab", req("GET", { cookie: "a=1;\trecipals_session=abc" }), false],
     ["a GET with Authorization", req("GET", { authorization: "Bearer t" }), false],
     ["a HEAD", req("HEAD"), false],
     ["a POST", req("POST"), false],
-  ])("%s → %s", (_case, incoming, expected) => expect(isShareableRequest(incoming)).toBe(expected));
+  ])("%s → %s", (_case, incoming, expected) => expect(isShareableRequest(incoming, isPersonalRequest)).toBe(expected));
 });

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 import { TAG_LIMIT_MESSAGE } from "~/lib/tags";
 import { action as editAction, loader as editLoader } from "~/routes/ReciPals.Account.Profile.$uid_.Edit";
+import { db } from "~/server/db.server";
 import { env } from "~/server/env.server";
 import { getUserProfile, verifyLogin } from "~/server/queries/users.server";
 import { setUploadsDir } from "~/server/storage.server";
@@ -218,6 +219,23 @@ describe("profile editor: becoming ADMIN", () => {
     expect((await getUserProfile(user.id))?.role).toBe("ADMIN");
     expectRedirect(await save(user.id, formOf(user, { role: "USER" }), cookie), profilePath(user.id));
     expect((await getUserProfile(user.id))?.role).toBe("USER");
+  });
+});
+
+describe("profile editor: the last ADMIN", () => {
+  it("refuses the only ADMIN giving up the role, changes nothing, and allows it once another ADMIN exists", async () => {
+    const admin = await makeUser({ role: "ADMIN" });
+    await db.updateTable("users").set({ role: "USER" }).where("role", "=", "ADMIN").where("id", "<>", admin.id).execute();
+    const cookie = await signedInCookie(admin.id);
+    const { status, data } = dataOf<Failure>(await save(admin.id, formOf(admin, { role: "USER", bio: "stepping down" }), cookie));
+    expect(status).toBe(409);
+    expect(data.fieldErrors.role).toBe("You cannot remove the last admin's role.");
+    expect(data.fields).toMatchObject({ role: "ADMIN", bio: "stepping down" });
+    expect(await getUserProfile(admin.id)).toMatchObject({ role: "ADMIN", bio: "" });
+
+    await makeUser({ role: "ADMIN" });
+    expectRedirect(await save(admin.id, formOf(admin, { role: "USER", bio: "stepping down" }), cookie), profilePath(admin.id));
+    expect(await getUserProfile(admin.id)).toMatchObject({ role: "USER", bio: "stepping down" });
   });
 });
 

@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
 
+import * as signinRoute from "~/routes/api.users.signin";
 import { action as loginAction } from "~/routes/ReciPals.Account.Login";
 import { db } from "~/server/db.server";
-import { THROTTLE, THROTTLE_MESSAGE } from "~/server/throttle.server";
+import { addressKey } from "~/server/ip.server";
+import { checkAdminSecret, THROTTLE, THROTTLE_MESSAGE, ThrottledError } from "~/server/throttle.server";
 
+import { call } from "./api-helpers";
 import { dataOf, expectRedirect, formRequest, makeUser, settle } from "./helpers";
 
 const login = (fields: Record<string, string>, address = "203.0.113.7") =>
@@ -51,4 +54,73 @@ describe("sign-in throttling", () => {
     for (let i = 0; i < 10; i++) expect(dataOf(await login({ username: user.username, password: "" })).status).toBe(400);
     expectRedirect(await login({ username: user.username, password: user.password }), "/ReciPals/Home");
   });
+});
+
+describe("sign-in throttling under parallel attempts", () => {
+  it("40 wrong passwords at once for one username: at most 5 are checked, the rest get 429", async () => {
+    const user = await makeUser();
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => login({ username: user.username, password: `wrong-${i}` }, `198.51.100.${i + 1}`)),
+    );
+    const statuses = answers.map((answer) => dataOf(answer).status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(THROTTLE.perUsername);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(40 - THROTTLE.perUsername);
+    // And the right password is refused too until the window has passed.
+    expect(dataOf(await login({ username: user.username, password: user.password }, "198.51.100.200")).status).toBe(429);
+  });
+
+  it("the per-address limit holds in parallel too: 40 guesses from one address at 40 usernames, 20 checked", async () => {
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => login({ username: `parallel_guess_${i}`, password: "x" }, "192.0.2.77")));
+    const statuses = answers.map((answer) => dataOf(answer).status);
+    expect(statuses.filter((status) => status === 404)).toHaveLength(THROTTLE.perAddress);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(40 - THROTTLE.perAddress);
+  });
+
+  it("POST /api/users/signin holds the same limit in parallel", async () => {
+    const user = await makeUser();
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        call(signinRoute, "POST", "/api/users/signin", { body: { username: user.username, password: `nope-${i}` }, context: { clientAddress: `203.0.113.${i + 1}` } }),
+      ),
+    );
+    expect(answers.filter((answer) => answer.status === 401)).toHaveLength(THROTTLE.perUsername);
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(30 - THROTTLE.perUsername);
+  });
+
+  it("the admin secret holds the same limit in parallel", async () => {
+    const user = await makeUser();
+    const results = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, i) => checkAdminSecret({ typed: `guess-${i}`, secret: "the-secret", userId: user.id, address: `203.0.113.${i + 1}` })),
+    );
+    expect(results.filter((result) => result.status === "fulfilled" && result.value === false)).toHaveLength(THROTTLE.perUsername);
+    expect(results.filter((result) => result.status === "rejected" && result.reason instanceof ThrottledError)).toHaveLength(30 - THROTTLE.perUsername);
+    await expect(checkAdminSecret({ typed: "the-secret", secret: "the-secret", userId: user.id, address: "203.0.113.200" })).rejects.toBeInstanceOf(ThrottledError);
+  });
+
+  it("a success or a form refused before any check does not stay counted", async () => {
+    const user = await makeUser();
+    for (let i = 0; i < THROTTLE.perUsername * 2; i++) expectRedirect(await login({ username: user.username, password: user.password }), "/ReciPals/Home");
+    const rows = await db.selectFrom("sign_in_failures").select("id").where("username_key", "=", user.username.toLowerCase()).execute();
+    expect(rows).toHaveLength(0);
+  });
+});
+
+describe("per-address limits group IPv6 clients by /64", () => {
+  it("20 failures spread over one /64 block the whole /64, not its neighbour", async () => {
+    const user = await makeUser();
+    for (let i = 0; i < THROTTLE.perAddress; i++) {
+      await login({ username: `v6_guess_${i}`, password: "x" }, `2001:db8:aa:bb:${(i + 1).toString(16)}::${i + 7}`);
+    }
+    expect(dataOf(await login({ username: user.username, password: user.password }, "2001:db8:aa:bb:ffff:ffff:ffff:1")).status).toBe(429);
+    expectRedirect(await login({ username: user.username, password: user.password }, "2001:db8:aa:bc::1"), "/ReciPals/Home");
+  });
+
+  it.each([
+    ["203.0.113.9", "203.0.113.9"],
+    ["::ffff:203.0.113.9", "203.0.113.9"],
+    ["2001:db8::1", "2001:db8:0:0::/64"],
+    ["2001:DB8:0:0:1:2:3:4", "2001:db8:0:0::/64"],
+    ["[2001:db8:1:2::5]", "2001:db8:1:2::/64"],
+    ["fe80::1%eth0", "fe80:0:0:0::/64"],
+  ])("%s counts as %s", (address, key) => expect(addressKey(address)).toBe(key));
 });

@@ -7,7 +7,7 @@ import { checkCredentials, LoginError, throttledSignIn } from "../auth.server";
 import { env } from "../env.server";
 import { deleteImageIfUnreferenced } from "../images.server";
 import { hashPassword, randomPassword } from "../password.server";
-import { createPlaceholderUser, deleteUser, LastAdminError, setUserRole } from "../queries/admin.server";
+import { createPlaceholderUser, deleteUser, setUserRole } from "../queries/admin.server";
 import { follow, removeFollower, unfollow } from "../queries/follows.server";
 import { recipeExists } from "../queries/recipes.server";
 import { setRecipeSaved } from "../queries/saved.server";
@@ -17,6 +17,7 @@ import {
   getSessionUserById,
   isUsernameTaken,
   isUsernameTakenByOther,
+  LastAdminError,
   readUsersWithLists,
   updateUserProfile,
   UsernameTakenError,

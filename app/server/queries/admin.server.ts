@@ -7,7 +7,7 @@ import type { TextSection } from "~/lib/ingredient-text";
 
 import { db, type DB } from "../db.server";
 import { hashPassword, randomPassword } from "../password.server";
-import { createUser, type Role } from "./users.server";
+import { createUser, isLastAdmin, LastAdminError, type Role } from "./users.server";
 
 export const ADMIN_PAGE_SIZE = 50;
 
@@ -83,18 +83,6 @@ export async function createPlaceholderUser(database: DB = db): Promise<{ id: st
     const user = await createUser({ name: `User${number}`, username, passwordHash, role: "USER", profile: DEFAULT_PROFILE_IMAGE }, database);
     return { id: user.id, username: user.username, password };
   }
-}
-
-export class LastAdminError extends Error {
-  constructor(action: "delete" | "demote") {
-    super(action === "delete" ? "You cannot delete the last admin." : "You cannot remove the last admin's role.");
-    this.name = "LastAdminError";
-  }
-}
-
-async function isLastAdmin(userId: string, database: DB): Promise<boolean> {
-  const admins = await database.selectFrom("users").select("id").where("role", "=", "ADMIN").limit(2).execute();
-  return admins.length === 1 && admins[0]!.id === userId;
 }
 
 /** Changes a role; refuses to leave the site without an ADMIN. */

@@ -5,7 +5,7 @@ import { sql } from "kysely";
 import { DEFAULT_PROFILE_IMAGE } from "~/lib/paths";
 
 import { db, type DB } from "../db.server";
-import { verifyPassword } from "../password.server";
+import { hashPassword, needsRehash, verifyPassword } from "../password.server";
 import { applyBatchSelection, groupRows, nextSeq, nowIso, type BatchSelection } from "./seq.server";
 
 export type Role = "USER" | "ADMIN";
@@ -76,6 +76,12 @@ export async function verifyLogin(
   if (!row) return { ok: false, reason: "unknown-user" };
   const { password_hash: hash, ...user } = row;
   if (!(await verifyPassword(password, hash))) return { ok: false, reason: "wrong-password" };
+  // A hash made at an older, lower cost is replaced now that the password is at hand. Only if it
+  // is still the same hash: a password changed meanwhile is left alone.
+  if (needsRehash(hash)) {
+    const upgraded = await hashPassword(password);
+    await database.updateTable("users").set({ password_hash: upgraded }).where("id", "=", user.id).where("password_hash", "=", hash).execute();
+  }
   return { ok: true, user };
 }
 
@@ -140,6 +146,20 @@ export async function isUsernameTakenByOther(username: string, userId: string, d
   return row !== undefined;
 }
 
+/** The site always keeps at least one ADMIN: refused for a role change or a deletion that would end that. */
+export class LastAdminError extends Error {
+  constructor(action: "delete" | "demote") {
+    super(action === "delete" ? "You cannot delete the last admin." : "You cannot remove the last admin's role.");
+    this.name = "LastAdminError";
+  }
+}
+
+/** True when `userId` is the only ADMIN. Called inside the transaction that changes the role or deletes the user. */
+export async function isLastAdmin(userId: string, database: DB): Promise<boolean> {
+  const admins = await database.selectFrom("users").select("id").where("role", "=", "ADMIN").limit(2).execute();
+  return admins.length === 1 && admins[0]!.id === userId;
+}
+
 export interface ProfileUpdate {
   id: string;
   name: string;
@@ -155,11 +175,13 @@ export interface ProfileUpdate {
 
 /**
  * Saves the profile editor in one transaction (user row and ordered tags together);
- * refuses a username another user has, whatever its case. Returns the updated user.
+ * refuses a username another user has, whatever its case, and the last ADMIN giving up the role.
+ * Returns the updated user.
  */
 export async function updateUserProfile(input: ProfileUpdate, database: DB = db): Promise<UserProfile> {
   return database.transaction().execute(async (trx) => {
     if (await isUsernameTakenByOther(input.username, input.id, trx)) throw new UsernameTakenError(input.username);
+    if (input.role !== "ADMIN" && (await isLastAdmin(input.id, trx))) throw new LastAdminError("demote");
     await trx
       .updateTable("users")
       .set({

@@ -1,0 +1,74 @@
+import { API_LIMITS, API_MESSAGES } from "./api/http.server";
+import { IMAGE_LIMITS, ImageError, readMultipartFormLenient } from "./images.server";
+
+// Request bodies are capped before they are held in memory, twice:
+// - scripts/server.js refuses a body over `bodyLimitFor` its path (by its declared length, or by
+//   counting one sent without a length) before any route runs, answering 413;
+// - every page action reads its form through `readForm` below (the two photo forms through the
+//   image module's reader), which counts the bytes again as they stream in: unit tests call
+//   actions without the server in front, and this is where a route's own limit is applied.
+// A body is read once: nothing clones a request to read it a second time.
+
+export const BODY_LIMITS = {
+  /** A form without files (sign-in, comment, like, follow, admin forms): far more than any of them needs. */
+  formBytes: 64 * 1024,
+  /** The admin's ingredient and instruction text (200 lines of up to 2,000 characters, percent-encoded). */
+  longTextFormBytes: 1024 * 1024,
+  /** A form with photos (recipe editor, profile editor). */
+  multipartBytes: IMAGE_LIMITS.maxFormBytes,
+  /** A JSON body of the API (photos arrive as data URLs). */
+  jsonBytes: API_LIMITS.maxBodyBytes,
+} as const;
+
+export const BODY_MESSAGES = {
+  formTooLarge: (bytes: number) =>
+    `What you sent is too large for this form (${Math.round(bytes / 1024)} KB at most). Please shorten it and try again.`,
+  uploadTooLarge: "What you sent is too large (22 MB at most, 10 MB a photo). Please choose smaller photos.",
+  unreadable: "The form could not be read. Please try again.",
+} as const;
+
+// The pages whose forms carry photos, and the one whose form carries long text. Route paths match
+// in any letter case, as Remix matches them.
+const PHOTO_FORMS = [/^\/ReciPals\/Editor\/[^/]+\/?$/i, /^\/ReciPals\/Account\/Profile\/[^/]+\/Edit\/?$/i];
+const LONG_TEXT_FORMS = [/^\/ReciPals\/Account\/Admin\/Recipes\/[^/]+\/?$/i];
+
+export interface BodyLimit {
+  bytes: number;
+  message: string;
+  /** Answer a refusal as JSON (the API) rather than as a page. */
+  json: boolean;
+}
+
+function formLimitFor(pathname: string): number {
+  return LONG_TEXT_FORMS.some((form) => form.test(pathname)) ? BODY_LIMITS.longTextFormBytes : BODY_LIMITS.formBytes;
+}
+
+/** The most a request to `pathname` with this Content-Type may send (scripts/server.js enforces it). */
+export function bodyLimitFor(pathname: string, contentType: string): BodyLimit {
+  if (pathname.startsWith("/api/")) return { bytes: BODY_LIMITS.jsonBytes, message: API_MESSAGES.tooLarge, json: true };
+  if (/^\s*multipart\/form-data\b/i.test(contentType) && PHOTO_FORMS.some((form) => form.test(pathname))) {
+    return { bytes: BODY_LIMITS.multipartBytes, message: BODY_MESSAGES.uploadTooLarge, json: false };
+  }
+  const bytes = formLimitFor(pathname);
+  return { bytes, message: BODY_MESSAGES.formTooLarge(bytes), json: false };
+}
+
+/**
+ * The form of a page action that takes no file: urlencoded or multipart, within its path's form
+ * limit, counted while it streams in. A larger or malformed body is refused with a 413 or 400
+ * page before more than the limit is held.
+ */
+export async function readForm(request: Request): Promise<FormData> {
+  const limit = formLimitFor(new URL(request.url).pathname);
+  try {
+    const { formData } = await readMultipartFormLenient(request, { maxBodyBytes: limit, maxFileBytes: limit, maxFieldBytes: limit });
+    return formData;
+  } catch (error) {
+    if (!(error instanceof ImageError)) throw error;
+    const tooLarge = error.status === 413;
+    throw new Response(tooLarge ? BODY_MESSAGES.formTooLarge(limit) : BODY_MESSAGES.unreadable, {
+      status: tooLarge ? 413 : 400,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
+  }
+}

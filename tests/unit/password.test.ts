@@ -1,0 +1,60 @@
+import crypto from "node:crypto";
+
+import { describe, expect, it } from "vitest";
+
+import { action as loginAction } from "~/routes/ReciPals.Account.Login";
+import { db } from "~/server/db.server";
+import { hashPassword, needsRehash, PASSWORD_PARAMS, verifyPassword } from "~/server/password.server";
+import { createUser } from "~/server/queries/users.server";
+
+import { dataOf, expectRedirect, formRequest, settle, uniqueUsername } from "./helpers";
+
+/** A hash in our stored format made at a given (older) cost, as accounts created before the raise have. */
+function legacyHash(password: string, N: number): string {
+  const salt = crypto.randomBytes(16);
+  const key = crypto.scryptSync(password.normalize("NFC"), salt, 32, { N, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+  return ["scrypt", N, 8, 1, salt.toString("base64"), key.toString("base64")].join("$");
+}
+
+const storedHash = async (id: string) =>
+  (await db.selectFrom("users").select("password_hash").where("id", "=", id).executeTakeFirstOrThrow()).password_hash;
+
+const login = (username: string, password: string) =>
+  settle(() => loginAction({ request: formRequest("/ReciPals/Account/Login", { username, password }), params: {}, context: { clientAddress: "203.0.113.40" } }));
+
+describe("password hashing", () => {
+  it("hashes at OWASP's minimum for scrypt (N=2^17, r=8, p=1) with a fresh salt each time", async () => {
+    expect(PASSWORD_PARAMS).toEqual({ N: 131072, r: 8, p: 1 });
+    const [a, b] = [await hashPassword("same"), await hashPassword("same")];
+    expect(a.split("$").slice(0, 4)).toEqual(["scrypt", "131072", "8", "1"]);
+    expect(a).not.toBe(b);
+    expect(await verifyPassword("same", a)).toBe(true);
+    expect(await verifyPassword("other", a)).toBe(false);
+    expect(needsRehash(a)).toBe(false);
+  });
+
+  it("refuses stored hashes with a cost above ours or a broken format instead of running them", async () => {
+    expect(await verifyPassword("x", "scrypt$4194304$8$1$AAAA$AAAA")).toBe(false);
+    expect(await verifyPassword("x", "scrypt$abc$8$1$AAAA$AAAA")).toBe(false);
+    expect(await verifyPassword("x", "bcrypt$whatever")).toBe(false);
+  });
+
+  it("upgrades an old, cheaper hash at the next successful sign-in, and only then", async () => {
+    const username = uniqueUsername("legacy");
+    const user = await createUser({ username, name: "Legacy", passwordHash: legacyHash("old but right", 1 << 15) });
+    const old = await storedHash(user.id);
+    expect(needsRehash(old)).toBe(true);
+
+    expect(dataOf(await login(username, "wrong")).status).toBe(401);
+    expect(await storedHash(user.id)).toBe(old);
+
+    expectRedirect(await login(username, "old but right"), "/ReciPals/Home");
+    const upgraded = await storedHash(user.id);
+    expect(upgraded).not.toBe(old);
+    expect(upgraded.split("$").slice(1, 4)).toEqual(["131072", "8", "1"]);
+    expect(needsRehash(upgraded)).toBe(false);
+    // The same password still signs in, now against the new hash.
+    expectRedirect(await login(username, "old but right"), "/ReciPals/Home");
+    expect(await storedHash(user.id)).toBe(upgraded);
+  });
+});
