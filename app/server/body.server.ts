@@ -1,4 +1,3 @@
-import { API_LIMITS, API_MESSAGES } from "./api/http.server";
 import { IMAGE_LIMITS, ImageError, readMultipartFormLenient } from "./images.server";
 
 // Request bodies are capped before they are held in memory, twice:
@@ -16,14 +15,18 @@ export const BODY_LIMITS = {
   longTextFormBytes: 1024 * 1024,
   /** A form with photos (recipe editor, profile editor). */
   multipartBytes: IMAGE_LIMITS.maxFormBytes,
-  /** A JSON body of the API (photos arrive as data URLs). */
-  jsonBytes: API_LIMITS.maxBodyBytes,
+  /** A JSON body of the API that may carry photos as data URLs (two per recipe). */
+  photoJsonBytes: 12 * 1024 * 1024,
+  /** Any other JSON body of the API (sign-in, comments, saves, follows). */
+  jsonBytes: 64 * 1024,
 } as const;
 
 export const BODY_MESSAGES = {
   formTooLarge: (bytes: number) =>
     `What you sent is too large for this form (${Math.round(bytes / 1024)} KB at most). Please shorten it and try again.`,
   uploadTooLarge: "What you sent is too large (22 MB at most, 10 MB a photo). Please choose smaller photos.",
+  jsonTooLarge: (bytes: number) =>
+    `The request is too large (${bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.round(bytes / 1024)} KB`} at most).`,
   unreadable: "The form could not be read. Please try again.",
 } as const;
 
@@ -31,6 +34,16 @@ export const BODY_MESSAGES = {
 // in any letter case, as Remix matches them.
 const PHOTO_FORMS = [/^\/ReciPals\/Editor\/[^/]+\/?$/i, /^\/ReciPals\/Account\/Profile\/[^/]+\/Edit\/?$/i];
 const LONG_TEXT_FORMS = [/^\/ReciPals\/Account\/Admin\/Recipes\/[^/]+\/?$/i];
+// The API calls whose JSON may carry photos (a recipe, a post, a user's picture): creating and
+// updating recipes, posts and users. Every other call, the anonymous sign-in and sign-up included,
+// gets the small limit; a new call gets it too until it is listed here.
+const API_PHOTO_CALLS = [
+  /^\/api\/(?:recipes|posts)\/?$/i,
+  /^\/api\/recipes\/(?!search\/?$)[^/]+\/?$/i,
+  /^\/api\/posts\/[^/]+\/?$/i,
+  /^\/api\/users\/?$/i,
+  /^\/api\/users\/(?!(?:signin|signup|signout|profile)\/?$)[^/]+\/?$/i,
+];
 
 export interface BodyLimit {
   bytes: number;
@@ -39,13 +52,21 @@ export interface BodyLimit {
   json: boolean;
 }
 
+/** The most an API call's JSON body may hold. */
+export function jsonLimitFor(pathname: string): number {
+  return API_PHOTO_CALLS.some((call) => call.test(pathname)) ? BODY_LIMITS.photoJsonBytes : BODY_LIMITS.jsonBytes;
+}
+
 function formLimitFor(pathname: string): number {
   return LONG_TEXT_FORMS.some((form) => form.test(pathname)) ? BODY_LIMITS.longTextFormBytes : BODY_LIMITS.formBytes;
 }
 
 /** The most a request to `pathname` with this Content-Type may send (scripts/server.js enforces it). */
 export function bodyLimitFor(pathname: string, contentType: string): BodyLimit {
-  if (pathname.startsWith("/api/")) return { bytes: BODY_LIMITS.jsonBytes, message: API_MESSAGES.tooLarge, json: true };
+  if (pathname.startsWith("/api/")) {
+    const bytes = jsonLimitFor(pathname);
+    return { bytes, message: BODY_MESSAGES.jsonTooLarge(bytes), json: true };
+  }
   if (/^\s*multipart\/form-data\b/i.test(contentType) && PHOTO_FORMS.some((form) => form.test(pathname))) {
     return { bytes: BODY_LIMITS.multipartBytes, message: BODY_MESSAGES.uploadTooLarge, json: false };
   }

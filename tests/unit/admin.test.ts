@@ -117,6 +117,13 @@ describe("admin users", () => {
     expect(second.data.created.password).not.toBe(data.created.password);
   });
 
+  it("adds placeholders side by side when admins press Add User at the same moment", async () => {
+    const answers = await Promise.all(Array.from({ length: 4 }, () => usersAction(routeArgs(formRequest("/a", { intent: "add-user" }, adminCookie)))));
+    const created = answers.map((answer) => dataOf<{ created: { username: string } }>(answer));
+    expect(created.map((answer) => answer.status)).toEqual([201, 201, 201, 201]);
+    expect(new Set(created.map((answer) => answer.data.created.username)).size).toBe(4);
+  });
+
   it("shows a user's detail with post ids, or 'No tags'", async () => {
     const detail = await userLoader(routeArgs(getRequest("/a", adminCookie), { uid: user.id }));
     expect(detail.postIds).toEqual([recipe.postId]);

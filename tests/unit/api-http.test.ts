@@ -12,7 +12,8 @@ import * as userRoute from "~/routes/api.users.$id";
 import * as profileRoute from "~/routes/api.users.profile";
 import * as signinRoute from "~/routes/api.users.signin";
 import { streamJsonArray } from "~/server/api/entities.server";
-import { allowedOrigins, API_LIMITS, apiRoute, ApiError, readJsonObject, setAllowedOriginsForTests } from "~/server/api/http.server";
+import { allowedOrigins, apiRoute, ApiError, readJsonObject, setAllowedOriginsForTests } from "~/server/api/http.server";
+import { BODY_LIMITS } from "~/server/body.server";
 import { db } from "~/server/db.server";
 import { env } from "~/server/env.server";
 
@@ -107,14 +108,24 @@ describe("CORS", () => {
 });
 
 describe("request bodies", () => {
-  it("refuses a declared body over 12 MB at once (413)", async () => {
+  it("refuses a declared body over its call's limit at once (413): 64 KB for sign-in, 12 MB where photos may come", async () => {
     const request = apiRequest("POST", "/api/users/signin", {
       raw: "{}",
       headers: { "Content-Length": String(20 * 1024 * 1024) },
     });
     await expect(readJsonObject(request)).rejects.toMatchObject({ status: 413 });
     const answer = await call(signinRoute, "POST", "/api/users/signin", { raw: "{}", headers: { "Content-Length": String(20 * 1024 * 1024) } });
-    expectError(answer, 413, "The request is too large (12 MB at most).");
+    expectError(answer, 413, "The request is too large (64 KB at most).");
+    // An anonymous call may not make the server hold more than the small limit.
+    const padded = JSON.stringify({ username: "x", password: "y", pad: "z".repeat(100 * 1024) });
+    expectError(await call(signinRoute, "POST", "/api/users/signin", { raw: padded }), 413, "The request is too large (64 KB at most).");
+    const me = await makeUser();
+    const big = await call(recipesRoute, "POST", "/api/recipes", {
+      raw: "{}",
+      cookie: await signedInCookie(me.id),
+      headers: { "Content-Length": String(20 * 1024 * 1024) },
+    });
+    expectError(big, 413, "The request is too large (12 MB at most).");
   });
 
   it("counts the bytes while reading: a 20 MB body without a length is refused (413)", async () => {
@@ -142,7 +153,7 @@ describe("request bodies", () => {
   });
 
   it("accepts a body just under the cap", async () => {
-    const request = apiRequest("POST", "/x", { raw: JSON.stringify({ pad: "x".repeat(API_LIMITS.maxBodyBytes - 20) }) });
+    const request = apiRequest("POST", "/api/recipes", { raw: JSON.stringify({ pad: "x".repeat(BODY_LIMITS.photoJsonBytes - 20) }) });
     await expect(readJsonObject(request)).resolves.toHaveProperty("pad");
   });
 

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 
+import { BODY_MESSAGES, jsonLimitFor } from "../body.server";
 import { env } from "../env.server";
 import type { SessionUser } from "../queries/users.server";
 import { getUser } from "../session.server";
@@ -14,20 +15,15 @@ import { offerToSharedCache } from "../shared-cache.server";
 // - A body that is not JSON (`Content-Type` other than application/json or *+json) is refused
 //   with 415. It is also a CSRF guard: the only bodies a foreign page can send without a CORS
 //   preflight are form and text/plain bodies, and those never reach a handler.
-// - Bodies are capped at 12 MB (two photos as data URLs): a larger Content-Length is refused at
-//   once, and the bytes are counted while reading too (a lying or missing length) → 413.
+// - Bodies are capped (app/server/body.server.ts: 12 MB where photos may come as data URLs, 64 KB
+//   for every other call): a larger Content-Length is refused at once, and the bytes are counted
+//   while reading too (a lying or missing length) → 413.
 // - Every answer carries `Cache-Control: no-store` (answers depend on the session) and
 //   `Vary: Origin`.
-
-export const API_LIMITS = {
-  /** Bytes of one JSON body (photos arrive as data URLs, twice per recipe). */
-  maxBodyBytes: 12 * 1024 * 1024,
-} as const;
 
 export const API_MESSAGES = {
   signIn: "Please sign in first.",
   notJson: "Please send JSON (Content-Type: application/json).",
-  tooLarge: "The request is too large (12 MB at most).",
   malformed: "The request body is not valid JSON.",
   notObject: "The request body must be a JSON object.",
   empty: "The request body is empty; please send a JSON object.",
@@ -133,13 +129,14 @@ export function preflight(request: Request, methods: readonly string[]): Respons
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 /**
- * Reads a JSON object body: 415 for another content type, 413 beyond API_LIMITS.maxBodyBytes
- * (declared or counted), 400 for an empty body, malformed JSON or anything but an object.
+ * Reads a JSON object body: 415 for another content type, 413 beyond the call's limit (declared or
+ * counted; jsonLimitFor its path unless given), 400 for an empty body, malformed JSON or anything but an object.
  */
-export async function readJsonObject(request: Request, maxBytes: number = API_LIMITS.maxBodyBytes): Promise<Record<string, unknown>> {
+export async function readJsonObject(request: Request, maxBytes: number = jsonLimitFor(new URL(request.url).pathname)): Promise<Record<string, unknown>> {
   if (!JSON_TYPE.test(request.headers.get("Content-Type") ?? "")) throw new ApiError(415, API_MESSAGES.notJson);
+  const tooLarge = () => new ApiError(413, BODY_MESSAGES.jsonTooLarge(maxBytes));
   const declared = Number(request.headers.get("Content-Length") ?? "");
-  if (Number.isFinite(declared) && declared > maxBytes) throw new ApiError(413, API_MESSAGES.tooLarge);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
 
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -151,7 +148,7 @@ export async function readJsonObject(request: Request, maxBytes: number = API_LI
       size += value.byteLength;
       if (size > maxBytes) {
         await reader.cancel().catch(() => undefined);
-        throw new ApiError(413, API_MESSAGES.tooLarge);
+        throw tooLarge();
       }
       chunks.push(value);
     }

@@ -7,7 +7,7 @@ import type { TextSection } from "~/lib/ingredient-text";
 
 import { db, type DB } from "../db.server";
 import { hashPassword, randomPassword } from "../password.server";
-import { createUser, isLastAdmin, LastAdminError, type Role } from "./users.server";
+import { createUser, isLastAdmin, LastAdminError, UsernameTakenError, type Role } from "./users.server";
 
 export const ADMIN_PAGE_SIZE = 50;
 
@@ -76,12 +76,15 @@ export async function createPlaceholderUser(database: DB = db): Promise<{ id: st
   const password = randomPassword();
   const passwordHash = await hashPassword(password);
   const { n } = await database.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  // createUser checks and inserts in one transaction: when two admins add a user at the same
+  // moment, the second finds the number taken and moves on to the next.
   for (let number = Number(n) + 1; ; number++) {
-    const username = `user${number}`;
-    const taken = await database.selectFrom("users").select("id").where(sql<boolean>`username = ${username} collate nocase`).executeTakeFirst();
-    if (taken) continue;
-    const user = await createUser({ name: `User${number}`, username, passwordHash, role: "USER", profile: DEFAULT_PROFILE_IMAGE }, database);
-    return { id: user.id, username: user.username, password };
+    try {
+      const user = await createUser({ name: `User${number}`, username: `user${number}`, passwordHash, role: "USER", profile: DEFAULT_PROFILE_IMAGE }, database);
+      return { id: user.id, username: user.username, password };
+    } catch (error) {
+      if (!(error instanceof UsernameTakenError)) throw error;
+    }
   }
 }
 
