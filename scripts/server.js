@@ -131,6 +131,59 @@ function capBodies(limitFor, allowedOrigins) {
   };
 }
 
+/**
+ * Requests that may bring photos (the app marks their limit `heavy`) hold megabytes each while
+ * they are read and processed: at most `concurrent` of them are let in at a time per process. The
+ * rest wait with their bodies unread (the connection simply stops being read, so they cost no
+ * memory); past `queue` waiting, a request is answered 503 with Retry-After. A slot is given back
+ * when its answer has been sent or its client has gone.
+ */
+function gateHeavyBodies(limitFor, { concurrent = 4, queue = 64 } = {}) {
+  let running = 0;
+  const waiting = [];
+  const admitNext = () => {
+    running -= 1;
+    while (waiting.length > 0 && running < concurrent) {
+      const next = waiting.shift();
+      if (next.gone) continue;
+      running += 1;
+      next.start();
+    }
+  };
+  return (req, res, next) => {
+    if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
+    const limit = limitFor(req.path, req.headers["content-type"] ?? "");
+    if (!limit.heavy) return next();
+    const entry = {
+      gone: false,
+      start: () => {
+        let released = false;
+        const release = () => {
+          if (released) return;
+          released = true;
+          admitNext();
+        };
+        res.on("finish", release);
+        res.on("close", release);
+        next();
+      },
+    };
+    if (running < concurrent) {
+      running += 1;
+      return entry.start();
+    }
+    if (waiting.length >= queue) {
+      const message = "The server is busy with other uploads. Please try again in a moment.";
+      res.status(503).set("Retry-After", "5").set("Cache-Control", "no-store");
+      return limit.json ? res.json({ message }) : res.type("text/plain").send(message);
+    }
+    waiting.push(entry);
+    res.on("close", () => {
+      entry.gone = true;
+    });
+  };
+}
+
 /** 413, as JSON for the API and as a short page otherwise; what is still arriving is not read. */
 function refuseTooLarge(req, res, limit, allowedOrigins) {
   res.status(413).set("Connection", "close").set("Cache-Control", "no-store");
@@ -241,6 +294,7 @@ export async function startServer() {
       res.type("text/plain").send(message);
     }
   });
+  app.use(gateHeavyBodies(build.entry.module.bodyLimitFor));
   app.use(capBodies(build.entry.module.bodyLimitFor, allowedOrigins));
 
   // Brotli as compression sets it up (quality 4) but with a 256 KB window instead of 4 MB: our

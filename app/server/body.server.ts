@@ -50,6 +50,11 @@ export interface BodyLimit {
   message: string;
   /** Answer a refusal as JSON (the API) rather than as a page. */
   json: boolean;
+  /**
+   * A body that may bring photos (megabytes, then image processing): the server lets only a few
+   * such requests in at a time, so many at once queue instead of filling memory.
+   */
+  heavy: boolean;
 }
 
 /** The most an API call's JSON body may hold. */
@@ -65,13 +70,13 @@ function formLimitFor(pathname: string): number {
 export function bodyLimitFor(pathname: string, contentType: string): BodyLimit {
   if (pathname.startsWith("/api/")) {
     const bytes = jsonLimitFor(pathname);
-    return { bytes, message: BODY_MESSAGES.jsonTooLarge(bytes), json: true };
+    return { bytes, message: BODY_MESSAGES.jsonTooLarge(bytes), json: true, heavy: bytes === BODY_LIMITS.photoJsonBytes };
   }
   if (/^\s*multipart\/form-data\b/i.test(contentType) && PHOTO_FORMS.some((form) => form.test(pathname))) {
-    return { bytes: BODY_LIMITS.multipartBytes, message: BODY_MESSAGES.uploadTooLarge, json: false };
+    return { bytes: BODY_LIMITS.multipartBytes, message: BODY_MESSAGES.uploadTooLarge, json: false, heavy: true };
   }
   const bytes = formLimitFor(pathname);
-  return { bytes, message: BODY_MESSAGES.formTooLarge(bytes), json: false };
+  return { bytes, message: BODY_MESSAGES.formTooLarge(bytes), json: false, heavy: false };
 }
 
 /**

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 
 import SQLite from "better-sqlite3";
@@ -6,7 +7,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_ONLY_MESSAGE } from "~/server/session.server";
 
 import { CONTENT_TABLES } from "../../seed/test-support";
-import { ADMIN_PASSWORD, postForm, request, seededDatabase, SEEDED_2, signIn, startServer, stopAllServers, tempDir, type RunningServer } from "./support/server";
+import {
+  ADMIN_PASSWORD,
+  MEMORY_PROBE,
+  postForm,
+  request,
+  rssMb,
+  seededDatabase,
+  SEEDED_2,
+  signIn,
+  startServer,
+  stopAllServers,
+  tempDir,
+  type RunningServer,
+} from "./support/server";
 
 // Over real HTTP against scripts/server.js: the admin guard answers a USER's form post with 403
 // and a page that says why (not a redirect Home), and one definition of "personal request" holds
@@ -87,4 +101,50 @@ describe("what makes a request personal", () => {
     const again = await request(server, "GET", "/ReciPals/Info");
     expect(again.body).not.toContain(`/ReciPals/Account/Profile/${SEEDED_2.id}`);
   });
+});
+
+describe("many photo uploads at once", () => {
+  it("60 parallel 9 MB uploads from one person queue instead of filling memory: every one is answered, none with 5xx", async () => {
+    const probeDir = tempDir("guards-uploads");
+    const probed = await startServer({ databasePath: await seededDatabase(probeDir), nodeArgs: MEMORY_PROBE });
+    try {
+      const cookie = await signIn(probed, SEEDED_2.username, SEEDED_2.password);
+      const boundary = "----recipals-parallel-upload";
+      const noise = crypto.randomBytes(9 * 1024 * 1024);
+      const body = Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nsave\r\n`),
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="photo"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+        noise,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      const base = rssMb(probed.pid);
+      let peak = base;
+      const sampler = setInterval(() => {
+        try {
+          peak = Math.max(peak, rssMb(probed.pid));
+        } catch {
+          // the process is gone: the assertions below say so
+        }
+      }, 20);
+      const answers = await Promise.all(
+        Array.from({ length: 60 }, () =>
+          request(probed, "POST", `/ReciPals/Editor/${crypto.randomUUID()}`, {
+            headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, Cookie: cookie, Origin: probed.origin },
+            body,
+            timeoutMs: 120_000,
+          }),
+        ),
+      );
+      clearInterval(sampler);
+      const statuses = answers.map((answer) => answer.status);
+      console.log(`60 parallel 9 MB uploads: RSS ${base.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB; statuses ${[...new Set(statuses)].join(", ")}`);
+      expect(statuses.every((status) => status < 500)).toBe(true);
+      // Without the gate every upload is held at once: 60 × 9 MB and their copies (well over 500 MB).
+      expect(peak - base).toBeLessThan(250);
+      expect((await request(probed, "GET", "/ReciPals/Info")).status).toBe(200);
+    } finally {
+      probed.kill();
+      fs.rmSync(probeDir, { recursive: true, force: true });
+    }
+  }, 300_000);
 });
