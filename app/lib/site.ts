@@ -1,4 +1,5 @@
-// Credits and links for the Info page (DESIGN §1): one place to change them.
+// Credits and links for the Info page: one place to change them. This project's own source
+// address is configuration, not code (app/server/site.server.ts).
 export const SITE = {
   name: "ReciPals",
   creators: ["Jasmin Duong", "Daniel Jacob"],
@@ -6,7 +7,6 @@ export const SITE = {
     webApp: "https://github.com/jasminduong/recipals",
     server: "https://github.com/jasminduong/recipals-node-server-app",
   },
-  thisProjectSource: "https://github.com/recipals/recipals-remix",
   features: [
     { title: "Home", text: "A feed of recipe posts: people you follow first, then everyone else." },
     { title: "Login and Signup", text: "Create an account in two steps and pick up to three tags that describe you." },

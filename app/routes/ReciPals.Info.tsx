@@ -1,10 +1,17 @@
 import type { MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
 
 import { SITE } from "~/lib/site";
+import { projectSourceUrl } from "~/server/site.server";
 
 export const meta: MetaFunction = () => [{ title: "About · ReciPals" }];
 
+export function loader() {
+  return { sourceUrl: projectSourceUrl() };
+}
+
 export default function InfoRoute() {
+  const { sourceUrl } = useLoaderData<typeof loader>();
   return (
     <article className="prose">
       <h1>About ReciPals</h1>
@@ -20,9 +27,11 @@ export default function InfoRoute() {
         <li>
           Original server: <a href={SITE.originalRepositories.server}>{SITE.originalRepositories.server}</a>
         </li>
-        <li>
-          This version: <a href={SITE.thisProjectSource}>{SITE.thisProjectSource}</a>
-        </li>
+        {sourceUrl ? (
+          <li>
+            This version: <a href={sourceUrl}>{sourceUrl}</a>
+          </li>
+        ) : null}
       </ul>
       <h2>Features</h2>
       <dl className="feature-list">

@@ -54,10 +54,9 @@ export function renderRecipesAtom({ user, recipes }: RecipesFeedData, urls: Atom
       .filter((line) => line !== null)
       .join("\n");
   });
-  const updated = recipes.reduce((latest, recipe) => {
-    const date = rfc3339(recipe.created_at, userDate);
-    return date > latest ? date : latest;
-  }, userDate);
+  // The feed changed when its newest entry did (or, empty, when the account was made).
+  const entryDates = recipes.map((recipe) => rfc3339(recipe.created_at, userDate));
+  const updated = entryDates.length === 0 ? userDate : entryDates.reduce((latest, date) => (Date.parse(date) > Date.parse(latest) ? date : latest));
   return [
     '<?xml version="1.0" encoding="utf-8"?>',
     '<feed xmlns="http://www.w3.org/2005/Atom">',

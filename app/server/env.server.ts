@@ -28,6 +28,8 @@ const EnvSchema = z.object({
   // time by import.server.ts so tests can switch it; listed here so a typo fails at boot.
   IMPORT_ALLOW_PRIVATE: z.enum(["0", "1"]).optional(),
   TRUST_PROXY: z.string().optional(),
+  // The address of this project's source, linked from the Info page (else package.json's repository).
+  RECIPALS_SOURCE_URL: z.string().url().optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -186,6 +186,20 @@ describe("a user's recipe feed", () => {
     expect(child(feed, "updated")?.text).toBe(new Date(row.created_at).toISOString());
   });
 
+  it("holds the latest 50 recipes, newest first, and is dated by the newest of them", async () => {
+    const user = await makeUser();
+    const made: string[] = [];
+    for (let i = 0; i < 60; i++) made.push((await makeRecipeWithPost({ userId: user.id, name: `Dish ${i}` })).recipeId);
+    await db.updateTable("recipes").set({ created_at: "2020-01-01" }).where("user_created", "=", user.id).execute();
+    await db.updateTable("recipes").set({ created_at: "2026-03-04" }).where("id", "=", made[59]!).execute();
+    await db.updateTable("recipes").set({ created_at: "2026-05-06" }).where("id", "=", made[2]!).execute(); // too old to be listed
+    const feed = parseXml(await (await feedFor(user.id)).text());
+    const entries = children(feed, "entry");
+    expect(entries).toHaveLength(50);
+    expect(entries.map((entry) => child(entry, "title")?.text)).toEqual(Array.from({ length: 50 }, (_, i) => `Dish ${59 - i}`));
+    expect(child(feed, "updated")?.text).toBe("2026-03-04T00:00:00Z");
+  });
+
   it("answers 404 for an unknown user, without signing in", async () => {
     const response = await feedFor("no-such-user");
     expect(response.status).toBe(404);

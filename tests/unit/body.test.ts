@@ -65,7 +65,7 @@ describe("page actions read their form once, within the limit", () => {
     expect(state.pulled).toBeLessThan(BODY_LIMITS.formBytes + 64 * 1024);
   });
 
-  it.each([
+  it.each<[string, () => Promise<unknown>]>([
     ["Login", () => loginAction({ request: form("/ReciPals/Account/Login", `username=a&password=${"x".repeat(100_000)}`, "application/x-www-form-urlencoded"), params: {}, context: {} })],
     ["Signup", () => signupAction({ request: form("/ReciPals/Account/Signup", `name=${"x".repeat(100_000)}`, "application/x-www-form-urlencoded"), params: {}, context: {} })],
     [

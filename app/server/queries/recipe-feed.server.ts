@@ -17,7 +17,10 @@ export interface RecipesFeedData {
   recipes: FeedRecipe[];
 }
 
-/** A user's recipes, newest first; undefined for an unknown user. */
+/** How many entries a feed holds: the latest ones, as feed readers expect (a reader polls, it does not page). */
+export const FEED_ENTRIES = 50;
+
+/** A user's latest recipes (FEED_ENTRIES), newest first; undefined for an unknown user. */
 export async function getRecipesFeed(userId: string, database: DB = db): Promise<RecipesFeedData | undefined> {
   const user = await database.selectFrom("users").select(["id", "username", "created_at"]).where("id", "=", userId).executeTakeFirst();
   if (!user) return undefined;
@@ -26,6 +29,7 @@ export async function getRecipesFeed(userId: string, database: DB = db): Promise
     .select(["id as recipe_id", "name", "description", "photo", "created_at"])
     .where("user_created", "=", userId)
     .orderBy("seq", "desc")
+    .limit(FEED_ENTRIES)
     .execute();
   return { user, recipes };
 }
