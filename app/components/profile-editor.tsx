@@ -1,6 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from "react";
 
+import { USER_LIMITS } from "~/lib/limits";
 import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
 
 import { FormAlert, TextField, fieldError, useResultKey } from "./forms";
@@ -23,7 +24,7 @@ export interface ProfileEditorFailure {
   tags: string[];
 }
 
-const LIMITS = { name: 60, username: 30, password: 200, bio: 300 } as const;
+const LIMITS = USER_LIMITS;
 const SIGNOUT_FORM_ID = "profile-editor-signout";
 
 /** After a refused save, focus the first visible invalid field, else the form's alert. */

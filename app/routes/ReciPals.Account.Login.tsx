@@ -3,6 +3,7 @@ import { useRef } from "react";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 
 import { FormAlert, TextField, fieldError, useFocusInvalid, useResultKey } from "~/components/forms";
+import { USER_LIMITS } from "~/lib/limits";
 import { paths, safeRedirect } from "~/lib/paths";
 import { readForm } from "~/server/body.server";
 import { authenticateForm, LoginError, throttledSignIn } from "~/server/auth.server";
@@ -83,7 +84,7 @@ export default function LoginRoute() {
           autoComplete="username"
           autoCapitalize="none"
           spellCheck={false}
-          maxLength={30}
+          maxLength={USER_LIMITS.username}
           defaultValue={failure?.fields.username ?? ""}
           {...fieldError(failure, "username")}
         />
@@ -93,7 +94,7 @@ export default function LoginRoute() {
           name="password"
           type="password"
           autoComplete="current-password"
-          maxLength={200}
+          maxLength={USER_LIMITS.password}
           {...fieldError(failure, "password")}
         />
         <button type="submit" className="button" disabled={busy}>

@@ -9,6 +9,7 @@ import { useRef } from "react";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 
 import { FormAlert, TextField, fieldError, useFocusInvalid, useResultKey } from "~/components/forms";
+import { USER_LIMITS } from "~/lib/limits";
 import { paths } from "~/lib/paths";
 import { readForm } from "~/server/body.server";
 import { formValues, toFailure, type FormFailure } from "~/server/forms.server";
@@ -71,7 +72,7 @@ export default function SignupRoute() {
           label="Name"
           name="name"
           autoComplete="name"
-          maxLength={60}
+          maxLength={USER_LIMITS.name}
           defaultValue={failure?.fields.name ?? draft.name}
           {...fieldError(failure, "name")}
         />
@@ -81,7 +82,7 @@ export default function SignupRoute() {
           autoComplete="username"
           autoCapitalize="none"
           spellCheck={false}
-          maxLength={30}
+          maxLength={USER_LIMITS.username}
           hint="3–30 letters, digits, _ or ."
           defaultValue={failure?.fields.username ?? draft.username}
           {...fieldError(failure, "username")}
@@ -92,7 +93,7 @@ export default function SignupRoute() {
           name="password"
           type="password"
           autoComplete="new-password"
-          maxLength={200}
+          maxLength={USER_LIMITS.password}
           {...fieldError(failure, "password")}
         />
         <TextField
@@ -101,7 +102,7 @@ export default function SignupRoute() {
           name="verifyPassword"
           type="password"
           autoComplete="new-password"
-          maxLength={200}
+          maxLength={USER_LIMITS.password}
           {...fieldError(failure, "verifyPassword")}
         />
         <button type="submit" className="button" disabled={busy}>

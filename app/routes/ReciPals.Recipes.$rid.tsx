@@ -24,6 +24,7 @@ import { useResultKey } from "~/components/forms";
 import { InteractionFields } from "~/components/interaction-fields";
 import { SaveButton } from "~/components/save-button";
 import { useHydrated } from "~/lib/hooks";
+import { COMMENT_MAX } from "~/lib/limits";
 import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
 import { MAX_SERVES, parseServes, scaleIngredientLine } from "~/lib/servings";
 import { absoluteUrl, recipeJsonLd, shareMeta } from "~/lib/structured-data";
@@ -36,7 +37,7 @@ import { getPostIdForRecipe } from "~/server/queries/posts.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { isRecipeSaved } from "~/server/queries/saved.server";
 import { getUser, requireUser } from "~/server/session.server";
-import { COMMENT_MAX, CommentSchema } from "~/server/validation/comment.server";
+import { CommentSchema } from "~/server/validation/comment.server";
 import recipeStyles from "~/styles/recipe.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: recipeStyles }];

@@ -15,11 +15,12 @@ import {
 import { useEffect, useRef, useState, type ChangeEvent, type RefObject } from "react";
 
 import { useHydrated } from "~/lib/hooks";
+import { MAX_QUERY_LENGTH } from "~/lib/limits";
 import { paths } from "~/lib/paths";
 import type { RecipeCard, RecipePage, UserCard } from "~/server/queries/search.server";
 import { searchRecipes, searchUsers } from "~/server/queries/search.server";
 import { withholdFromSharedCache } from "~/server/shared-cache.server";
-import { MAX_QUERY_LENGTH, parseSearchParams } from "~/server/validation/search.server";
+import { parseSearchParams } from "~/server/validation/search.server";
 import searchStyles from "~/styles/search.css";
 import { PersonLink } from "~/components/person-link";
 

@@ -1,10 +1,12 @@
 import { z } from "zod";
 
+import { USER_LIMITS } from "~/lib/limits";
+
 export const FILL_ALL_FIELDS = "Please fill in all fields";
 export const PASSWORDS_DONT_MATCH = "Passwords don't match";
 export const USERNAME_TAKEN = "That username is already taken. Please choose another.";
 
-export const LIMITS = { name: 60, usernameMin: 3, username: 30, password: 200, bio: 300 } as const;
+export const LIMITS = USER_LIMITS;
 
 // Rules shared by sign-up, the profile editor and the API (DESIGN §3 input limits).
 export const nameField = z

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-export const COMMENT_MAX = 1000;
+import { COMMENT_MAX } from "~/lib/limits";
 
 export const CommentSchema = z.object({
   text: z

@@ -2,10 +2,11 @@ import crypto from "node:crypto";
 
 import { z } from "zod";
 
+import { MAX_QUERY_LENGTH } from "~/lib/limits";
+
 // The Search page's query string (`?q=&page=&seed=`). Search never refuses input: anything odd
 // falls back to a sensible value, and the words themselves are made safe by the query module.
 
-export const MAX_QUERY_LENGTH = 1000;
 const MAX_PAGE = 10_000;
 const MAX_SEED = 2_147_483_647;
 
