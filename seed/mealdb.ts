@@ -41,7 +41,7 @@ export async function fetchMealDbSeedData(options: MealDbOptions): Promise<SeedD
 }
 
 async function fetchLetter(letter: string, { baseUrl, fetch: fetchImpl }: MealDbOptions): Promise<Meal[]> {
-  const url = `${baseUrl.replace(/\/+$/, "")}/search.php?f=${letter}`;
+  const url = `${withoutTrailingSlashes(baseUrl)}/search.php?f=${letter}`;
   let response: Response;
   try {
     response = await fetchImpl(url, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
@@ -61,6 +61,16 @@ async function fetchLetter(letter: string, { baseUrl, fetch: fetchImpl }: MealDb
   const parsed = SearchAnswerSchema.safeParse(body);
   if (!parsed.success) throw new Error(`${url} answered JSON without a "meals" list`);
   return parsed.data.meals ?? [];
+}
+
+/**
+ * The base URL without the slashes it ends with. A loop, not /\/+$/: that expression starts again
+ * at every slash and reads the whole run each time, quadratic on a URL full of slashes.
+ */
+function withoutTrailingSlashes(url: string): string {
+  let end = url.length;
+  while (end > 0 && url.charCodeAt(end - 1) === 0x2f /* / */) end -= 1;
+  return url.slice(0, end);
 }
 
 function networkReason(error: unknown): string {

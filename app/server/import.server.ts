@@ -8,6 +8,7 @@ import zlib from "node:zlib";
 import { DEFAULT_SECTION_TITLE, RECIPE_LIMITS, type RecipeDraft } from "~/lib/recipe-form";
 
 import { IMAGE_LIMITS, ImageError, storeImage } from "./images.server";
+import { ipv6Groups } from "./ip.server";
 import { ImportLinkSchema, JsonLdRecipeSchema } from "./validation/import.server";
 
 // Import a recipe by link (DESIGN §8). The server fetches a page someone named, so every fetch
@@ -127,6 +128,11 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ["::", 128], // unspecified
   ["::1", 128], // loopback
+  // IPv4-compatible (::a.b.c.d, deprecated): some stacks still send these out as IPv4.
+  ["::", 96],
+  // Local-use NAT64: a local translator maps it to IPv4 by its own rules, so the IPv4 address it
+  // reaches cannot be told from the address (unlike the well-known 64:ff9b::/96, read below).
+  ["64:ff9b:1::", 48],
   ["100::", 64], // discard
   ["2001::", 32], // Teredo
   ["2001:db8::", 32], // documentation
@@ -138,22 +144,16 @@ for (const [network, prefix] of [
   NOT_PUBLIC.addSubnet(network, prefix, "ipv6");
 }
 
-/** The eight 16-bit groups of an IPv6 address, or null. */
-function ipv6Groups(address: string): number[] | null {
-  let text = address.split("%")[0] ?? "";
-  const dotted = /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const halves = text.split("::");
-  if (halves.length > 2) return null;
-  const head = halves[0] ? halves[0].split(":") : [];
-  const tail = halves.length === 2 && halves[1] ? halves[1].split(":") : [];
-  const groups = halves.length === 2 ? [...head, ...Array<string>(8 - head.length - tail.length).fill("0"), ...tail] : head;
-  if (groups.length !== 8) return null;
-  const numbers = groups.map((group) => Number.parseInt(group, 16));
-  return numbers.every((n) => Number.isInteger(n) && n >= 0 && n <= 0xffff) ? numbers : null;
+
+/**
+ * Every IPv4-mapped address (::ffff:a.b.c.d, ::ffff:0:0/96), public or not: a connection to one
+ * goes out as IPv4, no real site publishes one in DNS, and refusing them all leaves no gap between
+ * the IPv4 and IPv6 rules. Not a BlockList rule: BlockList checks IPv4 addresses against IPv6
+ * rules in their mapped form, so that rule would refuse every IPv4 address too.
+ */
+function isIpv4Mapped(address: string): boolean {
+  const g = ipv6Groups(address);
+  return g !== null && g[0] === 0 && g[1] === 0 && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0xffff;
 }
 
 /** The IPv4 address inside a NAT64 (64:ff9b::/96) or 6to4 (2002::/16) address. */
@@ -168,17 +168,17 @@ function embeddedIpv4(address: string): string | null {
 
 /**
  * True for every address that is not plainly public: private, loopback, link-local,
- * unique-local, multicast, reserved, documentation ranges, and IPv6 forms that wrap one of
- * them (IPv4-mapped, NAT64, 6to4). Anything unparsable counts as not public.
+ * unique-local, multicast, reserved, documentation ranges, IPv6 forms that wrap one of them
+ * (NAT64, 6to4), and every IPv4-mapped or IPv4-compatible address. Anything unparsable counts as
+ * not public.
  */
 export function isPrivateAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, "").split("%")[0] ?? "";
   const family = net.isIP(bare);
   if (family === 4) return NOT_PUBLIC.check(bare, "ipv4");
-  if (family !== 6) return true;
+  if (family !== 6 || isIpv4Mapped(bare)) return true;
   const inner = embeddedIpv4(bare);
   if (inner) return NOT_PUBLIC.check(inner, "ipv4");
-  // IPv4-mapped addresses (::ffff:a.b.c.d) are checked against the IPv4 rules by BlockList itself.
   return NOT_PUBLIC.check(bare, "ipv6");
 }
 
@@ -344,7 +344,121 @@ function decodeBody({ body, contentType }: Fetched): string {
 // ---------------------------------------------------------------------------------------------
 // Reading schema.org Recipe JSON-LD
 
-const LD_SCRIPT = /<script\b[^>]*\btype\s*=\s*["']?\s*application\/ld\+json[^>]*>([\s\S]*?)<\/script\s*>/gi;
+// The page is up to 2 MB that someone else wrote, so it is read in one forward pass with indexOf.
+// A regular expression such as /<script[^>]*>([\s\S]*?)<\/script>/ starts again at every
+// "<script" and may read to the end of the page each time: a page of repeated "<script " kept the
+// process busy for minutes. Here every character is looked at a bounded number of times.
+
+/** HTML's white space: tab, line feed, form feed, carriage return, space. */
+function isHtmlSpace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d;
+}
+
+/** Whether `text` holds `word` (lowercase ASCII) at `at`, in any letter case. */
+function hasWordAt(text: string, at: number, word: string): boolean {
+  if (at + word.length > text.length) return false;
+  for (let i = 0; i < word.length; i += 1) {
+    let code = text.charCodeAt(at + i);
+    if (code >= 0x41 && code <= 0x5a) code += 0x20;
+    if (code !== word.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+/**
+ * Reads a tag's attributes from `from` (just after its name) to its closing ">", as a browser
+ * does: a ">" inside a quoted value does not close the tag. Gives the first `type` value (null
+ * without one) and where the tag ends, or null when the page ends first: an unclosed tag or
+ * quote swallows the rest of the page, so nothing after it is markup.
+ */
+function readTagType(html: string, from: number): { type: string | null; end: number } | null {
+  let type: string | null = null;
+  let i = from;
+  while (i < html.length) {
+    const code = html.charCodeAt(i);
+    if (isHtmlSpace(code) || code === 0x2f /* / */) {
+      i += 1;
+      continue;
+    }
+    if (code === 0x3e /* > */) return { type, end: i + 1 };
+    // A name runs to a space, "/", ">" or "=" (a "=" in first place belongs to the name).
+    const nameStart = i;
+    i += 1;
+    while (i < html.length) {
+      const c = html.charCodeAt(i);
+      if (isHtmlSpace(c) || c === 0x2f || c === 0x3e || c === 0x3d) break;
+      i += 1;
+    }
+    const isType = i - nameStart === 4 && hasWordAt(html, nameStart, "type");
+    let j = i;
+    while (j < html.length && isHtmlSpace(html.charCodeAt(j))) j += 1;
+    if (html.charCodeAt(j) !== 0x3d /* = */) {
+      if (isType && type === null) type = "";
+      continue; // a name without a value; the spaces after it are skipped again, once
+    }
+    j += 1;
+    while (j < html.length && isHtmlSpace(html.charCodeAt(j))) j += 1;
+    let value: string;
+    const quote = html[j];
+    if (quote === '"' || quote === "'") {
+      const close = html.indexOf(quote, j + 1);
+      if (close < 0) return null;
+      value = html.slice(j + 1, close);
+      i = close + 1;
+    } else {
+      const valueStart = j;
+      while (j < html.length && !isHtmlSpace(html.charCodeAt(j)) && html.charCodeAt(j) !== 0x3e) j += 1;
+      value = html.slice(valueStart, j);
+      i = j;
+    }
+    if (isType && type === null) type = value;
+  }
+  return null;
+}
+
+/** "application/ld+json", in any case, with or without parameters ("; charset=utf-8"). */
+function isJsonLdType(type: string): boolean {
+  const semicolon = type.indexOf(";");
+  return (semicolon < 0 ? type : type.slice(0, semicolon)).trim().toLowerCase() === "application/ld+json";
+}
+
+/** The next "</script>" from `from` ("</script" in any case, optional spaces, ">"), or null. */
+function findScriptClose(html: string, from: number): { start: number; end: number } | null {
+  let at = from;
+  for (;;) {
+    const start = html.indexOf("</", at);
+    if (start < 0) return null;
+    let i = start + 2;
+    if (hasWordAt(html, i, "script")) {
+      i += 6;
+      while (i < html.length && isHtmlSpace(html.charCodeAt(i))) i += 1;
+      if (html.charCodeAt(i) === 0x3e /* > */) return { start, end: i + 1 };
+    }
+    at = i;
+  }
+}
+
+/** The contents of a page's `<script type="application/ld+json">` elements, in page order. */
+function* jsonLdScripts(html: string): Generator<string> {
+  let at = 0;
+  for (;;) {
+    const open = html.indexOf("<", at);
+    if (open < 0) return;
+    at = open + 1;
+    if (!hasWordAt(html, at, "script")) continue;
+    const after = html.charCodeAt(at + 6);
+    if (!(isHtmlSpace(after) || after === 0x2f /* / */ || after === 0x3e /* > */)) continue; // <scripts>, <script-x>
+    const tag = readTagType(html, at + 6);
+    if (!tag) return;
+    const close = findScriptClose(html, tag.end);
+    // No "</script>" anywhere after this tag: no later script could be closed either.
+    if (!close) return;
+    // Any other script's text is code, not markup, as in a browser: skipped whole, so a quote or
+    // "<script" inside a string of it cannot hide the tags after it.
+    if (tag.type !== null && isJsonLdType(tag.type)) yield html.slice(tag.end, close.start);
+    at = close.end;
+  }
+}
 
 function parseJsonLoosely(text: string): unknown {
   const trimmed = text
@@ -355,9 +469,13 @@ function parseJsonLoosely(text: string): unknown {
   try {
     return JSON.parse(trimmed);
   } catch {
-    // Raw line breaks and tabs inside strings are common on real pages and invalid JSON.
+    // Raw line breaks and tabs inside strings are common on real pages and invalid JSON. Without
+    // any, a second parse would fail the same way: skipping it halves the work on a page of many
+    // broken blocks.
+    const folded = trimmed.replace(/[\u0000-\u001f]+/g, " ");
+    if (folded === trimmed) return undefined;
     try {
-      return JSON.parse(trimmed.replace(/[\u0000-\u001f]+/g, " "));
+      return JSON.parse(folded);
     } catch {
       return undefined;
     }
@@ -395,8 +513,8 @@ function findRecipeNode(value: unknown, depth = 0): Record<string, unknown> | nu
 
 /** The first schema.org Recipe node in a page's JSON-LD scripts, or null. */
 export function findRecipeJsonLd(html: string): Record<string, unknown> | null {
-  for (const match of html.matchAll(LD_SCRIPT)) {
-    const found = findRecipeNode(parseJsonLoosely(match[1] ?? ""));
+  for (const script of jsonLdScripts(html)) {
+    const found = findRecipeNode(parseJsonLoosely(script));
     if (found) return found;
   }
   return null;
@@ -405,33 +523,36 @@ export function findRecipeJsonLd(html: string): Record<string, unknown> | null {
 // ---------------------------------------------------------------------------------------------
 // Turning a Recipe node into an editor draft
 
-const ENTITIES: Record<string, string> = {
-  amp: "&",
-  lt: "<",
-  gt: ">",
-  quot: '"',
-  apos: "'",
-  nbsp: " ",
-  ndash: "–",
-  mdash: "—",
-  hellip: "…",
-  lsquo: "‘",
-  rsquo: "’",
-  ldquo: "“",
-  rdquo: "”",
-  deg: "°",
-  frac12: "½",
-  frac14: "¼",
-  frac34: "¾",
-  times: "×",
-  eacute: "é",
-  egrave: "è",
-  ntilde: "ñ",
-  uuml: "ü",
-  ouml: "ö",
-  auml: "ä",
-  ccedil: "ç",
-};
+// A Map, not an object: "&constructor;" must not find Object.prototype's properties.
+const ENTITIES = new Map(
+  Object.entries({
+    amp: "&",
+    lt: "<",
+    gt: ">",
+    quot: '"',
+    apos: "'",
+    nbsp: " ",
+    ndash: "–",
+    mdash: "—",
+    hellip: "…",
+    lsquo: "‘",
+    rsquo: "’",
+    ldquo: "“",
+    rdquo: "”",
+    deg: "°",
+    frac12: "½",
+    frac14: "¼",
+    frac34: "¾",
+    times: "×",
+    eacute: "é",
+    egrave: "è",
+    ntilde: "ñ",
+    uuml: "ü",
+    ouml: "ö",
+    auml: "ä",
+    ccedil: "ç",
+  }),
+);
 
 function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z][a-z0-9]*);/gi, (whole, name: string) => {
@@ -439,14 +560,37 @@ function decodeEntities(text: string): string {
       const code = name[1] === "x" || name[1] === "X" ? Number.parseInt(name.slice(2), 16) : Number.parseInt(name.slice(1), 10);
       return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
     }
-    return ENTITIES[name.toLowerCase()] ?? whole;
+    return ENTITIES.get(name.toLowerCase()) ?? whole;
   });
+}
+
+/**
+ * Every tag ("<" up to the next ">") replaced by a space, in one pass. A "<" with no ">" after it
+ * is plain text, and so is everything after it: once no ">" is left the scan stops, rather than
+ * reading the rest of the text again for every "<" (what /<[^>]*>/g does, quadratic).
+ */
+function stripTags(text: string): string {
+  const parts: string[] = [];
+  let at = 0;
+  for (;;) {
+    const open = text.indexOf("<", at);
+    if (open < 0) break;
+    const close = text.indexOf(">", open + 1);
+    if (close < 0) break;
+    parts.push(text.slice(at, open), " ");
+    at = close + 1;
+  }
+  parts.push(text.slice(at));
+  return parts.join("");
 }
 
 /** Plain text: tags dropped, entities decoded, control characters and runs of spaces folded. */
 function cleanText(value: unknown): string {
   if (typeof value !== "string" && typeof value !== "number") return "";
-  return decodeEntities(String(value).replace(/<[^>]*>/g, " "))
+  const text = String(value);
+  // Blank is common (a page may list a million empty strings): skip the passes below.
+  if (text.trim() === "") return "";
+  return decodeEntities(stripTags(text))
     .replace(/[\u0000-\u001f\u007f\u00a0\s]+/g, " ")
     .replace(/ ([.,;:!?)])/g, "$1")
     .trim();
@@ -464,31 +608,59 @@ function cut(text: string, max: number): { text: string; cut: boolean } {
   return { text: `${head.trimEnd()}…`, cut: true };
 }
 
-/** Instruction text that may be one blob with HTML or line breaks: one step per line or paragraph. */
-function splitInstructionText(text: string): string[] {
-  return text
-    .replace(/<\s*(?:br|\/p|\/li|\/div|\/h[1-6])\s*\/?>/gi, "\n")
-    .split(/\r?\n/)
-    .map((line) => cleanText(line).replace(/^(?:step\s*)?\d{1,3}\s*[.):]\s+/i, ""))
-    .filter((line) => line !== "");
+// A page of 2 MB can list hundreds of thousands of ingredients, steps or keywords. Reading stops
+// once there are more than the editor keeps (one more tells that some were dropped), so the work
+// does not grow with the page beyond that.
+
+/** The cleaned, non-blank texts of `values` in order, at most `limit + 1` of them. */
+function cleanTextsUpTo(values: readonly string[], limit: number): string[] {
+  const texts: string[] = [];
+  for (const value of values) {
+    if (texts.length > limit) break;
+    const text = cleanText(value);
+    if (text !== "") texts.push(text);
+  }
+  return texts;
 }
 
-function instructionTexts(value: unknown, depth = 0): string[] {
-  if (depth > 6 || value === null || value === undefined) return [];
-  if (typeof value === "string") return splitInstructionText(value);
-  if (typeof value === "number") return [String(value)];
-  if (Array.isArray(value)) return value.flatMap((item) => instructionTexts(item, depth + 1));
-  if (typeof value !== "object") return [];
-  const node = value as Record<string, unknown>;
-  // HowToSection and ItemList hold their steps in itemListElement; a HowToStep holds its text.
-  if (node.itemListElement !== undefined && (typeof node.text !== "string" || node.text.trim() === "")) {
-    return instructionTexts(node.itemListElement, depth + 1);
+/**
+ * Instruction text that may be one blob with HTML or line breaks: one step per line or paragraph,
+ * added to `steps` until it holds more than `limit`.
+ */
+function splitInstructionText(text: string, steps: string[], limit: number): void {
+  const lines = text.replace(/<\s*(?:br|\/p|\/li|\/div|\/h[1-6])\s*\/?>/gi, "\n").split(/\r?\n/);
+  for (const line of lines) {
+    if (steps.length > limit) return;
+    const step = cleanText(line).replace(/^(?:step\s*)?\d{1,3}\s*[.):]\s+/i, "");
+    if (step !== "") steps.push(step);
   }
-  for (const key of ["text", "name", "description"]) {
-    const text = node[key];
-    if (typeof text === "string" && text.trim() !== "") return splitInstructionText(text);
+}
+
+/** The steps in recipeInstructions, in order, at most `limit + 1` of them. */
+function instructionTexts(value: unknown, limit: number, steps: string[] = [], depth = 0): string[] {
+  if (steps.length > limit || depth > 6 || value === null || value === undefined) return steps;
+  if (typeof value === "string") splitInstructionText(value, steps, limit);
+  else if (typeof value === "number") steps.push(String(value));
+  else if (Array.isArray(value)) {
+    for (const item of value) {
+      if (steps.length > limit) break;
+      instructionTexts(item, limit, steps, depth + 1);
+    }
+  } else if (typeof value === "object") {
+    const node = value as Record<string, unknown>;
+    // HowToSection and ItemList hold their steps in itemListElement; a HowToStep holds its text.
+    if (node.itemListElement !== undefined && (typeof node.text !== "string" || node.text.trim() === "")) {
+      return instructionTexts(node.itemListElement, limit, steps, depth + 1);
+    }
+    for (const key of ["text", "name", "description"]) {
+      const text = node[key];
+      if (typeof text === "string" && text.trim() !== "") {
+        splitInstructionText(text, steps, limit);
+        break;
+      }
+    }
   }
-  return [];
+  return steps;
 }
 
 function isoMinutes(text: string | undefined): number | null {
@@ -529,11 +701,27 @@ function servesOf(value: unknown): number | null {
   return null;
 }
 
+/** Keywords read at most per list: real pages give a few dozen; a hostile one, a million repeats. */
+const TAG_CANDIDATES = 200;
+
+/** The non-blank comma-separated parts of a list of keywords, the first TAG_CANDIDATES of them. */
+function tagCandidates(list: readonly string[]): string[] {
+  const candidates: string[] = [];
+  for (const entry of list) {
+    for (const part of entry.split(",")) {
+      if (part.trim() === "") continue;
+      candidates.push(part);
+      if (candidates.length === TAG_CANDIDATES) return candidates;
+    }
+  }
+  return candidates;
+}
+
 function tagsOf(lists: (string[] | undefined)[]): string[] {
   const seen = new Set<string>();
   const tags: string[] = [];
   for (const list of lists) {
-    for (const tag of (list ?? []).flatMap((entry) => entry.split(","))) {
+    for (const tag of tagCandidates(list ?? [])) {
       const text = cut(cleanText(tag), RECIPE_LIMITS.tag).text;
       if (!text || seen.has(text.toLowerCase())) continue;
       seen.add(text.toLowerCase());
@@ -544,6 +732,8 @@ function tagsOf(lists: (string[] | undefined)[]): string[] {
   }
   return tags;
 }
+
+const IMAGE_CANDIDATES = 10;
 
 function imageUrlOf(value: unknown, base: URL, depth = 0): URL | null {
   if (depth > 4 || value === null || value === undefined) return null;
@@ -556,7 +746,8 @@ function imageUrlOf(value: unknown, base: URL, depth = 0): URL | null {
     }
   }
   if (Array.isArray(value)) {
-    for (const item of value) {
+    // The first few: a page gives one to five sizes of its photo, not half a million candidates.
+    for (const item of value.slice(0, IMAGE_CANDIDATES)) {
       const url = imageUrlOf(item, base, depth + 1);
       if (url) return url;
     }
@@ -586,12 +777,12 @@ export function draftFromRecipeNode(node: Record<string, unknown>, pageUrl: URL)
   const description = cut(cleanText(recipe.description), RECIPE_LIMITS.description);
   if (description.cut) notes.push(`The description was longer than ${RECIPE_LIMITS.description} characters and was shortened.`);
 
-  const allLines = (recipe.recipeIngredient ?? recipe.ingredients ?? []).map(cleanText).filter((line) => line !== "");
+  const allLines = cleanTextsUpTo(recipe.recipeIngredient ?? recipe.ingredients ?? [], RECIPE_LIMITS.lines);
   if (allLines.length > RECIPE_LIMITS.lines) notes.push(`Only the first ${RECIPE_LIMITS.lines} ingredients were kept.`);
   const lines = allLines.slice(0, RECIPE_LIMITS.lines).map((line) => cut(line, RECIPE_LIMITS.line));
   if (lines.some((line) => line.cut)) notes.push(`Ingredients longer than ${RECIPE_LIMITS.line} characters were shortened.`);
 
-  const allSteps = instructionTexts(recipe.recipeInstructions);
+  const allSteps = instructionTexts(recipe.recipeInstructions, RECIPE_LIMITS.steps);
   if (allSteps.length > RECIPE_LIMITS.steps) notes.push(`Only the first ${RECIPE_LIMITS.steps} steps were kept.`);
   const steps = allSteps.slice(0, RECIPE_LIMITS.steps).map((step) => cut(step, RECIPE_LIMITS.step));
   if (steps.some((step) => step.cut)) notes.push(`Steps longer than ${RECIPE_LIMITS.step} characters were shortened.`);

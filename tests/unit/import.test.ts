@@ -188,9 +188,31 @@ describe("addresses", () => {
       "[::1]",
       "not an address",
     ];
-    const publicOnes = ["8.8.8.8", "1.1.1.1", "172.32.0.1", "93.184.216.34", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808"];
+    const publicOnes = ["8.8.8.8", "1.1.1.1", "172.32.0.1", "93.184.216.34", "2606:4700:4700::1111", "64:ff9b::808:808"];
     for (const address of notPublic) expect(isPrivateAddress(address), address).toBe(true);
     for (const address of publicOnes) expect(isPrivateAddress(address), address).toBe(false);
+  });
+
+  it("refuses every IPv4-compatible and IPv4-mapped address and local-use NAT64, public inside or not", () => {
+    const refused = [
+      "::8.8.8.8", // IPv4-compatible (::/96)
+      "::808:808",
+      "::1:2",
+      "::ffff:8.8.8.8", // IPv4-mapped (::ffff:0:0/96), even of a public address
+      "::ffff:808:808",
+      "0:0:0:0:0:ffff:0808:0808",
+      "::ffff:127.0.0.1",
+      "[::ffff:8.8.8.8]",
+      "64:ff9b:1::1", // local-use NAT64 (64:ff9b:1::/48)
+      "64:ff9b:1:ffff::8.8.8.8",
+      "64:ff9b:1::808:808",
+    ];
+    for (const address of refused) expect(isPrivateAddress(address), address).toBe(true);
+    // Still public: plain IPv4 (BlockList compares IPv4 with IPv6 rules in mapped form, so the
+    // mapped range must not be a BlockList rule), IPv6, and the well-known NAT64 prefix of a public
+    // IPv4 address; a neighbour of the local-use prefix is not in it.
+    const allowed = ["8.8.8.8", "1.1.1.1", "2606:4700::1111", "2606:4700:4700::1111", "64:ff9b::808:808", "64:ff9b:2::1", "1::808:808"];
+    for (const address of allowed) expect(isPrivateAddress(address), address).toBe(false);
   });
 });
 
