@@ -157,7 +157,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return redirect(paths.profile(user.id));
   }
 
-  if (intent === IMPORT_INTENT) return importAnswer(draft, formData, pendingPhoto, photoTooLarge);
+  if (intent === IMPORT_INTENT) return importAnswer(user.id, draft, formData, pendingPhoto, photoTooLarge);
   const row = parseRowIntent(intent);
   if (row) return rowAnswer(draft, row, formData.get(FIELD.photo), pendingPhoto, photoTooLarge);
   if (intent !== "save") throw fail("Unknown action.", 400);
@@ -274,7 +274,7 @@ async function rowAnswer(
  * user's own choice wins (and is kept as pending, as a row button would). A failed import keeps
  * the draft as typed, with the reason next to the link.
  */
-async function importAnswer(draft: RecipeDraft, formData: FormData, pendingPhoto: string | null, photoTooLarge: boolean) {
+async function importAnswer(userId: string, draft: RecipeDraft, formData: FormData, pendingPhoto: string | null, photoTooLarge: boolean) {
   const linkValue = formData.get(FIELD.importLink);
   const link = typeof linkValue === "string" ? linkValue.trim() : "";
   const photoEntry = formData.get(FIELD.photo);
@@ -282,7 +282,7 @@ async function importAnswer(draft: RecipeDraft, formData: FormData, pendingPhoto
   let imported: Awaited<ReturnType<typeof importRecipe>> | null = null;
   let importError: ImportError | null = null;
   try {
-    imported = await importRecipe(link, { photo: !photoChosen });
+    imported = await importRecipe(link, { photo: !photoChosen, requestedBy: userId });
   } catch (error) {
     if (!(error instanceof ImportError)) throw error;
     importError = error;

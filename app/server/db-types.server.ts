@@ -115,6 +115,13 @@ export interface SignInFailuresTable {
   at: number;
 }
 
+export interface RateEventsTable {
+  id: string;
+  bucket: string;
+  key: string;
+  at: number;
+}
+
 export interface Database {
   users: UsersTable;
   user_tags: UserTagsTable;
@@ -131,4 +138,5 @@ export interface Database {
   sessions: SessionsTable;
   seed_runs: SeedRunsTable;
   sign_in_failures: SignInFailuresTable;
+  rate_events: RateEventsTable;
 }

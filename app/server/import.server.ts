@@ -9,6 +9,7 @@ import { DEFAULT_SECTION_TITLE, RECIPE_LIMITS, type RecipeDraft } from "~/lib/re
 
 import { IMAGE_LIMITS, ImageError, storeImage } from "./images.server";
 import { ipv6Groups } from "./ip.server";
+import { concurrencyGate, RATE_LIMITS, RateLimitedError, takeRateLimited } from "./rate-limit.server";
 import { ImportLinkSchema, JsonLdRecipeSchema } from "./validation/import.server";
 
 // Import a recipe by link (DESIGN §8). The server fetches a page someone named, so every fetch
@@ -35,7 +36,8 @@ export type ImportProblem =
   | "no-recipe"
   | "too-many-redirects"
   | "http-status"
-  | "unreachable";
+  | "unreachable"
+  | "rate-limited";
 
 export const IMPORT_MESSAGES = {
   refused: "That link points to a private or local network address, which cannot be imported.",
@@ -47,6 +49,8 @@ export const IMPORT_MESSAGES = {
   httpStatus: (status: number) => `The page could not be loaded (it answered with HTTP status ${status}).`,
   unknownHost: "The page could not be reached: no such host.",
   unreachable: "The page could not be reached.",
+  rateLimited: (minutes: number) =>
+    `You have imported ${RATE_LIMITS.importByLink.limit} recipes in a short while. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
 } as const;
 
 const STATUS_OF: Record<ImportProblem, number> = {
@@ -58,6 +62,7 @@ const STATUS_OF: Record<ImportProblem, number> = {
   "too-many-redirects": 502,
   "http-status": 502,
   unreachable: 502,
+  "rate-limited": 429,
 };
 
 /** A refused or failed import; `message` is meant for the user, `status` for the answer. */
@@ -84,7 +89,16 @@ export interface ImportOptions {
   maxRedirects?: number;
   /** Also fetch the recipe's photo and store it through the image pipeline (default true). */
   photo?: boolean;
+  /**
+   * Who asks: their imports are counted (RATE_LIMITS.importByLink, across every server). Left
+   * out only by tests of the fetching itself.
+   */
+  requestedBy?: string;
 }
+
+// An import holds a page (up to 2 MB) and a photo (up to 10 MB) in memory while it runs: a few at
+// a time per process, the rest wait their turn.
+const importSlot = concurrencyGate(3);
 
 interface Rules {
   allows: (address: string) => boolean;
@@ -819,8 +833,20 @@ export interface ImportedRecipe {
 export async function importRecipe(link: string, options: ImportOptions = {}): Promise<ImportedRecipe> {
   const parsed = ImportLinkSchema.safeParse(link);
   if (!parsed.success) throw new ImportError("invalid-link", parsed.error.issues[0]?.message ?? IMPORT_MESSAGES.unreachable);
+  if (options.requestedBy !== undefined) {
+    try {
+      await takeRateLimited(RATE_LIMITS.importByLink, options.requestedBy);
+    } catch (error) {
+      if (!(error instanceof RateLimitedError)) throw error;
+      throw new ImportError("rate-limited", IMPORT_MESSAGES.rateLimited(Math.max(1, Math.ceil(error.retryAfterSeconds / 60))));
+    }
+  }
+  return importSlot(() => fetchAndRead(parsed.data, options));
+}
+
+async function fetchAndRead(link: URL, options: ImportOptions): Promise<ImportedRecipe> {
   const rules = rulesOf(options);
-  const page = await guardedGet(parsed.data, rules, {
+  const page = await guardedGet(link, rules, {
     maxBytes: options.maxPageBytes ?? IMPORT_LIMITS.maxPageBytes,
     accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
   });

@@ -23,6 +23,7 @@ import {
   isPrivateAddress,
   type ImportOptions,
 } from "~/server/import.server";
+import { RATE_LIMITS } from "~/server/rate-limit.server";
 import { setUploadsDir } from "~/server/storage.server";
 import { IMPORT_LINK_MESSAGES } from "~/server/validation/import.server";
 
@@ -428,5 +429,25 @@ describe("the editor's Import button", () => {
     expect(data.fieldErrors[FIELD.importLink]).toBe(IMPORT_MESSAGES.refused);
     expect(data.focus).toBe(FIELD.importLink);
     expect(data.importLink).toBe(`${base}/recipe`);
+  });
+
+  it("allows 10 imports in 10 minutes, then refuses with 429 and a clear message; other people are not slowed", async () => {
+    const [user, other] = [await makeUser(), await makeUser()];
+    const [cookie, otherCookie] = [await signedInCookie(user.id), await signedInCookie(other.id)];
+    process.env.IMPORT_ALLOW_PRIVATE = "1";
+    try {
+      const answers = await Promise.all(Array.from({ length: 14 }, () => post(crypto.randomUUID(), importForm(`${base}/nested`), cookie)));
+      const statuses = answers.map((answer) => answer.status);
+      expect(statuses.filter((status) => status === 200)).toHaveLength(RATE_LIMITS.importByLink.limit);
+      const refused = answers.filter((answer) => answer.status === 429);
+      expect(refused).toHaveLength(14 - RATE_LIMITS.importByLink.limit);
+      expect(refused[0]!.data.fieldErrors[FIELD.importLink]).toMatch(/^You have imported 10 recipes in a short while\. Please try again in \d+ minutes?\.$/);
+      expect((await post(crypto.randomUUID(), importForm(`${base}/nested`), otherCookie)).status).toBe(200);
+      // Once the window has passed, the first person may import again.
+      await db.updateTable("rate_events").set((eb) => ({ at: eb("at", "-", RATE_LIMITS.importByLink.windowMs) })).where("key", "=", user.id).execute();
+      expect((await post(crypto.randomUUID(), importForm(`${base}/nested`), cookie)).status).toBe(200);
+    } finally {
+      delete process.env.IMPORT_ALLOW_PRIVATE;
+    }
   });
 });
