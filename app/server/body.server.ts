@@ -91,10 +91,7 @@ export async function readForm(request: Request): Promise<FormData> {
     return formData;
   } catch (error) {
     if (!(error instanceof ImageError)) throw error;
-    const tooLarge = error.status === 413;
-    throw new Response(tooLarge ? BODY_MESSAGES.formTooLarge(limit) : BODY_MESSAGES.unreadable, {
-      status: tooLarge ? 413 : 400,
-      headers: { "Content-Type": "text/plain; charset=utf-8" },
-    });
+    const message = error.status === 413 ? BODY_MESSAGES.formTooLarge(limit) : error.status === 415 ? error.message : BODY_MESSAGES.unreadable;
+    throw new Response(message, { status: error.status === 413 || error.status === 415 ? error.status : 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }
 }

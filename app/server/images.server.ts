@@ -44,6 +44,7 @@ export const IMAGE_MESSAGES = {
   cannotShrink: "The image could not be made smaller than 0.5 MB. Please choose another image.",
   formTooLarge: "The form is too large to send.",
   unreadableForm: "The form could not be read. Please try again.",
+  notAForm: "Please send the form as a web form (application/x-www-form-urlencoded or multipart/form-data).",
 } as const;
 
 /** A refused image or upload; `message` is meant for the user, `status` for the response. */
@@ -181,10 +182,14 @@ export async function readMultipartFormLenient(request: Request, options: Multip
   const contentType = request.headers.get("Content-Type") ?? "";
   const body = cappedBody(request, maxBodyBytes, maxFileBytes);
   if (!/^multipart\/form-data\b/i.test(contentType)) {
-    // Urlencoded (or empty) bodies: small by nature; read within the same cap.
-    const text = body ? await new Response(body).text().catch(rethrowCap) : "";
-    const formData = new FormData();
-    for (const [name, value] of new URLSearchParams(text)) formData.append(name, value);
+    // Only what a browser's form sends: urlencoded, or nothing at all. Any other type (text/plain,
+    // JSON, XML) is refused rather than read as if it were a form.
+    const bytes = body ? new Uint8Array(await new Response(body).arrayBuffer().catch(rethrowCap)) : new Uint8Array();
+    if (!/^application\/x-www-form-urlencoded\s*(?:;|$)/i.test(contentType) && !(contentType === "" && bytes.byteLength === 0)) {
+      throw new ImageError(IMAGE_MESSAGES.notAForm, 415);
+    }
+    const formData = parseUrlEncodedStrictly(bytes);
+    if (!formData) throw new ImageError(IMAGE_MESSAGES.unreadableForm, 400);
     if ([...formData.keys()].length > maxParts) throw new ImageError(IMAGE_MESSAGES.formTooLarge, 413);
     return { formData, oversizedFiles: [] };
   }
@@ -213,7 +218,13 @@ export async function readMultipartFormLenient(request: Request, options: Multip
       oversizedFiles.push(name);
       return undefined;
     }
-    if (!isFile) return new TextDecoder().decode(concat(chunks, size));
+    if (!isFile) {
+      try {
+        return STRICT_UTF8.decode(concat(chunks, size));
+      } catch {
+        throw new ImageError(IMAGE_MESSAGES.unreadableForm, 400);
+      }
+    }
     // A file input left empty arrives as a nameless, empty part: treat it as "no file".
     if (!filename && size === 0) return undefined;
     return new File([concat(chunks, size)], filename || "upload", { type: partType || "application/octet-stream" });
@@ -260,6 +271,56 @@ function bodyTooLargeMessage(maxFileBytes: number): string {
 }
 
 class BodyCapError extends Error {}
+
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * A urlencoded body as a form, or null when it is not text a browser could have sent: raw bytes
+ * or percent-escapes that are not UTF-8 are refused instead of being stored as U+FFFD. Otherwise
+ * read as browsers write it (`+` is a space; a `%` not followed by two hex digits stays as it is).
+ */
+function parseUrlEncodedStrictly(bytes: Uint8Array): FormData | null {
+  let text: string;
+  try {
+    text = STRICT_UTF8.decode(bytes);
+  } catch {
+    return null;
+  }
+  const formData = new FormData();
+  for (const pair of text.split("&")) {
+    if (pair === "") continue;
+    const equals = pair.indexOf("=");
+    const name = decodeComponent(equals < 0 ? pair : pair.slice(0, equals));
+    const value = decodeComponent(equals < 0 ? "" : pair.slice(equals + 1));
+    if (name === null || value === null) return null;
+    formData.append(name, value);
+  }
+  return formData;
+}
+
+function decodeComponent(component: string): string | null {
+  const spaced = component.replaceAll("+", " ");
+  if (!spaced.includes("%")) return spaced;
+  const bytes: number[] = [];
+  const encoder = new TextEncoder();
+  for (let i = 0; i < spaced.length; i++) {
+    const char = spaced.charCodeAt(i);
+    const hex = char === 0x25 ? spaced.slice(i + 1, i + 3) : "";
+    if (hex.length === 2 && /^[0-9a-f]{2}$/i.test(hex)) {
+      bytes.push(Number.parseInt(hex, 16));
+      i += 2;
+    } else {
+      const codePoint = spaced.codePointAt(i)!;
+      if (codePoint > 0xffff) i += 1;
+      bytes.push(...encoder.encode(String.fromCodePoint(codePoint)));
+    }
+  }
+  try {
+    return STRICT_UTF8.decode(new Uint8Array(bytes));
+  } catch {
+    return null;
+  }
+}
 
 /** The request body, erroring as soon as more than `max` bytes have arrived. */
 function cappedBody(request: Request, max: number, maxFileBytes: number): ReadableStream<Uint8Array> | null {

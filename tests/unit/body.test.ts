@@ -1,10 +1,16 @@
 import { describe, expect, it } from "vitest";
 
+import * as recipeRoute from "~/routes/api.recipes.$recipe_id";
+import * as userRoute from "~/routes/api.users.$id";
+import * as followRoute from "~/routes/api.users.follow.$id";
 import { action as loginAction } from "~/routes/ReciPals.Account.Login";
 import { action as signupAction } from "~/routes/ReciPals.Account.Signup";
 import { action as recipeAction } from "~/routes/ReciPals.Recipes.$rid";
 import { BODY_LIMITS, bodyLimitFor, readForm } from "~/server/body.server";
+import { db } from "~/server/db.server";
 
+import { call } from "./api-helpers";
+import { makeRecipeWithPost } from "./factories";
 import { makeUser, ORIGIN, settle, signedInCookie } from "./helpers";
 
 const form = (path: string, body: string | FormData, contentType?: string) =>
@@ -80,5 +86,89 @@ describe("page actions read their form once, within the limit", () => {
     const outcome = await settle(run);
     expect(outcome).toBeInstanceOf(Response);
     expect((outcome as Response).status).toBe(413);
+  });
+});
+
+describe("what a form body must be", () => {
+  const asUser = async () => signedInCookie((await makeUser()).id);
+  const commentCount = async () => Number((await db.selectFrom("comments").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+
+  it.each(["text/plain", "application/json", "application/xml", "application/octet-stream", "text/csv"])(
+    "a comment sent as %s is refused with 415, nothing stored",
+    async (type) => {
+      const recipe = await makeRecipeWithPost({ userId: (await makeUser()).id });
+      const before = await commentCount();
+      const request = form(`/ReciPals/Recipes/${recipe.recipeId}`, "intent=comment&text=hello", type);
+      request.headers.set("Cookie", await asUser());
+      const outcome = (await settle(() => recipeAction({ request, params: { rid: recipe.recipeId }, context: {} }))) as Response;
+      expect(outcome.status).toBe(415);
+      expect(await outcome.text()).toMatch(/web form/);
+      expect(await commentCount()).toBe(before);
+    },
+  );
+
+  it("bytes that are not UTF-8, raw or percent-escaped, are refused with 400; valid text is read as browsers send it", async () => {
+    const recipe = await makeRecipeWithPost({ userId: (await makeUser()).id });
+    const cookie = await asUser();
+    const before = await commentCount();
+    for (const body of [
+      Buffer.concat([Buffer.from("intent=comment&text="), Buffer.from([0xff, 0xfe, 0xc0, 0xaf, 0xed, 0xa0, 0x80])]),
+      Buffer.from("intent=comment&text=%FF%FE"),
+      Buffer.from("intent=comment&text=%ED%A0%80"),
+    ]) {
+      const request = new Request(new URL(`/ReciPals/Recipes/${recipe.recipeId}`, ORIGIN), {
+        method: "POST",
+        body,
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie },
+      });
+      const outcome = (await settle(() => recipeAction({ request, params: { rid: recipe.recipeId }, context: {} }))) as Response;
+      expect(outcome.status).toBe(400);
+    }
+    expect(await commentCount()).toBe(before);
+    const ok = await readForm(form("/x", "a=caf%C3%A9+au+lait&b=100%25%2&c=%E2%9C%93&d", "application/x-www-form-urlencoded"));
+    expect([...ok.entries()]).toEqual([["a", "café au lait"], ["b", "100%%2"], ["c", "✓"], ["d", ""]]);
+  });
+});
+
+describe("what an API write call may carry", () => {
+  it("a call that takes no body refuses one that is not a JSON object, and runs nothing", async () => {
+    const [me, them] = [await makeUser(), await makeUser()];
+    const cookie = await signedInCookie(me.id);
+    const follows = async () => Number((await db.selectFrom("follows").select((eb) => eb.fn.countAll<number>().as("n")).where("follower_id", "=", me.id).executeTakeFirstOrThrow()).n);
+    for (const [raw, contentType, status] of [
+      ['{"username":"admin","password":', "application/json", 400],
+      ["[1,2]", "application/json", 400],
+      ["hello", "text/plain", 415],
+      ["--x\r\n", "multipart/form-data;", 415],
+    ] as const) {
+      const answer = await call(followRoute, "POST", `/api/users/follow/${them.id}`, { raw, contentType, cookie, params: { id: them.id } });
+      expect(answer.status, raw).toBe(status);
+    }
+    expect(await follows()).toBe(0);
+    // No body at all, or an empty JSON object, is the ordinary call.
+    expect((await call(followRoute, "POST", `/api/users/follow/${them.id}`, { cookie, params: { id: them.id } })).status).toBe(200);
+    expect(await follows()).toBe(1);
+  });
+
+  it("an admin's DELETE with a body that is not a JSON object deletes nothing", async () => {
+    const admin = await makeUser({ role: "ADMIN" });
+    const victim = await makeUser();
+    const answer = await call(userRoute, "DELETE", `/api/users/${victim.id}`, {
+      raw: `${"[".repeat(100_000)}${"]".repeat(100_000)}`,
+      contentType: "application/json",
+      cookie: await signedInCookie(admin.id),
+      params: { id: victim.id },
+    });
+    expect(answer.status).toBe(400);
+    expect(await db.selectFrom("users").select("id").where("id", "=", victim.id).executeTakeFirst()).toBeDefined();
+  });
+
+  it("a recipe PUT with none of the recipe's fields changes nothing, not even the post's caption", async () => {
+    const owner = await makeUser();
+    const recipe = await makeRecipeWithPost({ userId: owner.id, description: "Savory beef" });
+    await db.updateTable("posts").set({ caption: "savory beef" }).where("id", "=", recipe.postId!).execute();
+    const answer = await call(recipeRoute, "PUT", `/api/recipes/${recipe.recipeId}`, { body: { a: 1 }, cookie: await signedInCookie(owner.id), params: { recipe_id: recipe.recipeId } });
+    expect(answer.status).toBe(200);
+    expect((await db.selectFrom("posts").select("caption").where("id", "=", recipe.postId!).executeTakeFirstOrThrow()).caption).toBe("savory beef");
   });
 });

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 
-import { BODY_MESSAGES, jsonLimitFor } from "../body.server";
+import { BODY_LIMITS, BODY_MESSAGES, jsonLimitFor } from "../body.server";
 import { env } from "../env.server";
 import type { SessionUser } from "../queries/users.server";
 import { getUser } from "../session.server";
@@ -132,7 +132,28 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
  * Reads a JSON object body: 415 for another content type, 413 beyond the call's limit (declared or
  * counted; jsonLimitFor its path unless given), 400 for an empty body, malformed JSON or anything but an object.
  */
-export async function readJsonObject(request: Request, maxBytes: number = jsonLimitFor(new URL(request.url).pathname)): Promise<Record<string, unknown>> {
+export function readJsonObject(request: Request, maxBytes: number = jsonLimitFor(new URL(request.url).pathname)): Promise<Record<string, unknown>> {
+  // A body can be read once: apiRoute may already have read it, and a handler then gets the same object.
+  let read = bodiesRead.get(request);
+  if (!read) {
+    read = readJsonObjectNow(request, maxBytes);
+    bodiesRead.set(request, read);
+  }
+  return read;
+}
+
+const bodiesRead = new WeakMap<Request, Promise<Record<string, unknown>>>();
+
+const takesPhotos = (request: Request) => jsonLimitFor(new URL(request.url).pathname) > BODY_LIMITS.jsonBytes;
+
+/** True when the request carries a body (a length above zero, or one sent in chunks). */
+function carriesBody(request: Request): boolean {
+  const length = request.headers.get("Content-Length");
+  if (length !== null) return Number(length) !== 0;
+  return request.headers.has("Transfer-Encoding") || (request.body !== null && request.headers.has("Content-Type"));
+}
+
+async function readJsonObjectNow(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
   if (!JSON_TYPE.test(request.headers.get("Content-Type") ?? "")) throw new ApiError(415, API_MESSAGES.notJson);
   const tooLarge = () => new ApiError(413, BODY_MESSAGES.jsonTooLarge(maxBytes));
   const declared = Number(request.headers.get("Content-Length") ?? "");
@@ -204,6 +225,12 @@ export function apiRoute(handlers: Partial<Record<ApiMethod, ApiHandler>>): (arg
       response = errorResponse(new ApiError(405, API_MESSAGES.method(method), {}, { Allow: [...methods, "OPTIONS"].join(", ") }));
     } else {
       try {
+        // Whatever a write call carries must be a JSON object, also for calls that take no body
+        // (follow, DELETE): a body that is not JSON, or not an object, is refused before anything
+        // runs. The calls that may carry photos read theirs after their own guards.
+        if (carriesBody(request) && (method === "DELETE" || (method !== "GET" && method !== "HEAD" && !takesPhotos(request)))) {
+          await readJsonObject(request);
+        }
         response = await handler(args);
         // A read without a session answers the same to everyone: the server may share it.
         if (method === "GET" && response.status === 200) offerToSharedCache(args.context);

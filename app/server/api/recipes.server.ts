@@ -67,6 +67,9 @@ const RecipeBody = z.object({
 
 type RecipeBody = z.infer<typeof RecipeBody>;
 
+/** The fields a PUT may change. */
+const RECIPE_CONTENT_FIELDS = ["name", "description", "total_time", "serves", "tags", "ingredients_sec", "steps", "photo"] as const;
+
 async function readRecipeBody(request: Request): Promise<RecipeBody> {
   const parsed = RecipeBody.safeParse(withoutNulls(await readJsonObject(request)));
   if (!parsed.success) throw invalid(issuesToErrors(parsed.error));
@@ -204,6 +207,8 @@ export async function updateRecipe(args: ApiArgs): Promise<Response> {
   if (body.user_created !== undefined && body.user_created !== owner.user_created) {
     throw new ApiError(403, CREATOR_FIXED, { refused: ["user_created"] });
   }
+  // A body with nothing of the recipe in it changes nothing (not even the post that follows the recipe).
+  if (RECIPE_CONTENT_FIELDS.every((field) => body[field] === undefined)) return json(await apiRecipe(recipeId));
   const detail = await getRecipeDetail(recipeId);
   if (!detail) throw new ApiError(404, NOT_FOUND.recipe);
   const draft = draftOf(body, draftFromRecipe(detail));
