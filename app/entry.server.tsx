@@ -3,7 +3,7 @@ import { PassThrough } from "node:stream";
 
 import type { ActionFunctionArgs, AppLoadContext, EntryContext, LoaderFunctionArgs } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 
@@ -112,6 +112,17 @@ export function handleDataRequest(response: Response, { request, context }: Load
     offerToSharedCache(context);
   }
   return response;
+}
+
+/**
+ * Errors Remix reports. A refusal an action or loader answered on purpose (a 4xx Response it
+ * threw, such as a form that is too large or not a form) is not an error of the server: logging
+ * each one would let any visitor fill the log. Aborted requests are not either.
+ */
+export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs): void {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status < 500) return;
+  console.error(error);
 }
 
 export default function handleRequest(

@@ -184,9 +184,11 @@ function gateHeavyBodies(limitFor, { concurrent = 4, queue = 64 } = {}) {
   };
 }
 
-/** 413, as JSON for the API and as a short page otherwise; what is still arriving is not read. */
+/** 413, as JSON for the API and as a short page otherwise; the rest of the body is not kept. */
 function refuseTooLarge(req, res, limit, allowedOrigins) {
-  res.status(413).set("Connection", "close").set("Cache-Control", "no-store");
+  // Not "Connection: close", even when the client asked for it: Node would then close the
+  // connection as soon as the answer is written, while the client is still sending (see lingerThenClose).
+  res.status(413).set("Cache-Control", "no-store").set("Connection", "keep-alive");
   if (limit.json) {
     const origin = req.get("origin");
     if (origin && allowedOrigins.has(origin)) res.set("Access-Control-Allow-Origin", origin).set("Access-Control-Allow-Credentials", "true");
@@ -201,7 +203,35 @@ function refuseTooLarge(req, res, limit, allowedOrigins) {
           `<p><a href="/ReciPals/Home">Back to ReciPals</a></p></main></body></html>`,
       );
   }
-  res.on("finish", () => req.socket?.destroySoon?.());
+  lingerThenClose(req, res);
+}
+
+/**
+ * After an early answer to a request whose body is still arriving: the rest of the body is read
+ * and thrown away for a short while before the connection is closed. Closing at once makes many
+ * clients (browsers uploading a photo, Node's own) fail with a reset while still sending, and never
+ * show the 413 page; reading forever would let a client keep the server busy. So: at most 5 s or
+ * 32 MB, whichever comes first.
+ */
+function lingerThenClose(req, res) {
+  res.on("finish", () => {
+    const socket = req.socket;
+    if (!socket || req.complete) return;
+    let discarded = 0;
+    const close = () => socket.destroy();
+    const timer = setTimeout(close, 5_000);
+    timer.unref();
+    socket.once("close", () => clearTimeout(timer));
+    req.on("data", (chunk) => {
+      discarded += chunk.length;
+      if (discarded > 32 * 1024 * 1024) close();
+    });
+    req.on("end", () => {
+      clearTimeout(timer);
+      close();
+    });
+    req.resume();
+  });
 }
 
 /**

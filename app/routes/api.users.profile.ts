@@ -1,7 +1,7 @@
-import { apiRoute } from "~/server/api/http.server";
+import { apiRoute, noBody } from "~/server/api/http.server";
 import { profile } from "~/server/api/users.server";
 
 // GET and POST /api/users/profile: the session user, or 401. (A static segment: wins over api.users.$id.)
-const handle = apiRoute({ GET: profile, POST: profile });
+const handle = apiRoute({ GET: profile, POST: noBody(profile) });
 export const loader = handle;
 export const action = handle;

@@ -1,7 +1,7 @@
-import { apiRoute } from "~/server/api/http.server";
+import { apiRoute, noBody } from "~/server/api/http.server";
 import { signOut } from "~/server/api/users.server";
 
 // POST /api/users/signout.
-const handle = apiRoute({ POST: signOut });
+const handle = apiRoute({ POST: noBody(signOut) });
 export const loader = handle;
 export const action = handle;

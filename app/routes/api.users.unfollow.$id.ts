@@ -1,8 +1,8 @@
 import type { ApiArgs } from "~/server/api/http.server";
-import { apiRoute } from "~/server/api/http.server";
+import { apiRoute, noBody } from "~/server/api/http.server";
 import { setFollowing } from "~/server/api/users.server";
 
 // POST /api/users/unfollow/{id}: the session user unfollows {id}; answers the session user.
-const handle = apiRoute({ POST: (args: ApiArgs) => setFollowing(args, false) });
+const handle = apiRoute({ POST: noBody((args: ApiArgs) => setFollowing(args, false)) });
 export const loader = handle;
 export const action = handle;

@@ -148,3 +148,19 @@ describe("many photo uploads at once", () => {
     }
   }, 300_000);
 });
+
+describe("a body over its limit, sent in full by an ordinary client", () => {
+  it("gets the 413 page, not a connection reset: the server reads the rest away before closing", async () => {
+    const body = Buffer.alloc(20 * 1024 * 1024, "a");
+    for (let i = 0; i < 10; i++) {
+      const res = await request(server, "POST", "/ReciPals/Account/Login", {
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.origin },
+        body,
+        timeoutMs: 30_000,
+      });
+      expect(res.status).toBe(413);
+      expect(res.body).toContain("too large for this form (64 KB at most)");
+    }
+    expect((await request(server, "GET", "/ReciPals/Info")).status).toBe(200);
+  }, 120_000);
+});

@@ -261,6 +261,10 @@ describe("POST /api/users (ADMIN)", () => {
     expect(answer.status).toBe(201);
     expect(answer.body.username).toMatch(/^user[0-9]+$/);
     expect(answer.body.name).toMatch(/^User[0-9]+$/);
+    // Anything else without a name and username creates nobody.
+    const before = await snapshot();
+    expectError(await call(usersRoute, "POST", "/api/users", { cookie: admin.cookie, body: { a: { a: { a: 1 } } } }), 400);
+    expect(await snapshot()).toEqual(before);
   });
 
   it("refuses visitors (401), users (403), taken usernames (409) and invalid input (400)", async () => {

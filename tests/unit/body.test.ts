@@ -145,8 +145,12 @@ describe("what an API write call may carry", () => {
       expect(answer.status, raw).toBe(status);
     }
     expect(await follows()).toBe(0);
+    // A JSON object with anything in it is not for this call either.
+    expect((await call(followRoute, "POST", `/api/users/follow/${them.id}`, { body: { username: { deep: [] } }, cookie, params: { id: them.id } })).status).toBe(400);
+    expect(await follows()).toBe(0);
     // No body at all, or an empty JSON object, is the ordinary call.
     expect((await call(followRoute, "POST", `/api/users/follow/${them.id}`, { cookie, params: { id: them.id } })).status).toBe(200);
+    expect((await call(followRoute, "POST", `/api/users/follow/${them.id}`, { body: {}, cookie, params: { id: them.id } })).status).toBe(200);
     expect(await follows()).toBe(1);
   });
 

@@ -26,6 +26,7 @@ export const API_MESSAGES = {
   notJson: "Please send JSON (Content-Type: application/json).",
   malformed: "The request body is not valid JSON.",
   notObject: "The request body must be a JSON object.",
+  noBody: "This call takes no body: send none, or an empty JSON object.",
   empty: "The request body is empty; please send a JSON object.",
   invalid: "Some fields are not valid.",
   unexpected: "Something went wrong. Please try again.",
@@ -225,12 +226,11 @@ export function apiRoute(handlers: Partial<Record<ApiMethod, ApiHandler>>): (arg
       response = errorResponse(new ApiError(405, API_MESSAGES.method(method), {}, { Allow: [...methods, "OPTIONS"].join(", ") }));
     } else {
       try {
-        // Whatever a write call carries must be a JSON object, also for calls that take no body
-        // (follow, DELETE): a body that is not JSON, or not an object, is refused before anything
-        // runs. The calls that may carry photos read theirs after their own guards.
-        if (carriesBody(request) && (method === "DELETE" || (method !== "GET" && method !== "HEAD" && !takesPhotos(request)))) {
-          await readJsonObject(request);
-        }
+        // Whatever a write call carries must be a JSON object: anything else is refused before the
+        // call runs. A DELETE takes no body at all (see noBody). The calls that may carry photos
+        // read theirs after their own guards.
+        if (method === "DELETE") await expectNoBody(request);
+        else if (carriesBody(request) && method !== "GET" && method !== "HEAD" && !takesPhotos(request)) await readJsonObject(request).catch(unlessEmpty);
         response = await handler(args);
         // A read without a session answers the same to everyone: the server may share it.
         if (method === "GET" && response.status === 200) offerToSharedCache(args.context);
@@ -252,6 +252,30 @@ async function toErrorResponse(error: unknown): Promise<Response> {
   }
   console.error("API request failed", error);
   return errorResponse(new ApiError(500, API_MESSAGES.unexpected));
+}
+
+/** An empty body is for the call to judge (a call that takes none accepts it). */
+function unlessEmpty(error: unknown): void {
+  if (!(error instanceof ApiError && error.message === API_MESSAGES.empty)) throw error;
+}
+
+/** Refuses a body on a call that takes none: nothing, or an empty JSON object, is the only thing it accepts. */
+async function expectNoBody(request: Request): Promise<void> {
+  if (!carriesBody(request)) return;
+  // An empty body, or `{}`: both mean "nothing".
+  const body = await readJsonObject(request).catch((error: unknown) => (unlessEmpty(error), {}));
+  if (Object.keys(body).length > 0) throw new ApiError(400, API_MESSAGES.noBody);
+}
+
+/**
+ * A call that takes no body (follow, unfollow, sign-out): whatever else arrives is refused with
+ * 400 before it runs, so a body meant for something else never rides along.
+ */
+export function noBody(handler: ApiHandler): ApiHandler {
+  return async (args) => {
+    await expectNoBody(args.request);
+    return handler(args);
+  };
 }
 
 /** Route params are untrusted text too: a missing one reads as "". */

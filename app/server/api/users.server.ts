@@ -203,7 +203,9 @@ export async function createUserAsAdmin({ request }: ApiArgs): Promise<Response>
   const actor = await requireApiUser(request);
   if (!isAdmin(actor)) throw new ApiError(403, ADMIN_ONLY);
   const body = withoutNulls(await readJsonObject(request));
-  if (body.name === undefined && body.username === undefined) {
+  // An empty object asks for the placeholder User{n+1}, as the admin page's Add User does; a body
+  // with anything in it must name the user (a stray or malformed object creates nobody).
+  if (Object.keys(body).length === 0) {
     const placeholder = await createPlaceholderUser();
     return json(await apiUser(placeholder.id), { status: 201 });
   }
