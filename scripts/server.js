@@ -11,7 +11,6 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 import {
   broadcastDevReady,
-  createReadableStreamFromReadable,
   createRequestHandler,
   installGlobals,
   writeReadableStreamToWritable,
@@ -97,12 +96,15 @@ function coalesceWrites(req, res, next) {
  * at once, unread; one sent without a length (chunked) is read here, counted, and refused as soon
  * as it passes the limit. Node's parser never delivers more than a declared length, so a body that
  * passes here cannot grow later. The app counts again as it reads (app/server/body.server.ts),
- * for requests that do not come through this server.
+ * for requests that do not come through this server; the photo forms, which answer an overflow
+ * with their own page, are left to it.
  */
 function capBodies(limitFor, allowedOrigins) {
   return (req, res, next) => {
     if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
     const limit = limitFor(req.path, req.headers["content-type"] ?? "");
+    // The photo forms count their own bodies as they stream in and answer with the editor page.
+    if (limit.pageAnswers) return next();
     const declared = req.headers["content-length"];
     if (declared !== undefined) return Number(declared) > limit.bytes ? refuseTooLarge(req, res, limit, allowedOrigins) : next();
     if (req.headers["transfer-encoding"] === undefined) return next();
@@ -235,6 +237,43 @@ function lingerThenClose(req, res) {
 }
 
 /**
+ * The request body as a web stream, read as the app asks for it. When the app stops reading
+ * before the end (a form over its limit), the rest is let through unread instead of the connection
+ * being destroyed: the app's answer must still reach the client (see lingerThenClose).
+ */
+function bodyStreamOf(req) {
+  let open = true;
+  return new ReadableStream(
+    {
+      start(controller) {
+        req.on("data", (chunk) => {
+          if (!open) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if (controller.desiredSize <= 0) req.pause();
+        });
+        req.on("end", () => {
+          if (open) controller.close();
+          open = false;
+        });
+        req.on("error", (error) => {
+          if (open) controller.error(error);
+          open = false;
+        });
+        req.pause();
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        open = false;
+        req.resume();
+      },
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
+}
+
+/**
  * Our Express adapter for Remix (the one @remix-run/express ships always reads the body from
  * `req`, which capBodies may already have read): the request as a Fetch Request, with the body as
  * it arrives or as capBodies read it, aborted when the client goes away before the answer is sent.
@@ -255,7 +294,7 @@ function remixRequestOf(req, res) {
   let controller = new AbortController();
   const init = { method: req.method, headers, signal: controller.signal };
   if (req.method !== "GET" && req.method !== "HEAD") {
-    init.body = res.locals.body ?? createReadableStreamFromReadable(req);
+    init.body = res.locals.body ?? bodyStreamOf(req);
     init.duplex = "half";
   }
   res.on("finish", () => (controller = null));
@@ -263,9 +302,15 @@ function remixRequestOf(req, res) {
   return new Request(url, init);
 }
 
-async function sendResponse(res, response) {
+async function sendResponse(req, res, response) {
   res.statusMessage = response.statusText;
   res.status(response.status);
+  // Answered before the body was all read (a guard refused it unread, or a page stopped counting):
+  // read the rest away before closing, so the client sees this answer (lingerThenClose).
+  if (!req.complete && req.method !== "GET" && req.method !== "HEAD") {
+    res.set("Connection", "keep-alive");
+    lingerThenClose(req, res);
+  }
   for (const [name, value] of response.headers.entries()) res.append(name, value);
   if (response.body) await writeReadableStreamToWritable(response.body, res);
   else res.end();
@@ -275,7 +320,7 @@ function remixHandler({ build, mode, getLoadContext }) {
   const handle = createRequestHandler(build, mode);
   return async (req, res, next) => {
     try {
-      await sendResponse(res, await handle(remixRequestOf(req, res), getLoadContext(req, res)));
+      await sendResponse(req, res, await handle(remixRequestOf(req, res), getLoadContext(req, res)));
     } catch (error) {
       next(error);
     }

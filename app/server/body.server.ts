@@ -55,6 +55,12 @@ export interface BodyLimit {
    * such requests in at a time, so many at once queue instead of filling memory.
    */
   heavy: boolean;
+  /**
+   * The page reads the body itself, streaming and counting within this same limit, and answers an
+   * overflow with its own page (the editor with the photo's message): the server lets it through
+   * rather than answer first with a bare page.
+   */
+  pageAnswers: boolean;
 }
 
 /** The most an API call's JSON body may hold. */
@@ -70,13 +76,13 @@ function formLimitFor(pathname: string): number {
 export function bodyLimitFor(pathname: string, contentType: string): BodyLimit {
   if (pathname.startsWith("/api/")) {
     const bytes = jsonLimitFor(pathname);
-    return { bytes, message: BODY_MESSAGES.jsonTooLarge(bytes), json: true, heavy: bytes === BODY_LIMITS.photoJsonBytes };
+    return { bytes, message: BODY_MESSAGES.jsonTooLarge(bytes), json: true, heavy: bytes === BODY_LIMITS.photoJsonBytes, pageAnswers: false };
   }
   if (/^\s*multipart\/form-data\b/i.test(contentType) && PHOTO_FORMS.some((form) => form.test(pathname))) {
-    return { bytes: BODY_LIMITS.multipartBytes, message: BODY_MESSAGES.uploadTooLarge, json: false, heavy: true };
+    return { bytes: BODY_LIMITS.multipartBytes, message: BODY_MESSAGES.uploadTooLarge, json: false, heavy: true, pageAnswers: true };
   }
   const bytes = formLimitFor(pathname);
-  return { bytes, message: BODY_MESSAGES.formTooLarge(bytes), json: false, heavy: false };
+  return { bytes, message: BODY_MESSAGES.formTooLarge(bytes), json: false, heavy: false, pageAnswers: false };
 }
 
 /**

@@ -139,8 +139,9 @@ describe("many photo uploads at once", () => {
       const statuses = answers.map((answer) => answer.status);
       console.log(`60 parallel 9 MB uploads: RSS ${base.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB; statuses ${[...new Set(statuses)].join(", ")}`);
       expect(statuses.every((status) => status < 500)).toBe(true);
-      // Without the gate every upload is held at once: 60 × 9 MB and their copies (well over 500 MB).
-      expect(peak - base).toBeLessThan(250);
+      // Without the gate every upload is held at once: 60 × 9 MB and their copies (measured +1,556 MB);
+      // with it, +166 to +270 MB on a busy machine.
+      expect(peak - base).toBeLessThan(450);
       expect((await request(probed, "GET", "/ReciPals/Info")).status).toBe(200);
     } finally {
       probed.kill();
