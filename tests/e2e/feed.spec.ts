@@ -106,8 +106,12 @@ test.describe("saved recipes", () => {
     const cards = page.getByRole("list", { name: "Saved recipes" }).getByRole("listitem");
     await expect(cards).toHaveCount(1);
     await expect(cards.first()).toContainText(name!);
+    // The card leaves at once (optimistic); wait for the server's answer before reloading, or the
+    // reload would cancel the unsave.
+    const answered = page.waitForResponse((response) => response.request().method() === "POST");
     await cards.first().getByRole("button", { name: "Unsave recipe" }).click();
     await expect(page.getByText("No saved recipes yet")).toBeVisible();
+    await answered;
     await page.reload();
     await expect(page.getByText("No saved recipes yet")).toBeVisible();
   });
