@@ -2,7 +2,6 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
-import path from "node:path";
 
 import SQLite from "better-sqlite3";
 import fc from "fast-check";
@@ -10,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { CONTENT_TABLES } from "../../seed/test-support";
 import { NASTY, nastyString } from "./support/nasty";
+import { discoverRoutes, routePattern, type DiscoveredRoute } from "./support/world";
 import {
   ADMIN_PASSWORD,
   MEMORY_PROBE,
@@ -71,92 +71,6 @@ const RSS_CEILING_MB = 450;
 const SINGLE_POST_RSS_GROWTH_MB = 50;
 
 // ---------------------------------------------------------------------------------------------
-// Route discovery: Remix v2 flat routes, read from app/routes when the test runs.
-
-const ROUTES_DIR = path.resolve(__dirname, "../../app/routes");
-const ROUTE_FILE = /\.(tsx|ts|jsx|js)$/;
-
-interface DiscoveredRoute {
-  file: string;
-  /** The URL with `:name` for each param and `*` for a splat, e.g. `/ReciPals/Account/Profile/:uid/Edit`. */
-  pattern: string;
-  params: string[];
-  /** An `_index` route: Remix sends a POST to it only with `?index` (else the parent layout gets it). */
-  index: boolean;
-  api: boolean;
-  /** The module exports an action. */
-  hasAction: boolean;
-}
-
-/** Splits a flat-route name on its dots, keeping dots escaped as `[.]` inside their segment. */
-function segmentsOf(name: string): string[] {
-  const segments: string[] = [];
-  let current = "";
-  let escaped = false;
-  for (const char of name) {
-    if (char === "[") escaped = true;
-    else if (char === "]") escaped = false;
-    else if (char === "." && !escaped) {
-      segments.push(current);
-      current = "";
-      continue;
-    }
-    current += char;
-  }
-  segments.push(current);
-  return segments;
-}
-
-/** A flat-route file name (without extension) as a URL pattern. */
-function urlPatternOf(name: string): { pattern: string; params: string[]; index: boolean } {
-  const parts: string[] = [];
-  const params: string[] = [];
-  let index = false;
-  for (const raw of segmentsOf(name)) {
-    if (raw === "_index") {
-      index = true; // the index of its parent: no segment of its own
-      continue;
-    }
-    if (raw.startsWith("_")) continue; // a pathless layout
-    const segment = raw.endsWith("_") ? raw.slice(0, -1) : raw; // `$uid_`: not nested in `$uid`'s layout, same URL
-    if (segment === "$") {
-      params.push("*");
-      parts.push("*");
-    } else if (segment.startsWith("$")) {
-      params.push(segment.slice(1));
-      parts.push(`:${segment.slice(1)}`);
-    } else {
-      parts.push(segment.replace(/\[([^\]]*)\]/g, "$1")); // `[.]` is a literal dot
-    }
-  }
-  return { pattern: `/${parts.join("/")}`, params, index };
-}
-
-function discoverRoutes(): DiscoveredRoute[] {
-  const routes: DiscoveredRoute[] = [];
-  for (const entry of fs.readdirSync(ROUTES_DIR, { withFileTypes: true })) {
-    if (entry.name.startsWith(".") || /\.test\.(ts|tsx)$/.test(entry.name)) continue;
-    let modulePath: string;
-    let name: string;
-    if (entry.isDirectory()) {
-      const routeFile = ["route.tsx", "route.ts", "route.jsx", "route.js"].find((file) => fs.existsSync(path.join(ROUTES_DIR, entry.name, file)));
-      if (!routeFile) continue;
-      modulePath = path.join(ROUTES_DIR, entry.name, routeFile);
-      name = entry.name;
-    } else {
-      if (!ROUTE_FILE.test(entry.name)) continue;
-      modulePath = path.join(ROUTES_DIR, entry.name);
-      name = entry.name.replace(ROUTE_FILE, "");
-    }
-    const source = fs.readFileSync(modulePath, "utf8");
-    const hasAction = /export\s+(async\s+function\s+action\b|const\s+action\b|function\s+action\b|\{[^}]*\baction\b[^}]*\})/.test(source);
-    const { pattern, params, index } = urlPatternOf(name);
-    routes.push({ file: entry.name, pattern, params, index, api: pattern === "/api" || pattern.startsWith("/api/"), hasAction });
-  }
-  return routes.sort((a, b) => a.file.localeCompare(b.file));
-}
-
-// ---------------------------------------------------------------------------------------------
 // Targets: a write route, a method and a URL with its params filled in.
 
 type Method = "POST" | "PUT" | "DELETE";
@@ -194,7 +108,7 @@ function targetsOf(routes: DiscoveredRoute[], ids: SampleIds): Target[] {
     const variants: Variant[] = route.params.length > 0 ? ["real-a", "real-b", "nonsense"] : ["real-a"];
     for (const method of methods) {
       for (const variant of variants) {
-        const filled = route.pattern.replace(/:([A-Za-z_]\w*)|\*/g, (_whole, name: string | undefined) => {
+        const filled = route.template.replace(/:([A-Za-z_]\w*)|\*/g, (_whole, name: string | undefined) => {
           const value = paramValue(route, name ?? "*", variant, ids);
           return name ? encodeURIComponent(value) : value;
         });
@@ -875,7 +789,11 @@ async function runCase(wanted: Case): Promise<string[]> {
       if (answer.status !== 413 && !guardedFirst) problems.push(`expected 413, got ${shown()}`);
       if (!answer.complete) problems.push(`the 413 was cut off: ${shown()}`);
       if (answer.ms > OVERSIZE_ANSWER_MS) problems.push(`413 took ${Math.round(answer.ms)} ms (more than ${OVERSIZE_ANSWER_MS})`);
-      if (answer.sent >= (spec.oversize.mode === "chunked" ? spec.oversize.cap : Infinity)) problems.push(`the whole ${answer.sent} bytes went out before the answer`);
+      // (The photo forms render their page after they stop counting; on loopback the rest of a
+      // 30 MB chunked body may be read away meanwhile, within the server's 32 MB allowance.)
+      if (answer.sent >= (spec.oversize.mode === "chunked" && !isPhotoForm(target.url, spec.contentType) ? spec.oversize.cap : Infinity)) {
+        problems.push(`the whole ${answer.sent} bytes went out before the answer`);
+      }
       if (answer.status === 413 && answer.complete) {
         if (target.route.api) {
           let message: unknown;
@@ -940,19 +858,19 @@ async function expectAlive(after: string): Promise<void> {
 }
 
 function pairsOf(list: Target[]): string[] {
-  return [...new Set(list.map((t) => `${t.method} ${t.route.pattern}${t.route.index ? "?index" : ""}`))];
+  return [...new Set(list.map((t) => `${t.method} ${t.route.template}${t.route.index ? "?index" : ""}`))];
 }
 
 describe("fuzzing every write route over real HTTP", () => {
   it("discovers the write routes from app/routes", () => {
-    const writePatterns = new Set(targets.map((t) => `${t.route.pattern}${t.route.index ? "?index" : ""}`));
+    const writePatterns = new Set(targets.map((t) => `${t.route.template}${t.route.index ? "?index" : ""}`));
     // A broken discovery (no files, wrong URL rules, no actions found) fails here, not silently later.
     expect(routes.length).toBeGreaterThan(20);
-    expect(urlPatternOf("ReciPals.Account.Profile.$uid_.Edit").pattern).toBe("/ReciPals/Account/Profile/:uid/Edit");
-    expect(urlPatternOf("api.users.$id.save").pattern).toBe("/api/users/:id/save");
-    expect(urlPatternOf("ReciPals.Users.$uid.recipes[.]atom").pattern).toBe("/ReciPals/Users/:uid/recipes.atom");
-    expect(urlPatternOf("$").pattern).toBe("/*");
-    expect(urlPatternOf("_index")).toEqual({ pattern: "/", params: [], index: true });
+    expect(routePattern("ReciPals.Account.Profile.$uid_.Edit").template).toBe("/ReciPals/Account/Profile/:uid/Edit");
+    expect(routePattern("api.users.$id.save").template).toBe("/api/users/:id/save");
+    expect(routePattern("ReciPals.Users.$uid.recipes[.]atom").template).toBe("/ReciPals/Users/:uid/recipes.atom");
+    expect(routePattern("$").template).toBe("/*");
+    expect(routePattern("_index")).toMatchObject({ template: "/", params: [], index: true });
     for (const known of [
       "/ReciPals/Account/Login",
       "/ReciPals/Account/Signup",

@@ -873,7 +873,7 @@ describe("permission matrix", () => {
     // A forged route that deletes the recipe for whoever asks, checked against the real admin-delete expectations.
     const pattern = "/__selftest/unguarded-delete/:";
     modules.set(pattern, {
-      route: { file: "(self-test)", modulePath: "", pattern, params: ["rid"] },
+      route: { file: "(self-test)", modulePath: "", pattern, params: ["rid"], template: "/__selftest/unguarded-delete/:rid", index: false, api: false, hasAction: true },
       module: {
         action: async ({ params }: { params: { rid: string } }) => {
           await db.deleteFrom("recipes").where("id", "=", params.rid).execute();

@@ -120,6 +120,14 @@ export interface DiscoveredRoute {
   pattern: string;
   /** Param names in URL order (`$uid` → `uid`, a splat → `*`). */
   params: string[];
+  /** The URL with `:name` for each param and `*` for a splat, e.g. `/ReciPals/Account/Profile/:uid/Edit`. */
+  template: string;
+  /** An `_index` route: Remix sends a POST to it only with `?index` (else the parent layout gets it). */
+  index: boolean;
+  /** Under /api. */
+  api: boolean;
+  /** The module exports an action. */
+  hasAction: boolean;
 }
 
 const ROUTE_EXTENSIONS = /\.(tsx|ts|jsx|js)$/;
@@ -143,12 +151,15 @@ function splitSegments(name: string): string[] {
   return segments;
 }
 
-export function routePattern(name: string): { pattern: string; params: string[] } {
+export function routePattern(name: string): { pattern: string; params: string[]; template: string; index: boolean } {
   const parts: string[] = [];
+  const named: string[] = [];
   const params: string[] = [];
+  let index = false;
   for (const raw of splitSegments(name)) {
     if (raw === "_index") {
       parts.push("(index)");
+      index = true;
       continue;
     }
     if (raw.startsWith("_")) continue; // pathless layout
@@ -156,16 +167,21 @@ export function routePattern(name: string): { pattern: string; params: string[] 
     if (segment === "$") {
       params.push("*");
       parts.push("*");
+      named.push("*");
     } else if (segment.startsWith("$")) {
       params.push(segment.slice(1));
       parts.push(":");
+      named.push(`:${segment.slice(1)}`);
     } else if (segment.startsWith("(") && segment.endsWith(")")) {
       parts.push(segment); // optional segment, kept as written
+      named.push(segment);
     } else {
-      parts.push(segment.replace(/\[(.*?)\]/g, "$1"));
+      const literal = segment.replace(/\[(.*?)\]/g, "$1");
+      parts.push(literal);
+      named.push(literal);
     }
   }
-  return { pattern: `/${parts.join("/")}`, params };
+  return { pattern: `/${parts.join("/")}`, params, template: `/${named.join("/")}`, index };
 }
 
 export function discoverRoutes(): DiscoveredRoute[] {
@@ -184,7 +200,10 @@ export function discoverRoutes(): DiscoveredRoute[] {
       modulePath = path.join(ROUTES_DIR, entry.name);
       name = entry.name.replace(ROUTE_EXTENSIONS, "");
     }
-    routes.push({ file: entry.name, modulePath, ...routePattern(name) });
+    const source = fs.readFileSync(modulePath, "utf8");
+    const hasAction = /export\s+(async\s+function\s+action\b|const\s+action\b|function\s+action\b|\{[^}]*\baction\b[^}]*\})/.test(source);
+    const shape = routePattern(name);
+    routes.push({ file: entry.name, modulePath, ...shape, api: shape.template === "/api" || shape.template.startsWith("/api/"), hasAction });
   }
   return routes.sort((a, b) => a.pattern.localeCompare(b.pattern));
 }
