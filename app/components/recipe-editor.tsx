@@ -113,7 +113,7 @@ export function RecipeEditor({ mode, initialDraft, result, currentPhoto, cancelT
   function cutTags() {
     if (splitTags(draft.tags).length <= RECIPE_LIMITS.tags) return;
     update({ tags: firstThreeTags(draft.tags) });
-    setTagsNotice("Only the first three tags were kept.");
+    setTagsNotice(RECIPE_MESSAGES.tagsCut);
   }
 
   const ingredientsError = errors[ERROR_KEY.ingredients];

@@ -11,6 +11,7 @@ import { isRouteErrorResponse, useActionData, useLoaderData, useRouteError } fro
 import { ErrorPage } from "~/components/error-page";
 import { DeleteRecipeConfirmation, RecipeEditor } from "~/components/recipe-editor";
 import { RECIPE_PLACEHOLDER_IMAGE } from "~/components/recipe-editor-photo";
+import { withNotice } from "~/lib/notices";
 import { paths } from "~/lib/paths";
 import { canEditRecipe } from "~/lib/permissions";
 import {
@@ -23,7 +24,6 @@ import {
   IMPORT_INTENT,
   normalizeDraft,
   parseRowIntent,
-  RECIPE_MESSAGES,
   type EditorResult,
   type RecipeDraft,
 } from "~/lib/recipe-form";
@@ -186,12 +186,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 
   if (!validation.ok || formError || fieldErrors[FIELD.photo]) {
-    const shown: RecipeDraft =
-      fieldErrors[FIELD.tags] === RECIPE_MESSAGES.tooManyTags ? { ...draft, tags: firstThreeTags(draft.tags) } : draft;
     return answer(
       {
         kind: "invalid",
-        draft: shown,
+        draft: { ...draft, tags: firstThreeTags(draft.tags) },
         fieldErrors,
         formError,
         pendingPhoto,
@@ -224,7 +222,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     throw error;
   }
   if (pendingPhoto && pendingPhoto !== photo) await deleteImageIfUnreferenced(pendingPhoto);
-  return redirect(target);
+  return redirect(validation.tagsCut ? withNotice(target, "tags-cut") : target);
 }
 
 /** A photo chosen with a submission that saves nothing is stored now and carried as the pending photo. */

@@ -182,7 +182,7 @@ describe("POST /api/recipes", () => {
       ingredients_sec: [{ title: "T", ingredients: [" "] }],
       steps: [],
       serves: "many",
-      tags: "a,b,c,d",
+      tags: "a,b,c,d", // cut to three, not refused
       total_time: "t".repeat(51),
     });
     expectError(answer, 400, RECIPE_MESSAGES.nameRequired);
@@ -192,7 +192,6 @@ describe("POST /api/recipes", () => {
       ingredients_sec: RECIPE_MESSAGES.ingredientRequired,
       steps: RECIPE_MESSAGES.stepRequired,
       serves: RECIPE_MESSAGES.servesInvalid,
-      tags: RECIPE_MESSAGES.tooManyTags,
       total_time: RECIPE_MESSAGES.totalTimeTooLong,
     });
     const typed = await create(me.cookie, { ...editorPayload(me.id), steps: "not a list" });
@@ -234,6 +233,18 @@ describe("POST /api/recipes", () => {
     const stale = { _id: me.id, name: me.name, username: me.username, role: "USER", bio: "", profile: "/images/profile.png", tags: [], posts: [], followers: [], following: [], saved_recipes: [] };
     const user = await call(userRoute, "PUT", `/api/users/${me.id}`, { params: { id: me.id }, cookie: me.cookie, body: { ...stale, posts: [body.post_id] } });
     expect(user).toMatchObject({ status: 200, body: { posts: [body.post_id] } });
+  });
+});
+
+describe("recipe tags through the API", () => {
+  it("cuts tags beyond the third and drops blank ones on create and update, as arrays or text", async () => {
+    const me = await person();
+    const created = await create(me.cookie, editorPayload(me.id, { tags: ["Quick", "", "Spicy", " ", "Vegan", "Cheap", "Late"] }));
+    expect(created.status).toBe(201);
+    expect(created.body.tags).toEqual(["Quick", "Spicy", "Vegan"]);
+    const updated = await put(me.cookie, created.body.recipe_id, { tags: "One, , Two, Three, Four" });
+    expect(updated.status).toBe(200);
+    expect(updated.body.tags).toEqual(["One", "Two", "Three"]);
   });
 });
 

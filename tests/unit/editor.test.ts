@@ -284,10 +284,20 @@ describe("validation", () => {
     expect((await getRecipeDetail(rid))!.serves).toBe(1);
   });
 
-  it("refuses four tags with a message and offers the first three", async () => {
-    const result = await refused(goodDraft({ tags: "One, Two, , Three, Four" }));
-    expect(result.fieldErrors).toEqual({ tags: "Please use at most 3 tags. Only the first three were kept." });
-    expect(result.draft.tags).toBe("One, Two, Three");
+  it("cuts tags beyond the third and drops blank ones, saves, and says so on the page it opens", async () => {
+    const { cookie } = await signedInUser();
+    const rid = crypto.randomUUID();
+    const saved = await act(rid, form(goodDraft({ tags: " One, , Two,Three, Four, Five " })), cookie);
+    expectRedirect(saved, /\/Posts\/[^?]+\?notice=tags-cut$/);
+    expect((await getRecipeDetail(rid))!.tags).toEqual(["One", "Two", "Three"]);
+    // Three or fewer: no note.
+    expectRedirect(await act(crypto.randomUUID(), form(goodDraft({ tags: "One, , Two" })), cookie), /\/Posts\/[^?]+$/);
+    // A refused save for another reason shows the tags already cut.
+    const other = await refused(goodDraft({ name: "", tags: "One, Two, Three, Four" }));
+    expect(other.draft.tags).toBe("One, Two, Three");
+    expect(other.fieldErrors.tags).toBeUndefined();
+    // A tag that is kept must still fit; one that is cut away does not matter.
+    expectRedirect(await act(crypto.randomUUID(), form(goodDraft({ tags: `a, b, c, ${"t".repeat(31)}` })), cookie), /\/Posts\//);
     const long = await refused(goodDraft({ tags: `${"t".repeat(31)}, b` }));
     expect(long.fieldErrors.tags).toBe("Each tag must be at most 30 characters.");
   });

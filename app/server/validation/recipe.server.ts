@@ -37,7 +37,8 @@ export const RecipeDraftSchema = z
     steps: z.array(z.string().trim().max(L.step, M.stepTooLong)).max(L.steps, M.tooManySteps),
     totalTime: z.string().trim().max(L.totalTime, M.totalTimeTooLong),
     serves: z.string().trim(),
-    tags: z.string().max(L.tagsField, M.tagsTooLong),
+    // Tags beyond the third are cut and blank ones dropped (the rule for recipe tags), not refused.
+    tags: z.string(),
   })
   .superRefine((draft, ctx) => {
     // Row counts are checked on the rows as sent, blank ones included: hundreds of empty rows
@@ -57,9 +58,7 @@ export const RecipeDraftSchema = z
         ctx.addIssue({ code: "custom", message: M.servesTooLarge, path: ["serves"] });
       }
     }
-    const tags = splitTags(draft.tags);
-    if (tags.length > L.tags) ctx.addIssue({ code: "custom", message: M.tooManyTags, path: ["tags"] });
-    else if (tags.some((tag) => tag.length > L.tag)) ctx.addIssue({ code: "custom", message: M.tagTooLong, path: ["tags"] });
+    if (keptTags(draft.tags).some((tag) => tag.length > L.tag)) ctx.addIssue({ code: "custom", message: M.tagTooLong, path: ["tags"] });
   })
   .transform(
     (draft): RecipeInput => ({
@@ -67,7 +66,7 @@ export const RecipeDraftSchema = z
       description: draft.description,
       totalTime: draft.totalTime,
       serves: draft.serves === "" ? 1 : Number(draft.serves),
-      tags: splitTags(draft.tags),
+      tags: keptTags(draft.tags),
       sections: draft.sections
         .map((section) => ({
           id: section.id,
@@ -79,8 +78,11 @@ export const RecipeDraftSchema = z
     }),
   );
 
+const keptTags = (field: string) => splitTags(field).slice(0, L.tags);
+
 export type RecipeValidation =
-  | { ok: true; value: RecipeInput }
+  /** `tagsCut`: more than three tags were sent and only the first three kept (worth telling the person). */
+  | { ok: true; value: RecipeInput; tagsCut: boolean }
   | { ok: false; fieldErrors: Record<string, string> };
 
 /** Field-error keys the editor understands (see ERROR_KEY in app/lib/recipe-form.ts). */
@@ -100,7 +102,7 @@ function errorKey(path: PropertyKey[]): string {
 /** Checks a draft; on failure, one message per field (the first issue wins). */
 export function validateRecipeDraft(draft: RecipeDraft): RecipeValidation {
   const parsed = RecipeDraftSchema.safeParse(draft);
-  if (parsed.success) return { ok: true, value: parsed.data };
+  if (parsed.success) return { ok: true, value: parsed.data, tagsCut: splitTags(draft.tags).length > L.tags };
   const fieldErrors: Record<string, string> = {};
   for (const issue of parsed.error.issues) fieldErrors[errorKey(issue.path)] ??= issue.message;
   return { ok: false, fieldErrors };

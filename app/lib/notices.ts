@@ -1,0 +1,19 @@
+import { RECIPE_MESSAGES } from "./recipe-form";
+
+// Short notes a page shows after a redirect (`?notice=code`): a code, never free text, so a
+// crafted link cannot put arbitrary words on the page.
+
+export const NOTICES = {
+  "tags-cut": RECIPE_MESSAGES.tagsCut,
+} as const;
+
+export type NoticeCode = keyof typeof NOTICES;
+
+/** `path` with a notice to show once it opens. */
+export function withNotice(path: string, code: NoticeCode): string {
+  return `${path}${path.includes("?") ? "&" : "?"}notice=${code}`;
+}
+
+export function noticeText(code: string | null): string | null {
+  return code !== null && Object.hasOwn(NOTICES, code) ? NOTICES[code as NoticeCode] : null;
+}
