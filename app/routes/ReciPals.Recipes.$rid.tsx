@@ -16,7 +16,7 @@ import {
   useNavigation,
   useRouteError,
 } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 
 import { Avatar } from "~/components/avatar";
 import { ErrorPage } from "~/components/error-page";
@@ -240,8 +240,6 @@ function Comments({
   const fetcher = useFetcher<CommentResult>();
   const plainFailure = useActionData<typeof action>();
   const navigation = useNavigation();
-  const hydrated = useHydrated();
-  const textRef = useRef<HTMLTextAreaElement>(null);
   const failure =
     fetcher.state === "idle" && fetcher.data && "error" in fetcher.data ? fetcher.data : plainFailure && "error" in plainFailure ? plainFailure : null;
   // A new successful comment clears the box (a new key remounts it empty).
@@ -288,24 +286,7 @@ function Comments({
       ) : hasPost ? (
         <fetcher.Form method="post" action={paths.recipe(recipeId)} className="comment-form" noValidate preventScrollReset>
           <InteractionFields redirectTo={paths.recipe(recipeId)} />
-          <label htmlFor="comment-text" className="visually-hidden">
-            Comment
-          </label>
-          <textarea
-            key={boxKey}
-            id="comment-text"
-            ref={textRef}
-            name="text"
-            rows={2}
-            placeholder="Add a comment..."
-            maxLength={COMMENT_MAX}
-            defaultValue={failure?.text ?? ""}
-            aria-invalid={failure ? true : undefined}
-            aria-describedby={failure ? "comment-error" : undefined}
-          />
-          <button type="submit" name="intent" value="comment" className="button" disabled={sending}>
-            {sending && hydrated ? "Posting..." : "Post"}
-          </button>
+          <CommentBox key={boxKey} initial={failure?.text ?? ""} invalid={failure !== null} sending={sending} />
           {failure ? (
             <p className="field__error" id="comment-error" role="alert">
               {failure.error}
@@ -314,6 +295,38 @@ function Comments({
         </fetcher.Form>
       ) : null}
     </section>
+  );
+}
+
+/**
+ * The comment text and its Post button. With JavaScript the button stays disabled while the text
+ * is empty or only spaces, and while the comment is sending; without it the button always works
+ * and the server refuses a blank comment with its message. Remounted empty (a new key) after a
+ * comment is posted.
+ */
+function CommentBox({ initial, invalid, sending }: { initial: string; invalid: boolean; sending: boolean }) {
+  const hydrated = useHydrated();
+  const [hasText, setHasText] = useState(initial.trim() !== "");
+  return (
+    <>
+      <label htmlFor="comment-text" className="visually-hidden">
+        Comment
+      </label>
+      <textarea
+        id="comment-text"
+        name="text"
+        rows={2}
+        placeholder="Add a comment..."
+        maxLength={COMMENT_MAX}
+        defaultValue={initial}
+        onChange={(event) => setHasText(event.currentTarget.value.trim() !== "")}
+        aria-invalid={invalid || undefined}
+        aria-describedby={invalid ? "comment-error" : undefined}
+      />
+      <button type="submit" name="intent" value="comment" className="button" disabled={sending || (hydrated && !hasText)}>
+        {sending && hydrated ? "Posting..." : "Post"}
+      </button>
+    </>
   );
 }
 

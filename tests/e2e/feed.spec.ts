@@ -58,7 +58,7 @@ test.describe("likes", () => {
 });
 
 test.describe("recipe detail and comments", () => {
-  test("shows the recipe and lets a signed-in user comment", async ({ page }, testInfo) => {
+  test("shows the recipe and lets a signed-in user comment", async ({ page, javaScriptEnabled }, testInfo) => {
     const { recipeId } = botPostFor(testInfo.project.name, 1);
     await page.goto(`/ReciPals/Recipes/${recipeId}`);
     await expect(page.getByText("Created by")).toContainText("recipe_bot");
@@ -69,10 +69,34 @@ test.describe("recipe detail and comments", () => {
     await signUpFresh(page, "commenter");
     await page.goto(`/ReciPals/Recipes/${recipeId}`);
     await expect(page.getByRole("heading", { name: "Comments (0)" })).toBeVisible();
-    await page.getByRole("button", { name: "Post" }).click();
-    await expect(page.getByRole("alert")).toHaveText("Please write a comment before posting.");
-    await page.getByPlaceholder("Add a comment...").fill("  Made this tonight, lovely!  ");
-    await page.getByRole("button", { name: "Post" }).click();
+    const box = page.getByPlaceholder("Add a comment...");
+    const post = page.getByRole("button", { name: /^(Post|Posting\.\.\.)$/ });
+    if (javaScriptEnabled) {
+      // Disabled while the text is empty or only spaces, and while it is sending.
+      await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+      await expect(post).toBeDisabled();
+      await box.fill("   \n  ");
+      await expect(post).toBeDisabled();
+      await box.fill("  Made this tonight, lovely!  ");
+      await expect(post).toBeEnabled();
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(`**/ReciPals/Recipes/${recipeId}**`, async (route) => {
+        if (route.request().method() === "POST") await held;
+        await route.continue();
+      });
+      await post.click();
+      await expect(page.getByRole("button", { name: "Posting..." })).toBeDisabled();
+      release();
+    } else {
+      // Without JavaScript the server refuses a blank comment, with its message, and stores nothing.
+      await box.fill("   ");
+      await post.click();
+      await expect(page.getByRole("alert")).toHaveText("Please write a comment before posting.");
+      await expect(page.getByRole("heading", { name: "Comments (0)" })).toBeVisible();
+      await page.getByPlaceholder("Add a comment...").fill("  Made this tonight, lovely!  ");
+      await page.getByRole("button", { name: "Post" }).click();
+    }
     await expect(page.getByRole("heading", { name: "Comments (1)" })).toBeVisible();
     await expect(page.getByText("Made this tonight, lovely!")).toBeVisible();
     await expect(page.getByPlaceholder("Add a comment...")).toHaveValue("");
