@@ -19,6 +19,7 @@ const ABORT_DELAY = 5_000;
 // For scripts/server.js: the app's rules for request bodies and for what makes a request personal.
 export { bodyLimitFor } from "./server/body.server";
 export { isPersonalRequest } from "./server/cookies.server";
+export { shuffledVariants } from "./server/shared-cache.server";
 
 /**
  * Called by scripts/start.js (through the server build) before the server starts, and by

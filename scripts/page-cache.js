@@ -105,13 +105,14 @@ const NOT_MODIFIED_HEADERS = ["etag", "cache-control", "vary", "last-modified"];
  * @param {{
  *   version: () => string,   // changes whenever the database may have changed
  *   isPersonal: (cookieHeader?: string, authorization?: string) => boolean, // the app's rule: never shared
+ *   variantsOf?: (url: string) => number, // how many differently shuffled copies a URL keeps (default 1)
  *   ttlMs?: number,          // the longest an entry is answered
  *   maxBytes?: number,       // all entries together (identity + gzip + br)
  *   maxEntryBytes?: number,  // larger answers are not kept
  *   maxEntries?: number,
  * }} options
  */
-export function createPageCache({ version, isPersonal, ttlMs = 10_000, maxBytes = 64 * 1024 * 1024, maxEntryBytes = 512 * 1024, maxEntries = 10_000 }) {
+export function createPageCache({ version, isPersonal, variantsOf = () => 1, ttlMs = 10_000, maxBytes = 64 * 1024 * 1024, maxEntryBytes = 512 * 1024, maxEntries = 10_000 }) {
   if (typeof isPersonal !== "function") throw new Error("createPageCache needs the app's isPersonal(cookieHeader, authorization).");
   /** Insertion order is recency order: a hit moves its entry to the end; the oldest go first. */
   const entries = new Map();
@@ -130,8 +131,15 @@ export function createPageCache({ version, isPersonal, ttlMs = 10_000, maxBytes 
   // Everything the app's answer can depend on besides the database: Remix builds the request URL
   // from the protocol, Host and X-Forwarded-Host (absolute links in a page), and the API's CORS
   // headers follow Origin.
-  const keyOf = (req) =>
-    [req.protocol, req.headers.host, req.headers["x-forwarded-host"], req.originalUrl, req.headers.origin].map((part) => part ?? "").join("\n");
+  // A page that shows visitors a fresh shuffle each time (the app says which: `variantsOf`) keeps
+  // several copies, each rendered with its own random order, and each request is answered from
+  // one picked at random: a reload mostly shows another order, and the cache still saves the work.
+  const keyOf = (req) => {
+    const variants = Math.max(1, Math.floor(variantsOf(req.originalUrl) || 1));
+    const parts = [req.protocol, req.headers.host, req.headers["x-forwarded-host"], req.originalUrl, req.headers.origin].map((part) => part ?? "");
+    if (variants > 1) parts.push(`variant ${crypto.randomInt(variants)}`);
+    return parts.join("\n");
+  };
 
   function store(key, entry) {
     drop(key);

@@ -400,7 +400,15 @@ export async function startServer() {
   if (!(cacheSeconds >= 0 && cacheSeconds <= 3600)) throw new Error("PAGE_CACHE_SECONDS must be a number of seconds from 0 to 3600.");
   const dataVersion = build.entry.module.dataVersion;
   if (cacheSeconds > 0 && typeof dataVersion === "function") {
-    app.all("*", createPageCache({ version: dataVersion, isPersonal: build.entry.module.isPersonalRequest, ttlMs: cacheSeconds * 1000 }).middleware);
+    app.all(
+      "*",
+      createPageCache({
+        version: dataVersion,
+        isPersonal: build.entry.module.isPersonalRequest,
+        variantsOf: build.entry.module.shuffledVariants,
+        ttlMs: cacheSeconds * 1000,
+      }).middleware,
+    );
   }
   app.all(
     "*",

@@ -1,3 +1,20 @@
+/** Differently shuffled copies the shared cache keeps of a page that shows visitors a random order. */
+export const SHUFFLED_COPIES = 8;
+
+/**
+ * How many copies of the answer to `url` the shared cache may keep: several for a page whose
+ * order is random for each visitor and not fixed by the URL (Home and an empty Search without a
+ * `seed`, and their `.data` navigations), one for everything else.
+ */
+export function shuffledVariants(url: string): number {
+  const { pathname, searchParams } = new URL(url, "http://cache.invalid");
+  if (searchParams.has("seed")) return 1;
+  const page = pathname.replace(/\.data$/, "").toLowerCase();
+  if (page === "/recipals/home") return SHUFFLED_COPIES;
+  if (page === "/recipals/search" && (searchParams.get("q") ?? "").trim() === "") return SHUFFLED_COPIES;
+  return 1;
+}
+
 /**
  * The production server (scripts/page-cache.js) gives each GET without our cookies a
  * `sharedCache` in the load context. Offering an answer to it says: this answer depends only on

@@ -165,3 +165,28 @@ describe("a body over its limit, sent in full by an ordinary client", () => {
     expect((await request(server, "GET", "/ReciPals/Info")).status).toBe(200);
   }, 120_000);
 });
+
+describe("visitors' shuffled feed, with the shared page cache on", () => {
+  const postIds = (html: string) => [...html.matchAll(/<article class="post-card" id="post-([^"]+)"/g)].map((match) => match[1]!);
+  const moreLink = (html: string) => /href="(\/ReciPals\/Home\?page=2&amp;seed=\d+)"/.exec(html)?.[1]?.replaceAll("&amp;", "&");
+
+  it("a reload mostly shows another order, and each order's Load more goes on without repeats", async () => {
+    const orders = new Map<string, string | undefined>();
+    for (let i = 0; i < 16; i++) {
+      const res = await request(server, "GET", "/ReciPals/Home");
+      expect(res.status).toBe(200);
+      orders.set(postIds(res.body).join(","), moreLink(res.body));
+    }
+    // Eight cached shuffles, one picked per request: 16 requests see several of them.
+    expect(orders.size).toBeGreaterThanOrEqual(3);
+    for (const [order, more] of orders) {
+      expect(more, "every order links its next page by its own seed").toBeTruthy();
+      const next = await request(server, "GET", more!);
+      const again = await request(server, "GET", more!);
+      const second = postIds(next.body);
+      expect(second.length).toBeGreaterThan(0);
+      expect(postIds(again.body)).toEqual(second);
+      expect(second.filter((id) => order.split(",").includes(id))).toEqual([]);
+    }
+  });
+});

@@ -6,6 +6,7 @@ import zlib from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { isPersonalRequest } from "~/server/cookies.server";
+import { SHUFFLED_COPIES, shuffledVariants } from "~/server/shared-cache.server";
 
 import { createPageCache, inlineScripts, isShareableRequest, pickEncoding, policyWithHashes } from "../../scripts/page-cache.js";
 
@@ -69,7 +70,9 @@ const servers: http.Server[] = [];
  * nonce, as injected markup would be), withhold (the app withholds the answer). A request header X-Withhold keeps
  * the handler from offering whatever the URL says (headers other than Origin are not in the key).
  */
-async function startApp(options: { ttlMs?: number; maxBytes?: number; maxEntryBytes?: number; maxEntries?: number; trustProxy?: boolean } = {}): Promise<TestApp> {
+async function startApp(
+  options: { ttlMs?: number; maxBytes?: number; maxEntryBytes?: number; maxEntries?: number; trustProxy?: boolean; variantsOf?: (url: string) => number } = {},
+): Promise<TestApp> {
   const testApp = { port: 0, renders: 0, version: "v1" } as TestApp;
   testApp.cache = createPageCache({ version: () => testApp.version, isPersonal: isPersonalRequest, ...options });
   const app = express();
@@ -352,6 +355,25 @@ describe("page cache: keys", () => {
     await expectRenders(app, 1, () => request(app, "/soup?offer", { "X-Forwarded-Proto": "https" }));
     await expectRenders(app, 1, () => request(app, "/soup?offer", { "X-Forwarded-Proto": "http" }));
     await expectRenders(app, 0, () => request(app, "/soup?offer", { "X-Forwarded-Proto": "https" }));
+  });
+});
+
+describe("page cache: shuffled pages", () => {
+  it("keeps several copies of a page the app says is shuffled, answering each request from one at random", async () => {
+    const app = await startApp({ variantsOf: (url) => (url.startsWith("/home") ? 4 : 1) });
+    const seen = new Map<string, number>();
+    for (let i = 0; i < 40; i++) {
+      const reply = await request(app, "/home?offer");
+      const render = String(reply.headers["x-render"]);
+      seen.set(render, (seen.get(render) ?? 0) + 1);
+    }
+    // Four copies at most were rendered; with 40 random picks, all four (almost surely at least three) were answered.
+    expect(app.renders).toBeLessThanOrEqual(4);
+    expect(seen.size).toBeGreaterThanOrEqual(3);
+    expect(app.cache.size).toBe(seen.size);
+    // Other pages keep one copy.
+    await expectRenders(app, 1, () => request(app, "/stew?offer"));
+    await expectRenders(app, 0, () => request(app, "/stew?offer"));
   });
 });
 
@@ -709,4 +731,19 @@ describe("isShareableRequest", () => {
     ["a HEAD", req("HEAD"), false],
     ["a POST", req("POST"), false],
   ])("%s → %s", (_case, incoming, expected) => expect(isShareableRequest(incoming, isPersonalRequest)).toBe(expected));
+});
+
+describe("shuffledVariants (the app's rule)", () => {
+  it.each([
+    ["/ReciPals/Home", SHUFFLED_COPIES],
+    ["/recipals/home", SHUFFLED_COPIES],
+    ["/ReciPals/Home.data?_routes=routes%2FReciPals.Home", SHUFFLED_COPIES],
+    ["/ReciPals/Home?seed=42", 1],
+    ["/ReciPals/Home?page=2&seed=42", 1],
+    ["/ReciPals/Search", SHUFFLED_COPIES],
+    ["/ReciPals/Search?q=", SHUFFLED_COPIES],
+    ["/ReciPals/Search?q=chicken", 1],
+    ["/ReciPals/Search?seed=7", 1],
+    ["/ReciPals/Recipes/r1", 1],
+  ])("%s → %d", (url, copies) => expect(shuffledVariants(url)).toBe(copies));
 });
