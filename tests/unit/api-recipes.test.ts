@@ -148,14 +148,17 @@ describe("POST /api/recipes", () => {
     expect(post).toMatchObject({ recipe_id: body.recipe_id, created_by: me.id, title: "Client Soup", caption: body.description });
   });
 
-  it("keeps a site picture it has, stores a data URL, refuses other hosts' pictures", async () => {
+  it("keeps a site picture it has, stores a data URL, keeps another host's picture address, refuses what is not a picture", async () => {
     const me = await person();
     expect((await create(me.cookie, editorPayload(me.id, { photo: "/images/noodleDish.png" }))).body.photo).toBe("/images/noodleDish.png");
     expect((await create(me.cookie, editorPayload(me.id, { photo: PNG_DATA_URL }))).body.photo).toMatch(/^\/uploads\/[0-9a-f]{64}\.webp$/);
+    expect((await create(me.cookie, editorPayload(me.id, { photo: "https://example.com/x.jpg" }))).body.photo).toBe("https://example.com/x.jpg");
     const before = await snapshot();
-    const external = await create(me.cookie, editorPayload(me.id, { photo: "https://example.com/x.jpg" }));
-    expectError(external, 400);
-    expect(Object.keys(external.body.errors)).toEqual(["photo"]);
+    for (const photo of ["javascript:alert(1)", "ftp://example.com/x.jpg", `https://example.com/${"x".repeat(2100)}.jpg`, "https://user:pw@example.com/x.jpg", "not a picture"]) {
+      const refused = await create(me.cookie, editorPayload(me.id, { photo }));
+      expectError(refused, 400);
+      expect(Object.keys(refused.body.errors)).toEqual(["photo"]);
+    }
     const notImage = await create(me.cookie, editorPayload(me.id, { photo: "data:application/pdf;base64,JVBERi0=" }));
     expectError(notImage, 400, "Please choose an image file.");
     const broken = await create(me.cookie, editorPayload(me.id, { photo: "data:image/png;base64,AAAAAAAA" }));

@@ -327,7 +327,9 @@ describe("PUT /api/users/{id}", () => {
     expect(changed.body.profile).toMatch(/^\/uploads\/[0-9a-f]{64}\.webp$/);
     const again = await put(me, me.id, await current(me.id));
     expect(again.body.profile).toBe(changed.body.profile);
-    expectError(await put(me, me.id, { profile: "https://tracker.example/pixel.gif" }), 400);
+    // The address of a picture elsewhere is kept as it is; other schemes are refused.
+    expect((await put(me, me.id, { profile: "https://pictures.example/me.jpg" })).body.profile).toBe("https://pictures.example/me.jpg");
+    expectError(await put(me, me.id, { profile: "javascript:alert(1)" }), 400);
   });
 
   it("lets an ADMIN edit anyone and change roles; a USER may not edit others (403, nothing changes)", async () => {

@@ -1,7 +1,9 @@
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 
 import { ImageError, IMAGE_MESSAGES, isStoredImageUrl, processImage, storeProcessedImage, type ProcessedImage } from "../images.server";
+import { isPrivateAddress } from "../import.server";
 import { ApiError } from "./http.server";
 
 // Pictures sent to the API (`photo` of recipes and posts, `profile` of users), DESIGN §6:
@@ -9,16 +11,22 @@ import { ApiError } from "./http.server";
 // - a data URL `data:image/…;base64,…`: decoded and run through the image pipeline like an
 //   upload (sharp, 800 px, 0.5 MB, WebP), stored as a file; the answer carries its URL;
 // - an upload URL our storage produced (`/uploads/<hash>.webp`): used as it is;
-// - a site picture `/images/<file>` (the client's built-in defaults): kept when this server has
-//   that file, otherwise replaced by our default picture (the original client's recipe editor
-//   starts from `/images/default.jpg`, which we do not ship);
+// - a site picture `/images/<file>` (the client's built-in defaults), also as an address on the
+//   original client's own host (its recipe editor sends `https://recipals.netlify.app/images/default.jpg`
+//   when no photo was chosen): kept when this server has that file, otherwise our default picture;
+// - the http(s) address of a picture elsewhere (as the sample recipes' photos are): kept as the
+//   address, at most 2,048 characters, without credentials in it, not a private or loopback address;
 // - "" : the default picture.
-// Anything else — other URLs, other data — is refused with 400: the API does not hotlink pictures
-// from other hosts (they would track every visitor).
+// Anything else (other schemes such as javascript:, data that is not an image) is refused with 400.
 
 export const PICTURE_MESSAGES = {
-  notAPicture: "Please send the picture as an image data URL (data:image/…;base64,…).",
+  notAPicture: "Please send the picture as an image data URL (data:image/…;base64,…) or the http(s) address of an image.",
+  addressTooLong: "The picture's address is too long (2,048 characters at most).",
 } as const;
+
+const MAX_PICTURE_ADDRESS = 2048;
+/** Where the original ReciPals client is served from: its `/images/…` are its built-in pictures. */
+const ORIGINAL_CLIENT_HOSTS = new Set(["recipals.netlify.app"]);
 
 const SITE_PICTURE = /^\/images\/([A-Za-z0-9][A-Za-z0-9._-]{0,100})$/;
 
@@ -84,7 +92,29 @@ export async function planPicture(
   const site = SITE_PICTURE.exec(value);
   if (site) return { kind: "set", url: sitePictureExists(site[1]!) ? value : fallback };
   if (await isStoredImageUrl(value)) return { kind: "set", url: value };
-  throw refuse(field, PICTURE_MESSAGES.notAPicture, 400);
+  const address = webPicture(value, field);
+  const clientPicture = ORIGINAL_CLIENT_HOSTS.has(address.hostname) ? SITE_PICTURE.exec(address.pathname) : null;
+  if (clientPicture) return { kind: "set", url: sitePictureExists(clientPicture[1]!) ? clientPicture[0] : fallback };
+  return { kind: "set", url: address.href };
+}
+
+/** The address of a picture on the web, or a 400: http(s) only, no credentials, not over-long. */
+function webPicture(value: string, field: string): URL {
+  if (value.length > MAX_PICTURE_ADDRESS) throw refuse(field, PICTURE_MESSAGES.addressTooLong, 400);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw refuse(field, PICTURE_MESSAGES.notAPicture, 400);
+  }
+  // A literal private or loopback address would make every visitor's browser ask their own network.
+  const literalHost = url.hostname.replace(/^\[|\]$/g, "");
+  const privateHost = url.hostname === "localhost" || (net.isIP(literalHost) !== 0 && isPrivateAddress(literalHost));
+  if ((url.protocol !== "https:" && url.protocol !== "http:") || !url.hostname || url.username || url.password || privateHost) {
+    throw refuse(field, PICTURE_MESSAGES.notAPicture, 400);
+  }
+  if (url.href.length > MAX_PICTURE_ADDRESS) throw refuse(field, PICTURE_MESSAGES.addressTooLong, 400);
+  return url;
 }
 
 function refuse(field: string, message: string, status: number): ApiError {
