@@ -100,6 +100,7 @@ export async function planPicture(
 
 /** The address of a picture on the web, or a 400: http(s) only, no credentials, not over-long. */
 function webPicture(value: string, field: string): URL {
+  if (!/^https?:\/\//i.test(value)) throw refuse(field, PICTURE_MESSAGES.notAPicture, 400);
   if (value.length > MAX_PICTURE_ADDRESS) throw refuse(field, PICTURE_MESSAGES.addressTooLong, 400);
   let url: URL;
   try {
