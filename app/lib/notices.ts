@@ -1,10 +1,9 @@
-import { RECIPE_MESSAGES } from "./recipe-form";
-
 // Short notes a page shows after a redirect (`?notice=code`): a code, never free text, so a
-// crafted link cannot put arbitrary words on the page.
+// crafted link cannot put arbitrary words on the page. Kept free of imports: the layout of every
+// page loads this module.
 
 export const NOTICES = {
-  "tags-cut": RECIPE_MESSAGES.tagsCut,
+  "tags-cut": "Only the first three tags were kept.",
 } as const;
 
 export type NoticeCode = keyof typeof NOTICES;

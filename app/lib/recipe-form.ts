@@ -1,3 +1,5 @@
+import { NOTICES } from "./notices";
+
 // The recipe editor's draft: what the form holds, how it is read back from a submitted form,
 // and the row operations (add/delete ingredient, section, step). Pure and shared: the server
 // applies a row button for a no-JavaScript re-render, the browser applies the same button
@@ -37,7 +39,7 @@ export const RECIPE_MESSAGES = {
   totalTimeTooLong: `Total time must be at most ${RECIPE_LIMITS.totalTime} characters.`,
   servesInvalid: "Serves must be a whole number of at least 1.",
   servesTooLarge: `Serves must be at most ${RECIPE_LIMITS.serves}.`,
-  tagsCut: "Only the first three tags were kept.",
+  tagsCut: NOTICES["tags-cut"],
   tagTooLong: `Each tag must be at most ${RECIPE_LIMITS.tag} characters.`,
   lastSection: "A recipe needs at least one ingredient section.",
   lastIngredient: "A section needs at least one ingredient line.",
