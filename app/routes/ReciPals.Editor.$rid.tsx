@@ -28,7 +28,7 @@ import {
   type RecipeDraft,
 } from "~/lib/recipe-form";
 import { readIntent } from "~/server/http.server";
-import { ImportError, importRecipe } from "~/server/import.server";
+import { ImportError, importRecipe } from "~/server/import/import.server";
 import {
   deleteImageIfUnreferenced,
   fileBytes,

@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 
 import { ApiError } from "~/server/api/http.server";
 import { planPicture } from "~/server/api/pictures.server";
-import { draftFromRecipeNode, findRecipeJsonLd, IMPORT_LIMITS } from "~/server/import.server";
+import { draftFromRecipeNode } from "~/server/import/draft.server";
+import { IMPORT_LIMITS } from "~/server/import/import.server";
+import { findRecipeJsonLd } from "~/server/import/json-ld.server";
 
 import { fetchMealDbSeedData } from "../../seed/mealdb";
 
