@@ -432,3 +432,16 @@ function scheduleSweep(): void {
     console.warn("Sweeping unused uploads failed:", error);
   });
 }
+
+// ---------------------------------------------------------------------------------------------
+// A picture a write will set
+
+/** What a write does with a picture: keep it, set an address, or store an upload (already processed in memory). */
+export type PicturePlan = { kind: "keep" } | { kind: "set"; url: string } | { kind: "upload"; image: ProcessedImage };
+
+/** Stores a planned upload; returns the picture's URL (`current` when kept) and whether a new file was written. */
+export async function applyPicture(plan: PicturePlan, current: string): Promise<{ url: string; uploaded: boolean }> {
+  if (plan.kind === "keep") return { url: current, uploaded: false };
+  if (plan.kind === "set") return { url: plan.url, uploaded: false };
+  return { url: (await storeProcessedImage(plan.image)).url, uploaded: true };
+}

@@ -2,8 +2,8 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 
-import { ImageError, IMAGE_MESSAGES, isStoredImageUrl, processImage, storeProcessedImage, type ProcessedImage } from "../images.server";
-import { isPrivateAddress } from "../import.server";
+import { ImageError, IMAGE_MESSAGES, isStoredImageUrl, processImage, type PicturePlan } from "../images.server";
+import { isPrivateAddress } from "../import/addresses.server";
 import { ApiError } from "./http.server";
 
 // Pictures sent to the API (`photo` of recipes and posts, `profile` of users), DESIGN §6:
@@ -63,9 +63,6 @@ function sitePictureExists(name: string): boolean {
   return sitePictures.has(name);
 }
 
-/** What to do with a picture field once everything else is known to be acceptable. */
-export type PicturePlan = { kind: "keep" } | { kind: "set"; url: string } | { kind: "upload"; image: ProcessedImage };
-
 /**
  * Checks (and, for a data URL, processes in memory) a picture field without storing anything.
  * ImageErrors become ApiErrors with the field's name in `errors`.
@@ -122,9 +119,4 @@ function refuse(field: string, message: string, status: number): ApiError {
   return new ApiError(status, message, { errors: { [field]: message } });
 }
 
-/** Stores a planned upload; returns the picture's URL (`current` when kept) and whether a new file was written. */
-export async function applyPicture(plan: PicturePlan, current: string): Promise<{ url: string; uploaded: boolean }> {
-  if (plan.kind === "keep") return { url: current, uploaded: false };
-  if (plan.kind === "set") return { url: plan.url, uploaded: false };
-  return { url: (await storeProcessedImage(plan.image)).url, uploaded: true };
-}
+export { applyPicture, type PicturePlan } from "../images.server";

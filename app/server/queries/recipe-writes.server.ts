@@ -30,40 +30,76 @@ export async function getRecipeOwnership(id: string, database: DB = db): Promise
     .executeTakeFirst();
 }
 
-/**
- * Section ids are global primary keys: a submitted id is kept only when it already belongs to
- * this recipe (so ids stay stable across edits); anything else gets a fresh id.
- */
-async function writeChildren(trx: Trx, recipeId: string, input: RecipeInput, keepIds: Set<string>): Promise<void> {
-  if (input.tags.length > 0) {
-    await trx
-      .insertInto("recipe_tags")
-      .values(input.tags.map((tag, position) => ({ recipe_id: recipeId, position, tag })))
-      .execute();
-  }
-  const used = new Set<string>();
-  for (const [position, section] of input.sections.entries()) {
-    const id = section.id && keepIds.has(section.id) && !used.has(section.id) ? section.id : crypto.randomUUID();
-    used.add(id);
-    await trx.insertInto("ingredient_sections").values({ id, recipe_id: recipeId, position, title: section.title }).execute();
-    await trx
-      .insertInto("ingredient_lines")
-      .values(section.ingredients.map((text, linePosition) => ({ section_id: id, position: linePosition, text })))
-      .execute();
-  }
-  if (input.steps.length > 0) {
-    await trx
-      .insertInto("steps")
-      .values(input.steps.map((text, position) => ({ recipe_id: recipeId, position, text })))
-      .execute();
-  }
+export interface RecipeParts {
+  tags?: string[];
+  /** `id`: the section's id as the writer has it ("" or left out for a new section). */
+  sections?: { id?: string; title: string; ingredients: string[] }[];
+  steps?: string[];
 }
 
-async function deleteChildren(trx: Trx, recipeId: string): Promise<void> {
-  // Lines go with their sections (FK cascade).
-  await trx.deleteFrom("ingredient_sections").where("recipe_id", "=", recipeId).execute();
-  await trx.deleteFrom("recipe_tags").where("recipe_id", "=", recipeId).execute();
-  await trx.deleteFrom("steps").where("recipe_id", "=", recipeId).execute();
+/**
+ * The ids a write gives a recipe's sections: one policy for the editor, the API, the admin's text,
+ * the seed and the tests. A section keeps the id it comes with when that id is already this
+ * recipe's or nobody's (so ids stay stable across edits and the seed's ids are kept); a section
+ * without an id takes the id the recipe's section at the same position had (the admin's text
+ * has no ids); anything else, or an id used twice, gets a new one.
+ */
+export function planSectionIds({
+  wanted,
+  own,
+  takenElsewhere,
+}: {
+  wanted: (string | undefined)[];
+  own: readonly string[];
+  takenElsewhere: ReadonlySet<string>;
+}): string[] {
+  const used = new Set<string>();
+  const ownIds = new Set(own);
+  return wanted.map((id, position) => {
+    const candidates = [id && (ownIds.has(id) || !takenElsewhere.has(id)) ? id : undefined, id ? undefined : own[position]];
+    const chosen = candidates.find((candidate): candidate is string => candidate !== undefined && candidate !== "" && !used.has(candidate)) ?? crypto.randomUUID();
+    used.add(chosen);
+    return chosen;
+  });
+}
+
+/** The rows of a recipe's parts, in order, for the section ids chosen by planSectionIds. */
+export function recipePartRows(recipeId: string, parts: RecipeParts, sectionIds: readonly string[]) {
+  return {
+    tags: (parts.tags ?? []).map((tag, position) => ({ recipe_id: recipeId, position, tag })),
+    sections: (parts.sections ?? []).map((section, position) => ({ id: sectionIds[position]!, recipe_id: recipeId, position, title: section.title })),
+    lines: (parts.sections ?? []).flatMap((section, position) =>
+      section.ingredients.map((text, linePosition) => ({ section_id: sectionIds[position]!, position: linePosition, text })),
+    ),
+    steps: (parts.steps ?? []).map((text, position) => ({ recipe_id: recipeId, position, text })),
+  };
+}
+
+/**
+ * Replaces the parts of a recipe that `parts` names (tags, sections with their lines, steps),
+ * inside the caller's transaction. The only writer of recipe parts in the app (the seed at scale
+ * inserts the same rows, from recipePartRows, with its own statements).
+ */
+export async function writeRecipeParts(trx: Trx | DB, recipeId: string, parts: RecipeParts): Promise<void> {
+  let sectionIds: string[] = [];
+  if (parts.sections) {
+    const own = (await trx.selectFrom("ingredient_sections").select("id").where("recipe_id", "=", recipeId).orderBy("position").execute()).map((row) => row.id);
+    const sent = parts.sections.map((section) => section.id).filter((id): id is string => Boolean(id));
+    const elsewhere =
+      sent.length === 0
+        ? []
+        : (await trx.selectFrom("ingredient_sections").select("id").where("id", "in", sent).where("recipe_id", "<>", recipeId).execute()).map((row) => row.id);
+    sectionIds = planSectionIds({ wanted: parts.sections.map((section) => section.id), own, takenElsewhere: new Set(elsewhere) });
+    // Lines go with their sections (FK cascade).
+    await trx.deleteFrom("ingredient_sections").where("recipe_id", "=", recipeId).execute();
+  }
+  if (parts.tags) await trx.deleteFrom("recipe_tags").where("recipe_id", "=", recipeId).execute();
+  if (parts.steps) await trx.deleteFrom("steps").where("recipe_id", "=", recipeId).execute();
+  const rows = recipePartRows(recipeId, parts, sectionIds);
+  if (rows.tags.length > 0) await trx.insertInto("recipe_tags").values(rows.tags).execute();
+  if (rows.sections.length > 0) await trx.insertInto("ingredient_sections").values(rows.sections).execute();
+  if (rows.lines.length > 0) await trx.insertInto("ingredient_lines").values(rows.lines).execute();
+  if (rows.steps.length > 0) await trx.insertInto("steps").values(rows.steps).execute();
 }
 
 /**
@@ -96,7 +132,7 @@ export async function createRecipeWithPost(
         seq: nextSeq("recipes"),
       })
       .execute();
-    await writeChildren(trx, recipeId, input, new Set());
+    await writeRecipeParts(trx, recipeId, input);
     await trx
       .insertInto("posts")
       .values({
@@ -130,14 +166,12 @@ export async function updateRecipeAndPost(
       .where("id", "=", recipeId)
       .executeTakeFirst();
     if (!current) return undefined;
-    const sections = await trx.selectFrom("ingredient_sections").select("id").where("recipe_id", "=", recipeId).execute();
     await trx
       .updateTable("recipes")
       .set({ name: input.name, description: input.description, total_time: input.totalTime, serves: input.serves, photo })
       .where("id", "=", recipeId)
       .execute();
-    await deleteChildren(trx, recipeId);
-    await writeChildren(trx, recipeId, input, new Set(sections.map((row) => row.id)));
+    await writeRecipeParts(trx, recipeId, input);
 
     const post = await trx.selectFrom("posts").select("id").where("recipe_id", "=", recipeId).executeTakeFirst();
     let postId = post?.id;

@@ -1,0 +1,33 @@
+import { isAdmin } from "~/lib/permissions";
+
+import { follow, isFollowing, removeFollower as deleteFollow, unfollow } from "../queries/follows.server";
+import { getSessionUserById } from "../queries/users.server";
+import { done, refusal, type Actor, type Outcome } from "./outcome.server";
+
+// Follows, for the profile pages and the API alike (docs/rules.md#follows). A follow is one row,
+// so both people's lists always agree; every write here is idempotent.
+
+export const FOLLOW_MESSAGES = {
+  self: "You cannot follow yourself.",
+  selfRemove: "You cannot remove yourself from your followers.",
+  missing: "User not found.",
+  notYours: "You may only change your own followers.",
+} as const;
+
+/** The actor starts or stops following `targetId`. Answers whether they follow them now. */
+export async function setFollowing({ actor, targetId, following }: { actor: Actor; targetId: string; following: boolean }): Promise<Outcome<{ following: boolean }>> {
+  if (targetId === actor.id) return refusal(400, FOLLOW_MESSAGES.self);
+  if (!(await getSessionUserById(targetId))) return refusal(404, FOLLOW_MESSAGES.missing);
+  if (following) await follow({ followerId: actor.id, followeeId: targetId });
+  else await unfollow({ followerId: actor.id, followeeId: targetId });
+  return done({ following: await isFollowing({ followerId: actor.id, followeeId: targetId }) });
+}
+
+/** `ownerId` stops being followed by `followerId`: the owner themselves, or an ADMIN. */
+export async function removeFollower({ actor, ownerId, followerId }: { actor: Actor; ownerId: string; followerId: string }): Promise<Outcome> {
+  if (actor.id !== ownerId && !isAdmin(actor)) return refusal(403, FOLLOW_MESSAGES.notYours);
+  if (followerId === ownerId) return refusal(400, FOLLOW_MESSAGES.selfRemove);
+  if (!(await getSessionUserById(followerId))) return refusal(404, FOLLOW_MESSAGES.missing);
+  await deleteFollow({ ownerId, followerId });
+  return done();
+}

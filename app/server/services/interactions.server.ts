@@ -1,0 +1,60 @@
+import { isAdmin } from "~/lib/permissions";
+
+import { db } from "../db.server";
+import { removeComment as deleteComment } from "../queries/admin.server";
+import { addComment as insertComment, type CommentView } from "../queries/comments.server";
+import { setPostLiked } from "../queries/likes.server";
+import { postExists } from "../queries/posts.server";
+import { recipeExists } from "../queries/recipes.server";
+import { setRecipeSaved } from "../queries/saved.server";
+import { CommentSchema } from "../validation/comment.server";
+import { done, refusal, type Actor, type Outcome } from "./outcome.server";
+
+// Likes, saves and comments, for the pages and the API alike (docs/rules.md#likes-saves-comments).
+// Likes and saves are idempotent both ways; each write is one transaction.
+
+export const INTERACTION_MESSAGES = {
+  postMissing: "Post not found.",
+  recipeMissing: "Recipe not found.",
+  ownLikeOnly: "You may only like or unlike as yourself.",
+  ownSavesOnly: "You may only change your own saved recipes.",
+  commentMissing: "That comment was already removed.",
+  adminOnly: "Only administrators may remove comments.",
+} as const;
+
+/**
+ * `userId` (the actor unless an ADMIN sets someone else's, as the API's whole-post PUT may) likes or
+ * unlikes a post. Answers the post's like count.
+ */
+export async function setLike({ actor, postId, liked, userId = actor.id }: { actor: Actor; postId: string; liked: boolean; userId?: string }): Promise<Outcome<{ likes: number }>> {
+  if (userId !== actor.id && !isAdmin(actor)) return refusal(403, INTERACTION_MESSAGES.ownLikeOnly);
+  if (!(await postExists(postId))) return refusal(404, INTERACTION_MESSAGES.postMissing);
+  const likes = await db.transaction().execute((trx) => setPostLiked({ postId, userId, liked }, trx));
+  return done({ likes });
+}
+
+/** `userId` (the actor themself) saves or unsaves a recipe. */
+export async function setSaved({ actor, recipeId, saved, userId = actor.id }: { actor: Actor; recipeId: string; saved: boolean; userId?: string }): Promise<Outcome> {
+  if (userId !== actor.id) return refusal(403, INTERACTION_MESSAGES.ownSavesOnly);
+  if (!(await recipeExists(recipeId))) return refusal(404, INTERACTION_MESSAGES.recipeMissing);
+  await db.transaction().execute((trx) => setRecipeSaved({ userId, recipeId, saved }, trx));
+  return done();
+}
+
+/** The actor comments on a post: the text trimmed, never empty, at most COMMENT_MAX characters. */
+export async function addComment({ actor, postId, text }: { actor: Actor; postId: string; text: string }): Promise<Outcome<CommentView>> {
+  const parsed = CommentSchema.safeParse({ text });
+  if (!parsed.success) {
+    const message = parsed.error.issues[0]?.message ?? "Please check your comment.";
+    return refusal(400, message, { errors: { text: message } });
+  }
+  if (!(await postExists(postId))) return refusal(404, INTERACTION_MESSAGES.postMissing);
+  return done(await db.transaction().execute((trx) => insertComment({ postId, userId: actor.id, text: parsed.data.text }, trx)));
+}
+
+/** An ADMIN removes a comment of a post. */
+export async function removeComment({ actor, postId, commentId }: { actor: Actor; postId: string; commentId: string }): Promise<Outcome> {
+  if (!isAdmin(actor)) return refusal(403, INTERACTION_MESSAGES.adminOnly);
+  const removed = await db.transaction().execute((trx) => deleteComment({ postId, commentId }, trx));
+  return removed ? done() : refusal(404, INTERACTION_MESSAGES.commentMissing);
+}

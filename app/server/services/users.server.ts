@@ -1,0 +1,242 @@
+import { z } from "zod";
+
+import { DEFAULT_PROFILE_IMAGE } from "~/lib/paths";
+import { canEditProfile, isAdmin } from "~/lib/permissions";
+
+import { env } from "../env.server";
+import { hashPassword } from "../password.server";
+import { createPlaceholderUser, deleteUser as deleteUserRow } from "../queries/admin.server";
+import {
+  createUser,
+  getUserProfile,
+  isUsernameTaken,
+  isUsernameTakenByOther,
+  LastAdminError,
+  updateUserProfile,
+  UsernameTakenError,
+  type Role,
+  type SessionUser,
+  type UserProfile,
+} from "../queries/users.server";
+import { checkAdminSecret, ThrottledError } from "../throttle.server";
+import { FILL_ALL_FIELDS, nameField, newPasswordField, USERNAME_TAKEN, usernameField } from "../validation/auth.server";
+import { ADMIN_SECRET_UNSET, INCORRECT_ADMIN_PASSWORD, NOT_ALLOWED, ProfileEditSchema, USER_NOT_FOUND } from "../validation/profile.server";
+import { ProfileTagsSchema } from "../validation/tags.server";
+import { applyPicture, deleteImageIfUnreferenced, type PicturePlan } from "../images.server";
+import { done, refusal, type Actor, type Outcome, type Refusal } from "./outcome.server";
+
+// People: sign-up, profile edits (with the picture and becoming ADMIN), roles, deletion, the
+// admin's placeholder users. For the pages and the API alike (docs/rules.md#people).
+
+export const USER_MESSAGES = {
+  notFound: USER_NOT_FOUND,
+  notAllowed: NOT_ALLOWED,
+  adminOnly: "Only administrators may do that.",
+  usernameTaken: USERNAME_TAKEN,
+  secretUnset: ADMIN_SECRET_UNSET,
+  wrongSecret: INCORRECT_ADMIN_PASSWORD,
+} as const;
+
+/** What a profile edit may change; a field left out (or equal to what is stored) is left alone. */
+export interface ProfileChanges {
+  name?: string;
+  username?: string;
+  bio?: string;
+  tags?: string[];
+  role?: string;
+  /** A new password; empty or left out keeps the old one. */
+  password?: string;
+}
+
+const fields = ProfileEditSchema.shape;
+const FIELD_SCHEMAS = {
+  name: fields.name,
+  username: fields.username,
+  bio: fields.bio,
+  tags: ProfileTagsSchema,
+  role: fields.role,
+  password: newPasswordField,
+} as const;
+
+const sameTags = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((tag, i) => tag === b[i]);
+
+/**
+ * What differs from the stored user, each checked by its field's rule. Only what changes is
+ * checked: a value stored before today's limits (a long seeded name) can be sent back unchanged.
+ */
+function checkChanges(user: UserProfile, changes: ProfileChanges): { values: ProfileChanges & { role?: Role }; errors: Record<string, string> } {
+  const values: ProfileChanges & { role?: Role } = {};
+  const errors: Record<string, string> = {};
+  const take = <K extends keyof typeof FIELD_SCHEMAS>(field: K, value: unknown, unchanged: (parsed: never) => boolean) => {
+    const parsed = FIELD_SCHEMAS[field].safeParse(value);
+    if (!parsed.success) errors[field] = parsed.error.issues[0]?.message ?? "Not valid.";
+    else if (!unchanged(parsed.data as never)) (values as Record<string, unknown>)[field] = parsed.data;
+  };
+  if (changes.name !== undefined && changes.name !== user.name) take("name", changes.name, (v: string) => v === user.name);
+  if (changes.username !== undefined && changes.username !== user.username) take("username", changes.username, (v: string) => v === user.username);
+  if (changes.bio !== undefined && changes.bio !== user.bio) take("bio", changes.bio, (v: string) => v === user.bio);
+  if (changes.tags !== undefined && !sameTags(changes.tags, user.tags)) take("tags", changes.tags, (v: string[]) => sameTags(v, user.tags));
+  if (changes.role !== undefined && changes.role !== user.role) take("role", changes.role, (v: Role) => v === user.role);
+  if (changes.password !== undefined && changes.password !== "") take("password", changes.password, () => false);
+  return { values, errors };
+}
+
+/** Becoming ADMIN without being one: the server's admin secret, under the sign-in limits. */
+async function checkElevation(actor: Actor, typed: string, address: string | null): Promise<Refusal | null> {
+  if (!env.ADMIN_SECRET) return refusal(403, USER_MESSAGES.secretUnset, { errors: { role: USER_MESSAGES.secretUnset }, refused: ["role"] });
+  try {
+    if (await checkAdminSecret({ typed, secret: env.ADMIN_SECRET, userId: actor.id, address })) return null;
+  } catch (error) {
+    if (!(error instanceof ThrottledError)) throw error;
+    return refusal(429, error.message, { errors: { adminPassword: error.message }, retryAfterSeconds: error.retryAfterSeconds });
+  }
+  return refusal(403, USER_MESSAGES.wrongSecret, { errors: { adminPassword: USER_MESSAGES.wrongSecret }, refused: ["role"] });
+}
+
+export interface ProfileUpdated {
+  user: UserProfile;
+  /** The user became ADMIN with the admin secret (the page says so). */
+  grantedAdmin: boolean;
+}
+
+/**
+ * Saves a profile: the user themself or an ADMIN. Becoming ADMIN needs the admin secret unless an
+ * ADMIN decides; the last ADMIN never loses the role; a username is unique whatever its case.
+ * The picture is stored only once everything else is acceptable and removed again if the save
+ * fails; the replaced one goes once nothing else uses it. One transaction for the row and its tags.
+ */
+export async function updateProfile({
+  actor,
+  userId,
+  changes,
+  picture = { kind: "keep" },
+  adminSecret = "",
+  address = null,
+}: {
+  actor: Actor;
+  userId: string;
+  changes: ProfileChanges;
+  picture?: PicturePlan;
+  adminSecret?: string;
+  address?: string | null;
+}): Promise<Outcome<ProfileUpdated>> {
+  const user = await getUserProfile(userId);
+  if (!user) return refusal(404, USER_MESSAGES.notFound);
+  if (!canEditProfile(actor, userId)) return refusal(403, USER_MESSAGES.notAllowed, { refused: ["profile"] });
+  const { values, errors } = checkChanges(user, changes);
+  const firstError = Object.values(errors)[0];
+  if (firstError) return refusal(400, firstError, { errors });
+
+  const grantedAdmin = values.role === "ADMIN" && !isAdmin(actor);
+  if (grantedAdmin) {
+    const refused = await checkElevation(actor, adminSecret, address);
+    if (refused) return refused;
+  }
+  if (values.username !== undefined && (await isUsernameTakenByOther(values.username, userId))) {
+    return refusal(409, USER_MESSAGES.usernameTaken, { errors: { username: USER_MESSAGES.usernameTaken } });
+  }
+  if (Object.keys(values).length === 0 && picture.kind === "keep") return done({ user, grantedAdmin: false });
+
+  const { url, uploaded } = await applyPicture(picture, user.profile);
+  let saved: UserProfile;
+  try {
+    saved = await updateUserProfile({
+      id: userId,
+      name: values.name ?? user.name,
+      username: values.username ?? user.username,
+      role: values.role ?? user.role,
+      bio: values.bio ?? user.bio,
+      tags: values.tags ?? user.tags,
+      passwordHash: values.password ? await hashPassword(values.password) : undefined,
+      profile: url !== user.profile ? url : undefined,
+    });
+  } catch (error) {
+    if (uploaded) await deleteImageIfUnreferenced(url);
+    if (error instanceof UsernameTakenError) return refusal(409, USER_MESSAGES.usernameTaken, { errors: { username: USER_MESSAGES.usernameTaken } });
+    if (error instanceof LastAdminError) return refusal(409, error.message, { errors: { role: error.message } });
+    throw error;
+  }
+  if (url !== user.profile) await deleteImageIfUnreferenced(user.profile);
+  return done({ user: saved, grantedAdmin });
+}
+
+/** An ADMIN changes someone's role (never leaving the site without an ADMIN). */
+export async function changeRole({ actor, userId, role }: { actor: Actor; userId: string; role: string }): Promise<Outcome<ProfileUpdated>> {
+  if (!isAdmin(actor)) return refusal(403, USER_MESSAGES.adminOnly);
+  return updateProfile({ actor, userId, changes: { role } });
+}
+
+/**
+ * An ADMIN deletes a user: their follows, likes, saves and sessions go with them, their recipes,
+ * posts and comments stay (by 'Unknown User'), their picture goes once nothing else uses it.
+ */
+export async function deleteUser({ actor, userId }: { actor: Actor; userId: string }): Promise<Outcome> {
+  if (!isAdmin(actor)) return refusal(403, USER_MESSAGES.adminOnly);
+  const user = await getUserProfile(userId);
+  if (!user) return refusal(404, USER_MESSAGES.notFound);
+  try {
+    await deleteUserRow(userId);
+  } catch (error) {
+    if (error instanceof LastAdminError) return refusal(409, error.message);
+    throw error;
+  }
+  await deleteImageIfUnreferenced(user.profile);
+  return done();
+}
+
+/** An ADMIN adds the placeholder user User{n+1} with a random password, shown this once. */
+export async function addPlaceholderUser({ actor }: { actor: Actor }): Promise<Outcome<{ id: string; username: string; password: string }>> {
+  if (!isAdmin(actor)) return refusal(403, USER_MESSAGES.adminOnly);
+  return done(await createPlaceholderUser());
+}
+
+const AccountSchema = z.object({
+  name: nameField,
+  username: usernameField,
+  bio: ProfileEditSchema.shape.bio.optional(),
+  tags: ProfileTagsSchema.optional(),
+  role: z.enum(["USER", "ADMIN"], { error: "Please choose USER or ADMIN." }).optional(),
+});
+
+export interface NewAccount {
+  name: unknown;
+  username: unknown;
+  /** The password's hash (the sign-up page hashes at its first step); or `password` in plain text. */
+  passwordHash?: string;
+  password?: unknown;
+  bio?: unknown;
+  tags?: unknown;
+  /** Only an ADMIN may create an ADMIN. */
+  role?: unknown;
+  picture?: PicturePlan;
+}
+
+/**
+ * Creates an account: sign-up (anyone, always a USER) or an ADMIN creating one (any role). Name,
+ * username, tags and bio follow the profile rules; the username is unique whatever its case.
+ */
+export async function createAccount(input: NewAccount, actor: Actor | null = null): Promise<Outcome<SessionUser>> {
+  const parsed = AccountSchema.safeParse({ name: input.name ?? "", username: input.username ?? "", bio: input.bio, tags: input.tags, role: input.role });
+  const errors: Record<string, string> = {};
+  if (!parsed.success) for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? "body")] ??= issue.message;
+  let passwordHash = input.passwordHash;
+  if (passwordHash === undefined) {
+    const password = newPasswordField.safeParse(input.password ?? "");
+    if (!password.success) errors.password ??= password.error.issues[0]?.message ?? FILL_ALL_FIELDS;
+    else passwordHash = await hashPassword(password.data);
+  }
+  if (!parsed.success || !passwordHash) return refusal(400, Object.values(errors)[0] ?? FILL_ALL_FIELDS, { errors });
+  const role = parsed.data.role ?? "USER";
+  if (role === "ADMIN" && !isAdmin(actor)) return refusal(403, USER_MESSAGES.adminOnly, { errors: { role: USER_MESSAGES.adminOnly } });
+  if (await isUsernameTaken(parsed.data.username)) return refusal(409, USER_MESSAGES.usernameTaken, { errors: { username: USER_MESSAGES.usernameTaken } });
+  const { url, uploaded } = await applyPicture(input.picture ?? { kind: "keep" }, DEFAULT_PROFILE_IMAGE);
+  try {
+    return done(
+      await createUser({ name: parsed.data.name, username: parsed.data.username, passwordHash, role, bio: parsed.data.bio ?? "", tags: parsed.data.tags ?? [], profile: url }),
+    );
+  } catch (error) {
+    if (uploaded) await deleteImageIfUnreferenced(url);
+    if (error instanceof UsernameTakenError) return refusal(409, USER_MESSAGES.usernameTaken, { errors: { username: USER_MESSAGES.usernameTaken } });
+    throw error;
+  }
+}
