@@ -5,9 +5,9 @@ import { ConfirmButton, ConfirmStep } from "~/components/confirm";
 import { paths } from "~/lib/paths";
 import { readForm } from "~/server/body.server";
 import { invariantResponse, readIntent } from "~/server/http.server";
-import { removeComment } from "~/server/queries/admin.server";
 import { listComments } from "~/server/queries/comments.server";
 import { getPostForRecipe } from "~/server/queries/posts.server";
+import { removeComment } from "~/server/services/interactions.server";
 import { requireAdmin } from "~/server/session.server";
 
 const REMOVE_COMMENT_MESSAGE = "Are you sure you want to delete this comment?";
@@ -25,15 +25,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  await requireAdmin({ request, context });
+  const admin = await requireAdmin({ request, context });
   const formData = await readForm(request);
   if (readIntent(formData) !== "remove-comment") return data({ error: "Unknown action." }, { status: 400 });
   const post = await loadPost(params.rid ?? "");
   const commentId = String(formData.get("commentId") ?? "");
   if (formData.get("confirm") !== "yes") return { confirm: commentId };
-  if (!(await removeComment({ postId: post.id, commentId }))) {
-    return data({ error: "That comment was already removed." }, { status: 404 });
-  }
+  const outcome = await removeComment({ actor: admin, postId: post.id, commentId });
+  if (!outcome.ok) return data({ error: outcome.message }, { status: outcome.status });
   return redirect(paths.adminRecipePost(params.rid ?? ""));
 }
 

@@ -5,10 +5,9 @@ import { AdminDetailNotFound } from "~/components/admin-list";
 import { ConfirmButton, ConfirmStep } from "~/components/confirm";
 import { paths } from "~/lib/paths";
 import { readForm } from "~/server/body.server";
-import { deleteImageIfUnreferenced } from "~/server/images.server";
 import { invariantResponse, readIntent } from "~/server/http.server";
-import { deleteRecipe } from "~/server/queries/recipe-writes.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
+import { deleteRecipe } from "~/server/services/recipes.server";
 import { requireAdmin } from "~/server/session.server";
 
 const DELETE_RECIPE_MESSAGE = "Are you sure you want to delete this recipe?";
@@ -21,16 +20,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  await requireAdmin({ request, context });
+  const admin = await requireAdmin({ request, context });
   const formData = await readForm(request);
   if (readIntent(formData) !== "delete") return data({ error: "Unknown action." }, { status: 400 });
   const recipeId = params.rid ?? "";
   invariantResponse(await getRecipeDetail(recipeId), "Recipe not found.", 404);
   if (formData.get("confirm") !== "yes") return { confirm: true as const };
-  // The recipe, its post, likes, comments and saves go in one transaction.
-  const deleted = await deleteRecipe({ recipeId });
-  invariantResponse(deleted, "Recipe not found.", 404);
-  await deleteImageIfUnreferenced(deleted.photo);
+  const deleted = await deleteRecipe({ actor: admin, recipeId });
+  invariantResponse(deleted.ok, deleted.ok ? "" : deleted.message, deleted.ok ? 200 : deleted.status);
   return redirect(paths.adminRecipes());
 }
 

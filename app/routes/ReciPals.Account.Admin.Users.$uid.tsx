@@ -9,8 +9,7 @@ import { useHydrated } from "~/lib/hooks";
 import { paths } from "~/lib/paths";
 import { readForm } from "~/server/body.server";
 import { invariantResponse, readIntent } from "~/server/http.server";
-import { deleteUser, setUserRole } from "~/server/queries/admin.server";
-import { LastAdminError } from "~/server/queries/users.server";
+import { changeRole, deleteUser } from "~/server/services/users.server";
 import { listUserPosts } from "~/server/queries/posts.server";
 import { getUserProfile } from "~/server/queries/users.server";
 import { requireAdmin } from "~/server/session.server";
@@ -26,26 +25,22 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  await requireAdmin({ request, context });
+  const admin = await requireAdmin({ request, context });
   const userId = params.uid ?? "";
   const formData = await readForm(request);
   const intent = readIntent(formData);
   invariantResponse(await getUserProfile(userId), "User not found.", 404);
-  try {
-    if (intent === "save") {
-      const role = formData.get("role");
-      if (role !== "USER" && role !== "ADMIN") return data({ error: "Please choose User or Admin." }, { status: 400 });
-      await setUserRole({ userId, role });
-      return redirect(paths.adminUsers());
-    }
-    if (intent === "delete") {
-      if (formData.get("confirm") !== "yes") return { confirm: true as const };
-      await deleteUser(userId);
-      return redirect(paths.adminUsers());
-    }
-  } catch (error) {
-    if (error instanceof LastAdminError) return data({ error: error.message }, { status: 400 });
-    throw error;
+  if (intent === "save") {
+    const role = formData.get("role");
+    const outcome = await changeRole({ actor: admin, userId, role: typeof role === "string" ? role : "" });
+    if (!outcome.ok) return data({ error: outcome.message }, { status: outcome.status });
+    return redirect(paths.adminUsers());
+  }
+  if (intent === "delete") {
+    if (formData.get("confirm") !== "yes") return { confirm: true as const };
+    const outcome = await deleteUser({ actor: admin, userId });
+    if (!outcome.ok) return data({ error: outcome.message }, { status: outcome.status });
+    return redirect(paths.adminUsers());
   }
   return data({ error: "Unknown action." }, { status: 400 });
 }

@@ -6,7 +6,8 @@ import { Avatar } from "~/components/avatar";
 import { paths } from "~/lib/paths";
 import { readForm } from "~/server/body.server";
 import { readIntent } from "~/server/http.server";
-import { createPlaceholderUser, listUsersForAdmin } from "~/server/queries/admin.server";
+import { listUsersForAdmin } from "~/server/queries/admin.server";
+import { addPlaceholderUser } from "~/server/services/users.server";
 import { parsePage } from "~/server/queries/feed.server";
 import { requireAdmin } from "~/server/session.server";
 
@@ -19,12 +20,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  await requireAdmin({ request, context });
+  const admin = await requireAdmin({ request, context });
   const formData = await readForm(request);
   if (readIntent(formData) !== "add-user") return data({ error: "Unknown action." }, { status: 400 });
   // The initial password is random and shown this once; only its hash is stored.
-  const created = await createPlaceholderUser();
-  return data({ created }, { status: 201 });
+  const outcome = await addPlaceholderUser({ actor: admin });
+  if (!outcome.ok) return data({ error: outcome.message }, { status: outcome.status });
+  return data({ created: outcome.value }, { status: 201 });
 }
 
 export default function AdminUsersRoute() {

@@ -4,8 +4,8 @@ import { paths, safeRedirect } from "~/lib/paths";
 import { readForm } from "~/server/body.server";
 import { readIntent } from "~/server/http.server";
 import { isFetcherSubmission } from "~/server/interaction.server";
-import { follow, isFollowing, removeFollower, unfollow } from "~/server/queries/follows.server";
-import { getSessionUserById } from "~/server/queries/users.server";
+import { isFollowing } from "~/server/queries/follows.server";
+import { removeFollower, setFollowing } from "~/server/services/follows.server";
 import { requireUser } from "~/server/session.server";
 
 // Follow, unfollow and remove-follower, posted from the profile and its dialogs. POST only:
@@ -16,13 +16,6 @@ export type FollowIntent = "follow" | "unfollow" | "remove";
 export type FollowActionData =
   | { ok: true; intent: FollowIntent; userId: string; following: boolean }
   | { ok: false; message: string };
-
-const MESSAGES = {
-  self: "You cannot follow yourself.",
-  selfRemove: "You cannot remove yourself from your followers.",
-  missing: "User not found.",
-  intent: "Unknown action.",
-} as const;
 
 // Nothing changes on GET: someone who lands here goes to the profile.
 export function loader({ params }: LoaderFunctionArgs) {
@@ -41,13 +34,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   };
 
   const intent = readIntent(formData);
-  if (intent !== "follow" && intent !== "unfollow" && intent !== "remove") return refuse(MESSAGES.intent, 400);
-  if (targetId === viewer.id) return refuse(intent === "remove" ? MESSAGES.selfRemove : MESSAGES.self, 400);
-  if (!(await getSessionUserById(targetId))) return refuse(MESSAGES.missing, 404);
-
-  if (intent === "follow") await follow({ followerId: viewer.id, followeeId: targetId });
-  else if (intent === "unfollow") await unfollow({ followerId: viewer.id, followeeId: targetId });
-  else await removeFollower({ ownerId: viewer.id, followerId: targetId });
+  if (intent !== "follow" && intent !== "unfollow" && intent !== "remove") return refuse("Unknown action.", 400);
+  const outcome =
+    intent === "remove"
+      ? await removeFollower({ actor: viewer, ownerId: viewer.id, followerId: targetId })
+      : await setFollowing({ actor: viewer, targetId, following: intent === "follow" });
+  if (!outcome.ok) return refuse(outcome.message, outcome.status);
 
   if (!viaFetcher) return redirect(safeRedirect(formData.get("redirectTo"), paths.profile(targetId)));
   const following = await isFollowing({ followerId: viewer.id, followeeId: targetId });

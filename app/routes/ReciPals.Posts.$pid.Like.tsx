@@ -3,9 +3,8 @@ import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { paths } from "~/lib/paths";
 import { readForm } from "~/server/body.server";
 import { readIntent } from "~/server/http.server";
-import { isFetcherSubmission, redirectBack, refuse } from "~/server/interaction.server";
-import { setPostLiked } from "~/server/queries/likes.server";
-import { postExists } from "~/server/queries/posts.server";
+import { isFetcherSubmission, redirectBack, refuseInteraction } from "~/server/interaction.server";
+import { setLike } from "~/server/services/interactions.server";
 import { requireUser } from "~/server/session.server";
 
 // Action only: like or unlike a post as the session user.
@@ -18,10 +17,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request, { redirectTo: typeof back === "string" ? back : paths.home() });
   const postId = params.pid ?? "";
   const intent = readIntent(formData);
-  if (intent !== "like" && intent !== "unlike") return refuse(formData, "Unknown action.", 400);
-  if (!(await postExists(postId))) return refuse(formData, "Post not found.", 404);
-  const likes = await setPostLiked({ postId, userId: user.id, liked: intent === "like" });
-  if (isFetcherSubmission(formData)) return { liked: intent === "like", likes };
+  if (intent !== "like" && intent !== "unlike") return refuseInteraction(formData, "Unknown action.", 400);
+  const outcome = await setLike({ actor: user, postId, liked: intent === "like" });
+  if (!outcome.ok) return refuseInteraction(formData, outcome.message, outcome.status);
+  if (isFetcherSubmission(formData)) return { liked: intent === "like", likes: outcome.value.likes };
   return redirectBack(formData, paths.home());
 }
 

@@ -3,9 +3,8 @@ import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { paths } from "~/lib/paths";
 import { readForm } from "~/server/body.server";
 import { readIntent } from "~/server/http.server";
-import { isFetcherSubmission, redirectBack, refuse } from "~/server/interaction.server";
-import { recipeExists } from "~/server/queries/recipes.server";
-import { setRecipeSaved } from "~/server/queries/saved.server";
+import { isFetcherSubmission, redirectBack, refuseInteraction } from "~/server/interaction.server";
+import { setSaved } from "~/server/services/interactions.server";
 import { requireUser } from "~/server/session.server";
 
 // Action only: save or unsave a recipe for the session user (idempotent both ways).
@@ -17,9 +16,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const back = formData.get("redirectTo");
   const user = await requireUser(request, { redirectTo: typeof back === "string" ? back : paths.recipe(recipeId) });
   const intent = readIntent(formData);
-  if (intent !== "save" && intent !== "unsave") return refuse(formData, "Unknown action.", 400);
-  if (!(await recipeExists(recipeId))) return refuse(formData, "Recipe not found.", 404);
-  await setRecipeSaved({ userId: user.id, recipeId, saved: intent === "save" });
+  if (intent !== "save" && intent !== "unsave") return refuseInteraction(formData, "Unknown action.", 400);
+  const outcome = await setSaved({ actor: user, recipeId, saved: intent === "save" });
+  if (!outcome.ok) return refuseInteraction(formData, outcome.message, outcome.status);
   if (isFetcherSubmission(formData)) return { saved: intent === "save" };
   return redirectBack(formData, paths.recipe(recipeId));
 }

@@ -31,13 +31,13 @@ import { absoluteUrl, recipeJsonLd, shareMeta } from "~/lib/structured-data";
 import { readForm } from "~/server/body.server";
 import { invariantResponse, readIntent } from "~/server/http.server";
 import { isFetcherSubmission } from "~/server/interaction.server";
-import { addComment, listComments, type CommentView } from "~/server/queries/comments.server";
+import { listComments, type CommentView } from "~/server/queries/comments.server";
 import { countLikes } from "~/server/queries/likes.server";
 import { getPostIdForRecipe } from "~/server/queries/posts.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { isRecipeSaved } from "~/server/queries/saved.server";
 import { getUser, requireUser } from "~/server/session.server";
-import { CommentSchema } from "~/server/validation/comment.server";
+import { addComment } from "~/server/services/interactions.server";
 import recipeStyles from "~/styles/recipe.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: recipeStyles }];
@@ -99,15 +99,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (readIntent(formData) !== "comment") return data({ error: "Unknown action.", text: "" }, { status: 400 });
   const postId = await getPostIdForRecipe(recipeId);
   invariantResponse(postId, "Recipe not found.", 404);
-  const text = formData.get("text");
-  const parsed = CommentSchema.safeParse({ text: typeof text === "string" ? text : "" });
-  if (!parsed.success) {
-    return data(
-      { error: parsed.error.issues[0]?.message ?? "Please check your comment.", text: typeof text === "string" ? text : "" },
-      { status: 400 },
-    );
+  const typed = formData.get("text");
+  const text = typeof typed === "string" ? typed : "";
+  const outcome = await addComment({ actor: user, postId, text });
+  if (!outcome.ok) {
+    if (outcome.status === 404) throw new Response(outcome.message, { status: 404 });
+    return data({ error: outcome.message, text }, { status: outcome.status });
   }
-  const comment = await addComment({ postId, userId: user.id, text: parsed.data.text });
+  const comment = outcome.value;
   if (isFetcherSubmission(formData)) return { comment };
   return redirect(`${paths.recipe(recipeId)}#comment-${comment.comment_id}`);
 }

@@ -18,7 +18,7 @@ export function redirectBack(formData: FormData, fallback: string): Response {
  * Refuses an interaction: a fetcher gets `{ error }` with the status to show beside its
  * button; a plain post gets a real error page with that status.
  */
-export function refuse(formData: FormData, error: string, status: number) {
+export function refuseInteraction(formData: FormData, error: string, status: number) {
   if (isFetcherSubmission(formData)) return data({ error }, { status });
   throw new Response(error, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }

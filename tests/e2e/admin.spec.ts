@@ -1,12 +1,12 @@
 import { expect, test } from "@playwright/test";
 
-import { ADMIN, SEEDED_USER, botPostFor, signIn, signUpFresh } from "./utils";
+import { ADMIN, SEEDED_USER, botPostFor, signInAs, signInNewUser } from "./utils";
 
 test.describe("admin guard", () => {
   test("visitors go to Login and USERs go Home", async ({ page }) => {
     await page.goto("/ReciPals/Account/Admin/Users");
     await expect(page).toHaveURL(/\/ReciPals\/Account\/Login/);
-    await signIn(page, SEEDED_USER);
+    await signInAs(page, SEEDED_USER);
     await page.goto("/ReciPals/Account/Admin/Recipes");
     await expect(page).toHaveURL(/\/ReciPals\/Home$/);
   });
@@ -14,7 +14,7 @@ test.describe("admin guard", () => {
 
 test.describe("admin users", () => {
   test("add a user, see the password once, change the role, delete after confirming", async ({ page, javaScriptEnabled }) => {
-    await signIn(page, ADMIN);
+    await signInAs(page, ADMIN);
     await page.goto("/ReciPals/Account/Admin");
     await expect(page).toHaveURL(/\/Admin\/Users$/);
     await expect(page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Users" })).toHaveAttribute("aria-current", "page");
@@ -59,7 +59,7 @@ test.describe("admin users", () => {
   });
 
   test("Copy ID offers the post id", async ({ page, javaScriptEnabled }) => {
-    await signIn(page, ADMIN);
+    await signInAs(page, ADMIN);
     await page.goto(`/ReciPals/Account/Admin/Users/${SEEDED_USER.id}`);
     await expect(page.getByRole("textbox", { name: "Post ID jd-P1" })).toHaveValue("jd-P1");
     await expect(page.getByRole("button", { name: "Copy ID" })).toHaveCount(javaScriptEnabled ? 1 : 0);
@@ -69,7 +69,7 @@ test.describe("admin users", () => {
 test.describe("admin recipes", () => {
   test("edit ingredients and instructions as text", async ({ page }, testInfo) => {
     const { recipeId } = botPostFor(testInfo.project.name, 10);
-    await signIn(page, ADMIN);
+    await signInAs(page, ADMIN);
     await page.goto("/ReciPals/Account/Admin/Recipes");
     await page.getByRole("searchbox", { name: "Search recipes by name, id, creator..." }).fill(recipeId);
     await page.getByRole("button", { name: "Search" }).click();
@@ -99,7 +99,7 @@ test.describe("admin recipes", () => {
 
   test("remove a comment and delete a recipe", async ({ page, javaScriptEnabled }, testInfo) => {
     const { recipeId } = botPostFor(testInfo.project.name, 11);
-    await signUpFresh(page, "spammer");
+    await signInNewUser(page, "spammer");
     await page.goto(`/ReciPals/Recipes/${recipeId}`);
     await page.getByPlaceholder("Add a comment...").fill("Buy cheap pans!");
     await page.getByRole("button", { name: "Post" }).click();
@@ -107,7 +107,7 @@ test.describe("admin recipes", () => {
     await page.getByRole("button", { name: "Sign out" }).click();
     await expect(page.getByRole("link", { name: "Profile" })).toHaveAttribute("href", "/ReciPals/Account/Login");
 
-    await signIn(page, ADMIN);
+    await signInAs(page, ADMIN);
     await page.goto(`/ReciPals/Account/Admin/Recipes/${recipeId}/Post`);
     await expect(page.getByRole("link", { name: "Post" })).toHaveAttribute("aria-current", "page");
     const confirmWith = async (message: string, button: string) => {

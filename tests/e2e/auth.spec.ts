@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 
-import { SEEDED_USER, signIn, uniqueName } from "./utils";
+import { SEEDED_USER, signInWithForm, uniqueName } from "./utils";
 
 test.describe("login", () => {
   test("signs in with Enter and lands on Home, signed in", async ({ page }) => {
@@ -42,7 +42,7 @@ test.describe("login", () => {
   });
 
   test("signs out with a POST and becomes a visitor again", async ({ page }) => {
-    await signIn(page, SEEDED_USER);
+    await signInWithForm(page, SEEDED_USER);
     await page.getByRole("button", { name: "Sign out" }).click();
     await expect(page).toHaveURL(/\/ReciPals\/Home$/);
     await expect(page.getByRole("link", { name: "Profile" })).toHaveAttribute("href", "/ReciPals/Account/Login");

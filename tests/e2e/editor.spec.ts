@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import sharp from "sharp";
 
-import { ADMIN, readDb, SEEDED_USER, signIn, uniqueName } from "./utils";
+import { ADMIN, readDb, SEEDED_USER, signInAs, uniqueName } from "./utils";
 
 // The recipe editor end to end, once with JavaScript and once without (playwright.config.ts
 // projects). Without JavaScript every row button is a round trip that re-renders the draft.
@@ -51,7 +51,7 @@ function recipeRow(rid: string) {
 
 test.describe("recipe editor", () => {
   test("creates a recipe with sections, rows and a photo, then opens its post", async ({ page, javaScriptEnabled }) => {
-    await signIn(page, SEEDED_USER);
+    await signInAs(page, SEEDED_USER);
     const rid = await openNewEditor(page);
     await expect(page.getByText("0/50")).toBeVisible();
     await expect(page.getByText("0/150")).toBeVisible();
@@ -160,7 +160,7 @@ test.describe("recipe editor", () => {
   });
 
   test("shows SPEC's messages next to the fields and keeps what was typed", async ({ page, javaScriptEnabled }) => {
-    await signIn(page, SEEDED_USER);
+    await signInAs(page, SEEDED_USER);
     const rid = await openNewEditor(page);
     await page.getByLabel("Description (Caption)").fill("Only a description so far.");
     await page.getByLabel("Serves").fill("-3");
@@ -197,7 +197,7 @@ test.describe("recipe editor", () => {
 
   test("refuses a photo over 10 MB and keeps what was typed", async ({ page, javaScriptEnabled }) => {
     test.setTimeout(60_000); // 10 MB through the browser on a shared machine
-    await signIn(page, SEEDED_USER);
+    await signInAs(page, SEEDED_USER);
     const rid = await openNewEditor(page);
     await page.getByLabel("Recipe Name").fill("Too big to upload");
     await page.getByLabel("Step 1").fill("Keep me.");
@@ -212,7 +212,7 @@ test.describe("recipe editor", () => {
   });
 
   test("cuts the tags to three, drops blank ones, and saves", async ({ page, javaScriptEnabled }) => {
-    await signIn(page, SEEDED_USER);
+    await signInAs(page, SEEDED_USER);
     const rid = await openNewEditor(page);
     await page.getByLabel("Recipe Name").fill(uniqueName("Tagged"));
     await page.getByLabel("Description (Caption)").fill("Four tags typed.");
@@ -240,7 +240,7 @@ test.describe("recipe editor", () => {
   });
 
   test("edits a recipe, keeps its photo, and goes to the recipe", async ({ page }) => {
-    await signIn(page, SEEDED_USER);
+    await signInAs(page, SEEDED_USER);
     const rid = await createRecipe(page, uniqueName("Soup"));
     const before = recipeRow(rid)!;
 
@@ -263,7 +263,7 @@ test.describe("recipe editor", () => {
   });
 
   test("deletes a recipe only after the confirmation", async ({ page, javaScriptEnabled }) => {
-    await signIn(page, SEEDED_USER);
+    await signInAs(page, SEEDED_USER);
     const rid = await createRecipe(page, uniqueName("Gone"));
     await page.goto(`/ReciPals/Editor/${rid}`);
 
@@ -292,7 +292,7 @@ test.describe("recipe editor", () => {
   });
 
   test("Cancel goes to the own profile when creating", async ({ page }) => {
-    await signIn(page, SEEDED_USER);
+    await signInAs(page, SEEDED_USER);
     await openNewEditor(page);
     await page.getByRole("link", { name: "Cancel" }).click();
     await expect(page).toHaveURL(new RegExp(`/ReciPals/Account/Profile/${SEEDED_USER.id}$`));
@@ -315,7 +315,7 @@ test.describe("recipe editor", () => {
   });
 
   test("refuses someone else's recipe but lets an ADMIN in", async ({ page }) => {
-    await signIn(page, SEEDED_USER);
+    await signInAs(page, SEEDED_USER);
     const response = await page.goto("/ReciPals/Editor/recipeBot-R1");
     expect(response?.status()).toBe(403);
     await expect(page.getByText("You are not allowed to edit this recipe.")).toBeVisible();
@@ -330,7 +330,7 @@ test.describe("recipe editor", () => {
     expect(recipeRow("recipeBot-R1")).toEqual(before);
 
     await page.context().clearCookies();
-    await signIn(page, ADMIN);
+    await signInAs(page, ADMIN);
     await page.goto("/ReciPals/Editor/recipeBot-R1");
     await expect(page.getByRole("heading", { name: "Edit Recipe" })).toBeVisible();
     await expect(page.getByLabel("Recipe Name")).not.toHaveValue("");
@@ -339,7 +339,7 @@ test.describe("recipe editor", () => {
   test("downsizes a big photo in the browser before sending it", async ({ page, javaScriptEnabled }) => {
     test.skip(!javaScriptEnabled, "Browser-side downsizing needs JavaScript; without it the server does all the work.");
     test.setTimeout(60_000);
-    await signIn(page, SEEDED_USER);
+    await signInAs(page, SEEDED_USER);
     const rid = await openNewEditor(page);
     const big = await jpeg(4000, 3000, { grain: true });
     expect(big.byteLength).toBeGreaterThan(2_000_000);

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 import sharp from "sharp";
 
-import { readDb, signIn, SEEDED_USER, signUpFresh } from "./utils";
+import { readDb, SEEDED_USER, signInAs, signInNewUser } from "./utils";
 
 // DESIGN §8 beyond the recipe page: import by link, saved recipes offline (service worker and
 // manifest), profile Atom feeds, share tags on the profile and post viewer. The import reads a
@@ -66,7 +66,7 @@ async function openNewEditor(page: Page): Promise<string> {
 
 test.describe("import a recipe by link", () => {
   test("fills the editor from the page's Recipe JSON-LD, saving nothing until Save", async ({ page, javaScriptEnabled }) => {
-    const user = await signUpFresh(page, "importer");
+    const user = await signInNewUser(page, "importer");
     const rid = await openNewEditor(page);
     const link = page.getByLabel("Import from link");
     await link.fill(`${stubBase}/recipe`);
@@ -102,7 +102,7 @@ test.describe("import a recipe by link", () => {
   });
 
   test("says why when a page has no recipe or the link is not http(s), keeping what was typed", async ({ page }) => {
-    await signIn(page, SEEDED_USER);
+    await signInAs(page, SEEDED_USER);
     await openNewEditor(page);
     await page.getByLabel("Recipe Name").fill("My own dal");
     const link = page.getByLabel("Import from link");
@@ -126,7 +126,7 @@ test.describe("saved recipes offline", () => {
     javaScriptEnabled,
   }) => {
     test.skip(!javaScriptEnabled, "A service worker needs JavaScript; without it pages simply load from the network.");
-    await signUpFresh(page, "offline");
+    await signInNewUser(page, "offline");
     await page.goto("/ReciPals/Recipes/jd-R1");
     // The button turns at once (optimistic); leaving before the server has answered could cancel
     // the save, and the Saved list would not hold the recipe.
@@ -195,7 +195,7 @@ test.describe("saved recipes offline", () => {
 
 test.describe("profile feeds and share tags", () => {
   test("the profile links its public Atom feed: the latest 50 recipes, newest first", async ({ page, request, baseURL, javaScriptEnabled }) => {
-    await signIn(page, SEEDED_USER);
+    await signInAs(page, SEEDED_USER);
     await page.goto("/ReciPals/Account/Profile/recipeBot");
     const feedLink = page.locator('head link[rel="alternate"][type="application/atom+xml"]');
     await expect(feedLink).toHaveAttribute("href", `${baseURL}/ReciPals/Users/recipeBot/recipes.atom`);
@@ -226,7 +226,7 @@ test.describe("profile feeds and share tags", () => {
   });
 
   test("the post viewer carries the post's share tags", async ({ page, baseURL }) => {
-    await signIn(page, SEEDED_USER);
+    await signInAs(page, SEEDED_USER);
     await page.goto("/ReciPals/Account/Profile/123/Posts/jd-P1");
     await expect(page.locator('head meta[property="og:title"]')).toHaveAttribute("content", "Beef Rice Noodles Stir Fry");
     await expect(page.locator('head meta[property="og:image"]')).toHaveAttribute("content", `${baseURL}/images/noodleDish.png`);

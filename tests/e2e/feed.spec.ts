@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 
-import { botPostFor, signUpFresh } from "./utils";
+import { botPostFor, signInNewUser } from "./utils";
 
 test.describe("home feed", () => {
   test("renders a page of posts in the HTML and loads more", async ({ page, javaScriptEnabled }) => {
@@ -32,7 +32,7 @@ test.describe("home feed", () => {
 
 test.describe("likes", () => {
   test("like, see who liked it in the Likes dialog, unlike", async ({ page }, testInfo) => {
-    const me = await signUpFresh(page, "liker");
+    const me = await signInNewUser(page, "liker");
     const { postId } = botPostFor(testInfo.project.name, 0);
     await page.goto(`/ReciPals/Account/Profile/recipeBot/Posts/${postId}`);
     const viewer = page.getByRole("dialog");
@@ -66,7 +66,7 @@ test.describe("recipe detail and comments", () => {
     await expect(page.getByText("Please log in to add comments.")).toBeVisible();
     await expect(page.getByRole("button", { name: "Save recipe" })).toHaveCount(0);
 
-    await signUpFresh(page, "commenter");
+    await signInNewUser(page, "commenter");
     await page.goto(`/ReciPals/Recipes/${recipeId}`);
     await expect(page.getByRole("heading", { name: "Comments (0)" })).toBeVisible();
     const box = page.getByPlaceholder("Add a comment...");
@@ -114,7 +114,7 @@ test.describe("recipe detail and comments", () => {
 test.describe("saved recipes", () => {
   test("save from the recipe, see it on Saved, unsave it there", async ({ page }, testInfo) => {
     const { recipeId } = botPostFor(testInfo.project.name, 2);
-    await signUpFresh(page, "saver");
+    await signInNewUser(page, "saver");
     await page.goto("/ReciPals/Saved");
     await expect(page.getByRole("heading", { name: "Saved Recipes" })).toBeVisible();
     await expect(page.getByText("No saved recipes yet")).toBeVisible();
@@ -148,7 +148,7 @@ test.describe("saved recipes", () => {
 
 test.describe("post viewer", () => {
   test("moves between the author's posts and shows the missing-post page", async ({ page }) => {
-    await signUpFresh(page, "viewer");
+    await signInNewUser(page, "viewer");
     await page.goto("/ReciPals/Account/Profile/recipeBot/Posts/recipeBot-P302");
     const viewer = page.getByRole("dialog");
     // At the newest post "Previous post" is a disabled link: no target to follow.

@@ -1,10 +1,11 @@
 import sharp from "sharp";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 
-import { readDb, SEEDED_USER, uniqueName } from "./utils";
+import { createUser, readDb, SEEDED_USER, signInAs, signInNewUser, signInWithForm } from "./utils";
 
-// Profiles, follows and the profile editor. Every test makes its own users through sign-up,
-// so counts are predictable while other workers use the same server.
+// Profiles, follows and the profile editor. Every test makes its own users (written straight
+// into the database, signed in with a session fixture: sign-up and sign-in have their own
+// tests in auth.spec.ts), so counts are predictable while other workers use the same server.
 
 const ADMIN_SECRET = "e2e-admin-secret"; // playwright.config.ts gives the server this ADMIN_SECRET
 const PASSWORD = "a good password";
@@ -12,7 +13,7 @@ const PASSWORD = "a good password";
 interface Account {
   id: string;
   username: string;
-  password: string;
+  password?: string;
 }
 
 const profileUrl = (id: string) => `/ReciPals/Account/Profile/${id}`;
@@ -31,33 +32,16 @@ test.afterEach(() => {
   expect(browserErrors).toEqual([]);
 });
 
-/** Signs up a fresh account (leaving it signed in on its new profile). */
-async function signUp(page: Page, prefix: string, { name = "Fresh Cook", tags = [] as string[] } = {}): Promise<Account> {
-  const username = uniqueName(prefix);
-  await page.goto("/ReciPals/Account/Signup");
-  await page.getByLabel("Name", { exact: true }).fill(name);
-  await page.getByLabel("Username").fill(username);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByLabel("Verify Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Next" }).click();
-  await expect(page).toHaveURL(/\/ReciPals\/Account\/SignupTags$/);
-  for (const tag of tags) await page.getByLabel(tag, { exact: true }).check({ force: true });
-  await page.getByRole("button", { name: "Sign up" }).click();
-  await expect(page).toHaveURL(/\/ReciPals\/Account\/Profile\/[0-9a-f-]{36}$/);
-  const id = new URL(page.url()).pathname.split("/").pop()!;
-  return { id, username, password: PASSWORD };
+/** A fresh account (made in the database, not through sign-up), signed in and left on its new profile. */
+async function signUp(page: Page, prefix: string, { name = "Fresh Cook", tags = [] as string[], password = undefined as string | undefined } = {}): Promise<Account> {
+  const account = await signInNewUser(page, prefix, { name, tags, password });
+  await page.goto(profileUrl(account.id));
+  await expect(page.getByRole("heading", { level: 1, name: account.username })).toBeVisible();
+  return account;
 }
 
 async function signOut(page: Page) {
   await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Sign out" }).click();
-  await expect(page).toHaveURL(/\/ReciPals\/Home$/);
-}
-
-async function signInAs(page: Page, account: { username: string; password: string }) {
-  await page.goto("/ReciPals/Account/Login");
-  await page.getByLabel("Username").fill(account.username);
-  await page.getByLabel("Password").fill(account.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/ReciPals\/Home$/);
 }
 
@@ -135,8 +119,7 @@ test.describe("profile page", () => {
 
 test.describe("follow, unfollow, remove follower", () => {
   test("follow and unfollow from the profile update both users' counts", async ({ page }) => {
-    const target = await signUp(page, "star");
-    await signOut(page);
+    const target = await createUser("star");
     const fan = await signUp(page, "fan");
 
     await page.goto(profileUrl(target.id));
@@ -161,20 +144,17 @@ test.describe("follow, unfollow, remove follower", () => {
   });
 
   test("own dialogs: Remove a follower and Unfollow someone, both sides' counts follow", async ({ page }) => {
-    const other = await signUp(page, "other");
-    await signOut(page);
+    const other = await createUser("other");
     const me = await signUp(page, "me");
     // I follow `other` …
     await page.goto(profileUrl(other.id));
     await submitFollow(page, page.getByRole("button", { name: "Follow", exact: true }));
     await expect(page.getByRole("button", { name: "Unfollow" })).toBeVisible();
-    await signOut(page);
     // … and `other` follows me.
     await signInAs(page, other);
     await page.goto(profileUrl(me.id));
     await submitFollow(page, page.getByRole("button", { name: "Follow", exact: true }));
     await expect(page.getByRole("button", { name: "Unfollow" })).toBeVisible();
-    await signOut(page);
 
     await signInAs(page, me);
     await page.goto(profileUrl(me.id));
@@ -205,13 +185,11 @@ test.describe("follow, unfollow, remove follower", () => {
   });
 
   test("on someone else's profile, follower rows show Follow / Following, never on the viewer's own row", async ({ page }) => {
-    const star = await signUp(page, "celeb");
-    await signOut(page);
+    const star = await createUser("celeb");
     const friend = await signUp(page, "friend");
     await page.goto(profileUrl(star.id));
     await submitFollow(page, page.getByRole("button", { name: "Follow", exact: true }));
     await expect(page.getByRole("button", { name: "Unfollow" })).toBeVisible();
-    await signOut(page);
     const viewer = await signUp(page, "viewer");
     await page.goto(profileUrl(star.id));
     await submitFollow(page, page.getByRole("button", { name: "Follow", exact: true }));
@@ -291,7 +269,8 @@ test.describe("profile editor", () => {
   });
 
   test("a new password works for the next sign-in; the old one does not", async ({ page }) => {
-    const me = await signUp(page, "rekey");
+    // The subject is signing in with a password: the account gets a real hash of PASSWORD first.
+    const me = await signUp(page, "rekey", { password: PASSWORD });
     await page.goto(`${profileUrl(me.id)}/Edit`);
     await page.getByLabel("Password", { exact: true }).fill("my new password");
     await page.getByRole("button", { name: "Save" }).click();
@@ -303,7 +282,7 @@ test.describe("profile editor", () => {
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page.getByRole("alert")).toHaveText("Invalid username or password. Please try again.");
-    await signInAs(page, { username: me.username, password: "my new password" });
+    await signInWithForm(page, { username: me.username, password: "my new password" });
   });
 
   test("a fourth tag is refused with SPEC's message", async ({ page, javaScriptEnabled }) => {

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 
-import { botPostFor, readDb, signUpFresh } from "./utils";
+import { botPostFor, readDb, signInNewUser } from "./utils";
 
 // The app under its Content-Security-Policy in a real browser: no CSP violation on any page,
 // hydration and client navigation still work, stored markup never runs, the app cannot be
@@ -31,7 +31,7 @@ test.describe("Content-Security-Policy", () => {
       expect(response?.headers()["content-security-policy"], url).toMatch(/script-src 'self' '(?:nonce-|sha256-)/);
       await page.waitForLoadState("load");
     }
-    const me = await signUpFresh(page, "csp");
+    const me = await signInNewUser(page, "csp");
     for (const url of ["/ReciPals/Saved", `/ReciPals/Account/Profile/${me.id}`, `/ReciPals/Account/Profile/${me.id}/Edit`, "/ReciPals/Create"]) {
       await page.goto(url);
       await page.waitForLoadState("load");
@@ -61,7 +61,7 @@ test.describe("stored markup", () => {
       await dialog.dismiss();
     });
     const { recipeId } = botPostFor(testInfo.project.name, 60);
-    await signUpFresh(page, "xss");
+    await signInNewUser(page, "xss");
     const payload = `<img src=x onerror="window.__xss=1;alert(1)"><script>window.__xss=2;alert(2)</script>${testInfo.project.name}`;
     await page.goto(`/ReciPals/Recipes/${recipeId}`);
     await page.getByPlaceholder("Add a comment...").fill(payload);
@@ -96,7 +96,7 @@ test.describe("framing and cross-site posts", () => {
 
   test("a form on another site cannot like a post for the signed-in user", async ({ page, baseURL, javaScriptEnabled }, testInfo) => {
     test.skip(!javaScriptEnabled, "one project is enough");
-    const me = await signUpFresh(page, "csrf");
+    const me = await signInNewUser(page, "csrf");
     const { postId } = botPostFor(testInfo.project.name, 61);
     await page.goto("about:blank");
     await page.setContent(

@@ -1,7 +1,11 @@
+import crypto from "node:crypto";
 import path from "node:path";
 
 import SQLite from "better-sqlite3";
-import { expect, type Page } from "@playwright/test";
+import { createCookie } from "@remix-run/node";
+import { expect, test, type Page } from "@playwright/test";
+
+import { hashPassword } from "../../app/server/password.server";
 
 export const SEEDED_USER = { username: "jasminduong09", password: "ReciPals", id: "123" };
 export const ADMIN = { username: "admin", password: "e2e-admin-password" };
@@ -10,7 +14,11 @@ export function uniqueName(prefix: string): string {
   return `${prefix}_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }
 
-export async function signIn(page: Page, { username, password }: { username: string; password: string }) {
+/**
+ * Signs in through the login form (slow: the server hashes the password, ~0.3 s). Only for tests
+ * whose subject is signing in; every other test uses `signInAs` (a session written directly).
+ */
+export async function signInWithForm(page: Page, { username, password }: { username: string; password: string }) {
   await page.goto("/ReciPals/Account/Login");
   await page.getByLabel("Username").fill(username);
   await page.getByLabel("Password").fill(password);
@@ -18,9 +26,11 @@ export async function signIn(page: Page, { username, password }: { username: str
   await expect(page).toHaveURL(/\/ReciPals\/Home$/);
 }
 
+const dbPath = () => path.join(process.env.E2E_DATA_DIR ?? path.resolve(".e2e-data"), "recipals.db");
+
 /** Reads the e2e database directly (read-only) for facts the pages must never show. */
 export function readDb<T>(query: (db: SQLite.Database) => T): T {
-  const db = new SQLite(path.join(process.env.E2E_DATA_DIR ?? path.resolve(".e2e-data"), "recipals.db"), { readonly: true, fileMustExist: true });
+  const db = new SQLite(dbPath(), { readonly: true, fileMustExist: true });
   try {
     return query(db);
   } finally {
@@ -28,21 +38,103 @@ export function readDb<T>(query: (db: SQLite.Database) => T): T {
   }
 }
 
-/** Signs up a brand-new user through the two sign-up pages and returns their credentials. */
-export async function signUpFresh(page: Page, prefix = "e2e") {
+/** Writes to the e2e database directly (test fixtures only). The server sees the change at once (its page cache watches data_version). */
+function writeDb<T>(write: (db: SQLite.Database) => T): T {
+  const db = new SQLite(dbPath(), { fileMustExist: true, timeout: 15_000 });
+  try {
+    return write(db);
+  } finally {
+    db.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Session fixture: sign a browser in without the login form (no password check, no scrypt).
+// What the server does at sign-in (app/server/session.server.ts startSession): a `sessions` row
+// holding a random id, and the cookie `recipals_session` = that id, signed by Remix's
+// createCookie with SESSION_SECRET. playwright.config.ts starts the server with this secret and
+// NODE_ENV=production, so the cookie is Secure (Chromium keeps Secure cookies for 127.0.0.1).
+
+const SESSION_SECRET = "e2e-session-secret-0123456789abcdef"; // = webServer.env.SESSION_SECRET in playwright.config.ts
+const SESSION_MS = 30 * 24 * 60 * 60 * 1000; // SESSION_DAYS in app/server/session.server.ts
+const sessionCookie = createCookie("recipals_session", {
+  httpOnly: true,
+  sameSite: "lax",
+  secure: true,
+  path: "/",
+  maxAge: SESSION_MS / 1000,
+  secrets: [SESSION_SECRET],
+});
+
+export interface E2EUser {
+  id: string;
+  username: string;
+  name: string;
+  /** Set only when the user was made with a password (to sign in through the form later). */
+  password?: string;
+}
+
+/** The id of a user by username (seeded or made by a test); fails the test when there is none. */
+export function userIdOf(username: string): string {
+  const id = readDb((db) => db.prepare("select id from users where username = ? collate nocase").pluck().get(username)) as string | undefined;
+  if (!id) throw new Error(`No user "${username}" in the e2e database`);
+  return id;
+}
+
+/**
+ * Signs the page's browser context in as `user` (looked up by username, or by id when given):
+ * writes a session row into the e2e database and sets the signed session cookie, exactly what a
+ * sign-in through the form leaves behind. Replaces any session cookie the context had. The page
+ * stays where it is: navigate afterwards.
+ */
+export async function signInAs(page: Page, user: { username: string; id?: string }): Promise<{ id: string; username: string }> {
+  const userId = user.id ?? userIdOf(user.username);
+  const sessionId = crypto.randomBytes(32).toString("base64url");
+  const now = Date.now();
+  writeDb((db) =>
+    db.prepare("insert into sessions (id, user_id, created_at, expires_at) values (?, ?, ?, ?)").run(sessionId, userId, new Date(now).toISOString(), now + SESSION_MS),
+  );
+  const header = await sessionCookie.serialize(sessionId);
+  const pair = header.split(";")[0]!;
+  const value = pair.slice(pair.indexOf("=") + 1);
+  const { hostname } = new URL(test.info().project.use.baseURL ?? "http://127.0.0.1");
+  await page.context().addCookies([
+    { name: "recipals_session", value, domain: hostname, path: "/", httpOnly: true, secure: true, sameSite: "Lax", expires: Math.floor((now + SESSION_MS) / 1000) },
+  ]);
+  return { id: userId, username: user.username };
+}
+
+/**
+ * Makes a brand-new USER directly in the e2e database (no sign-up form), with `tags` in order.
+ * With `password` it stores a real hash of it (made as the server does), so the user can sign in
+ * through the form later; without, the stored hash matches no password.
+ */
+export async function createUser(
+  prefix = "e2e",
+  { name, tags = [], password }: { name?: string; tags?: string[]; password?: string } = {},
+): Promise<E2EUser> {
+  const id = crypto.randomUUID();
   const username = uniqueName(prefix);
-  const password = "a fine password";
-  await page.goto("/ReciPals/Account/Signup");
-  await page.getByLabel("Name", { exact: true }).fill(`Tester ${username}`);
-  await page.getByLabel("Username").fill(username);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByLabel("Verify Password").fill(password);
-  await page.getByRole("button", { name: "Next" }).click();
-  await expect(page).toHaveURL(/SignupTags$/);
-  await page.getByRole("button", { name: "Sign up" }).click();
-  await expect(page).toHaveURL(/\/ReciPals\/Account\/Profile\/[0-9a-f-]{36}$/);
-  const id = page.url().split("/").at(-1)!;
-  return { username, password, id };
+  const fullName = name ?? `Tester ${username}`;
+  const passwordHash = password === undefined ? "!no-password" : await hashPassword(password);
+  writeDb((db) =>
+    db.transaction(() => {
+      db.prepare(
+        `insert into users (id, username, name, password_hash, role, bio, profile, created_at, seq)
+         values (?, ?, ?, ?, 'USER', '', '/images/profile.png', ?, (select coalesce(max(seq), 0) + 1 from users))`,
+      ).run(id, username, fullName, passwordHash, new Date().toISOString());
+      const tag = db.prepare("insert into user_tags (user_id, position, tag) values (?, ?, ?)");
+      tags.forEach((value, position) => tag.run(id, position, value));
+    })(),
+  );
+  return { id, username, name: fullName, ...(password === undefined ? {} : { password }) };
+}
+
+/** A brand-new USER, made directly in the database and signed in on `page` (see createUser, signInAs). */
+export async function signInNewUser(page: Page, prefix = "e2e", options: { name?: string; tags?: string[]; password?: string } = {}): Promise<E2EUser> {
+  const user = await createUser(prefix, options);
+  await signInAs(page, user);
+  return user;
 }
 
 /** A bot post for this test alone, so parallel tests never touch the same likes or comments. */

@@ -139,11 +139,12 @@ describe("admin users", () => {
     expectRedirect(await userAction(routeArgs(formRequest("/a", { intent: "save", role: "USER" }, adminCookie), { uid: other.id })), /Users$/);
 
     const demote = dataOf<{ error: string }>(await userAction(routeArgs(formRequest("/a", { intent: "save", role: "USER" }, adminCookie), { uid: admin.id })));
-    expect(demote.status).toBe(400);
+    expect(demote.status).toBe(409); // as the API answers it: one rule, one status
     expect(demote.data.error).toBe("You cannot remove the last admin's role.");
     const remove = dataOf<{ error: string }>(
       await userAction(routeArgs(formRequest("/a", { intent: "delete", confirm: "yes" }, adminCookie), { uid: admin.id })),
     );
+    expect(remove.status).toBe(409);
     expect(remove.data.error).toBe("You cannot delete the last admin.");
     expect((await db.selectFrom("users").select("role").where("id", "=", admin.id).executeTakeFirstOrThrow()).role).toBe("ADMIN");
   });

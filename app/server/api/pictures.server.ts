@@ -76,13 +76,13 @@ export async function planPicture(
   const dataUrl = readDataUrl(value);
   if (dataUrl) {
     const { type, options } = dataUrl;
-    if (!/^image\//i.test(type)) throw refuse(field, IMAGE_MESSAGES.notAnImage, 400);
-    if (!/;base64$/i.test(options)) throw refuse(field, PICTURE_MESSAGES.notAPicture, 400);
+    if (!/^image\//i.test(type)) throw pictureRefusal(field, IMAGE_MESSAGES.notAnImage, 400);
+    if (!/;base64$/i.test(options)) throw pictureRefusal(field, PICTURE_MESSAGES.notAPicture, 400);
     const bytes = Buffer.from(value.slice(dataUrl.dataStart), "base64");
     try {
       return { kind: "upload", image: await processImage(bytes) };
     } catch (error) {
-      if (error instanceof ImageError) throw refuse(field, error.message, error.status);
+      if (error instanceof ImageError) throw pictureRefusal(field, error.message, error.status);
       throw error;
     }
   }
@@ -97,25 +97,25 @@ export async function planPicture(
 
 /** The address of a picture on the web, or a 400: http(s) only, no credentials, not over-long. */
 function webPicture(value: string, field: string): URL {
-  if (!/^https?:\/\//i.test(value)) throw refuse(field, PICTURE_MESSAGES.notAPicture, 400);
-  if (value.length > MAX_PICTURE_ADDRESS) throw refuse(field, PICTURE_MESSAGES.addressTooLong, 400);
+  if (!/^https?:\/\//i.test(value)) throw pictureRefusal(field, PICTURE_MESSAGES.notAPicture, 400);
+  if (value.length > MAX_PICTURE_ADDRESS) throw pictureRefusal(field, PICTURE_MESSAGES.addressTooLong, 400);
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw refuse(field, PICTURE_MESSAGES.notAPicture, 400);
+    throw pictureRefusal(field, PICTURE_MESSAGES.notAPicture, 400);
   }
   // A literal private or loopback address would make every visitor's browser ask their own network.
   const literalHost = url.hostname.replace(/^\[|\]$/g, "");
   const privateHost = url.hostname === "localhost" || (net.isIP(literalHost) !== 0 && isPrivateAddress(literalHost));
   if ((url.protocol !== "https:" && url.protocol !== "http:") || !url.hostname || url.username || url.password || privateHost) {
-    throw refuse(field, PICTURE_MESSAGES.notAPicture, 400);
+    throw pictureRefusal(field, PICTURE_MESSAGES.notAPicture, 400);
   }
-  if (url.href.length > MAX_PICTURE_ADDRESS) throw refuse(field, PICTURE_MESSAGES.addressTooLong, 400);
+  if (url.href.length > MAX_PICTURE_ADDRESS) throw pictureRefusal(field, PICTURE_MESSAGES.addressTooLong, 400);
   return url;
 }
 
-function refuse(field: string, message: string, status: number): ApiError {
+function pictureRefusal(field: string, message: string, status: number): ApiError {
   return new ApiError(status, message, { errors: { [field]: message } });
 }
 

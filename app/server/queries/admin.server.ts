@@ -1,9 +1,6 @@
-import crypto from "node:crypto";
-
 import { sql } from "kysely";
 
 import { DEFAULT_PROFILE_IMAGE } from "~/lib/paths";
-import type { TextSection } from "~/lib/ingredient-text";
 
 import { db, type DB } from "../db.server";
 import { hashPassword, randomPassword } from "../password.server";
@@ -156,43 +153,6 @@ export async function listRecipesForAdmin(
     recipes: rows.slice(0, ADMIN_PAGE_SIZE).map((row) => ({ ...row, likes: Number(row.likes ?? 0), comments: Number(row.comments ?? 0) })),
     hasMore: rows.length > ADMIN_PAGE_SIZE,
   };
-}
-
-/**
- * Replaces a recipe's ingredient sections in one transaction. Section ids are kept by
- * position, so saving the same text again rewrites nothing that matters.
- */
-export async function replaceIngredientSections(
-  { recipeId, sections }: { recipeId: string; sections: TextSection[] },
-  database: DB = db,
-): Promise<void> {
-  await database.transaction().execute(async (trx) => {
-    const existing = await trx
-      .selectFrom("ingredient_sections")
-      .select(["id", "position"])
-      .where("recipe_id", "=", recipeId)
-      .orderBy("position")
-      .execute();
-    await trx.deleteFrom("ingredient_sections").where("recipe_id", "=", recipeId).execute();
-    for (const [position, section] of sections.entries()) {
-      const id = existing[position]?.id ?? `${recipeId}-S${crypto.randomUUID()}`;
-      await trx.insertInto("ingredient_sections").values({ id, recipe_id: recipeId, position, title: section.title }).execute();
-      await trx
-        .insertInto("ingredient_lines")
-        .values(section.ingredients.map((text, index) => ({ section_id: id, position: index, text })))
-        .execute();
-    }
-  });
-}
-
-export async function replaceSteps({ recipeId, steps }: { recipeId: string; steps: string[] }, database: DB = db): Promise<void> {
-  await database.transaction().execute(async (trx) => {
-    await trx.deleteFrom("steps").where("recipe_id", "=", recipeId).execute();
-    await trx
-      .insertInto("steps")
-      .values(steps.map((text, position) => ({ recipe_id: recipeId, position, text })))
-      .execute();
-  });
 }
 
 /** Removes a comment of the given post; false when it is already gone. */

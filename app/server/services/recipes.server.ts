@@ -1,0 +1,186 @@
+import { canEditRecipe, isAdmin } from "~/lib/permissions";
+import { formatIngredientText, formatStepsText, parseIngredientText, parseStepsText } from "~/lib/ingredient-text";
+
+import { db } from "../db.server";
+import { applyPicture, deleteImageIfUnreferenced, type PicturePlan } from "../images.server";
+import { getPostOwnership, updatePostContent } from "../queries/posts.server";
+import { getRecipeDetail } from "../queries/recipes.server";
+import {
+  createRecipeWithPost,
+  deleteRecipe as deleteRecipeRows,
+  getRecipeOwnership,
+  updateRecipeAndPost,
+  writeRecipeParts,
+} from "../queries/recipe-writes.server";
+import { AdminTextSchema } from "../validation/admin-recipe.server";
+import { isUsableRecipeId, type RecipeInput } from "../validation/recipe.server";
+import { done, refusal, type Actor, type Outcome } from "./outcome.server";
+
+// Recipes with their posts and photos, for the editor, the admin pages and the API alike
+// (docs/rules.md#recipes). A recipe and its post are one unit: created, changed and deleted
+// together in one transaction. Photos: a new upload is stored only once everything else is
+// acceptable and removed again when the write fails; a replaced or deleted photo (the recipe's
+// and the post's) goes once nothing else refers to it.
+
+export const RECIPE_SERVICE_MESSAGES = {
+  notFound: "Recipe not found.",
+  postNotFound: "Post not found.",
+  notAllowed: "You are not allowed to change this recipe.",
+  notAllowedDelete: "You are not allowed to delete this recipe.",
+  notAllowedPost: "Only the author or an administrator may change the post itself.",
+  idTaken: "A recipe with that id already exists.",
+  badId: "That recipe id cannot be used.",
+  adminOnly: "Only administrators may do that.",
+} as const;
+
+/** Removes what a failed or finished write left unused: uploads nothing refers to any more. */
+async function discard(urls: (string | null | undefined)[], keep: string): Promise<void> {
+  for (const url of new Set(urls)) if (url && url !== keep) await deleteImageIfUnreferenced(url);
+}
+
+/**
+ * A signed-in person creates a recipe (under `recipeId`, as the editor and the API choose it) with
+ * its post. `pendingUploads`: photos this person's form stored earlier and did not end up using.
+ */
+export async function createRecipe({
+  actor,
+  recipeId,
+  postId,
+  input,
+  photo,
+  fallbackPhoto,
+  pendingUploads = [],
+}: {
+  actor: Actor;
+  recipeId: string;
+  postId?: string;
+  input: RecipeInput;
+  photo: PicturePlan;
+  /** The picture when `photo` keeps "what there is" (a new recipe has none yet). */
+  fallbackPhoto: string;
+  pendingUploads?: string[];
+}): Promise<Outcome<{ recipeId: string; postId: string }>> {
+  if (!isUsableRecipeId(recipeId)) return refusal(400, RECIPE_SERVICE_MESSAGES.badId);
+  if (await getRecipeOwnership(recipeId)) return refusal(409, RECIPE_SERVICE_MESSAGES.idTaken);
+  const { url, uploaded } = await applyPicture(photo, fallbackPhoto);
+  try {
+    const created = await createRecipeWithPost({ recipeId, postId, userId: actor.id, input, photo: url });
+    await discard(pendingUploads, url);
+    return done(created);
+  } catch (error) {
+    if (uploaded) await deleteImageIfUnreferenced(url);
+    throw error;
+  }
+}
+
+/** The creator or an ADMIN changes a recipe; its post's title, caption and photo follow. */
+export async function updateRecipe({
+  actor,
+  recipeId,
+  input,
+  photo,
+  pendingUploads = [],
+}: {
+  actor: Actor;
+  recipeId: string;
+  input: RecipeInput;
+  photo: PicturePlan;
+  pendingUploads?: string[];
+}): Promise<Outcome<{ recipeId: string; postId: string }>> {
+  const current = await getRecipeOwnership(recipeId);
+  if (!current) return refusal(404, RECIPE_SERVICE_MESSAGES.notFound);
+  if (!canEditRecipe(actor, current.user_created)) return refusal(403, RECIPE_SERVICE_MESSAGES.notAllowed);
+  const postPhoto = current.post_id ? (await getPostOwnership(current.post_id))?.photo : undefined;
+  const { url, uploaded } = await applyPicture(photo, current.photo);
+  let updated: Awaited<ReturnType<typeof updateRecipeAndPost>>;
+  try {
+    updated = await updateRecipeAndPost({ recipeId, input, photo: url });
+  } catch (error) {
+    if (uploaded) await deleteImageIfUnreferenced(url);
+    throw error;
+  }
+  if (!updated) {
+    if (uploaded) await deleteImageIfUnreferenced(url);
+    return refusal(404, RECIPE_SERVICE_MESSAGES.notFound);
+  }
+  await discard([updated.previousPhoto, postPhoto, ...pendingUploads], url);
+  return done({ recipeId, postId: updated.postId });
+}
+
+/** The creator or an ADMIN deletes a recipe with its post, likes, comments, saves and both photos. */
+export async function deleteRecipe({ actor, recipeId }: { actor: Actor; recipeId: string }): Promise<Outcome<{ recipeId: string; postId: string | null }>> {
+  const current = await getRecipeOwnership(recipeId);
+  if (!current) return refusal(404, RECIPE_SERVICE_MESSAGES.notFound);
+  if (!canEditRecipe(actor, current.user_created)) return refusal(403, RECIPE_SERVICE_MESSAGES.notAllowedDelete);
+  const postPhoto = current.post_id ? (await getPostOwnership(current.post_id))?.photo : undefined;
+  const deleted = await deleteRecipeRows({ recipeId });
+  if (!deleted) return refusal(404, RECIPE_SERVICE_MESSAGES.notFound);
+  await discard([deleted.photo, postPhoto], "");
+  return done({ recipeId, postId: current.post_id });
+}
+
+/**
+ * An ADMIN replaces a recipe's ingredients or instructions from the plain-text format
+ * (docs/rules.md#admin-text-format). The text it opened with, saved again, writes nothing.
+ */
+export async function editRecipeText({
+  actor,
+  recipeId,
+  part,
+  text,
+}: {
+  actor: Actor;
+  recipeId: string;
+  part: "ingredients" | "instructions";
+  text: string;
+}): Promise<Outcome<{ changed: boolean }>> {
+  if (!isAdmin(actor)) return refusal(403, RECIPE_SERVICE_MESSAGES.adminOnly);
+  const recipe = await getRecipeDetail(recipeId);
+  if (!recipe) return refusal(404, RECIPE_SERVICE_MESSAGES.notFound);
+  const checked = AdminTextSchema.safeParse({ text });
+  if (!checked.success) return refusal(400, checked.error.issues[0]!.message);
+  const same = (stored: string) => text.replace(/\r\n?/g, "\n").trim() === stored.trim();
+  if (part === "ingredients") {
+    if (same(formatIngredientText(recipe.ingredients_sec))) return done({ changed: false });
+    const parsed = parseIngredientText(text);
+    if (!parsed.ok) return refusal(400, parsed.error);
+    await db.transaction().execute((trx) => writeRecipeParts(trx, recipeId, { sections: parsed.value }));
+  } else {
+    if (same(formatStepsText(recipe.steps))) return done({ changed: false });
+    const parsed = parseStepsText(text);
+    if (!parsed.ok) return refusal(400, parsed.error);
+    await db.transaction().execute((trx) => writeRecipeParts(trx, recipeId, { steps: parsed.value }));
+  }
+  return done({ changed: true });
+}
+
+/**
+ * The author or an ADMIN changes a post's own title, caption or photo (the API's posts; the
+ * editor changes them through the recipe).
+ */
+export async function updatePost({
+  actor,
+  postId,
+  title,
+  caption,
+  photo,
+}: {
+  actor: Actor;
+  postId: string;
+  title: string;
+  caption: string;
+  photo: PicturePlan;
+}): Promise<Outcome> {
+  const post = await getPostOwnership(postId);
+  if (!post) return refusal(404, RECIPE_SERVICE_MESSAGES.postNotFound);
+  if (!canEditRecipe(actor, post.created_by)) return refusal(403, RECIPE_SERVICE_MESSAGES.notAllowedPost, { refused: ["post"] });
+  const { url, uploaded } = await applyPicture(photo, post.photo);
+  try {
+    await db.transaction().execute((trx) => updatePostContent({ postId, title, caption, photo: url }, trx));
+  } catch (error) {
+    if (uploaded) await deleteImageIfUnreferenced(url);
+    throw error;
+  }
+  await discard([post.photo], url);
+  return done();
+}
