@@ -13,29 +13,19 @@ import { ProfileEditor, type ProfileEditorFailure } from "~/components/profile-e
 import { paths } from "~/lib/paths";
 import { canEditProfile } from "~/lib/permissions";
 import { TAG_LIMIT_MESSAGE } from "~/lib/tags";
-import { env } from "~/server/env.server";
-import { formValues, keptFields, toFailure } from "~/server/forms.server";
+import { formValues, keptFields } from "~/server/forms.server";
 import { invariantResponse } from "~/server/http.server";
-import {
-  deleteImageIfUnreferenced,
-  fileBytes,
-  ImageError,
-  IMAGE_MESSAGES,
-  readMultipartFormLenient,
-  storeImage,
-} from "~/server/images.server";
-import { hashPassword } from "~/server/password.server";
-import { getUserProfile, isUsernameTakenByOther, LastAdminError, updateUserProfile, UsernameTakenError } from "~/server/queries/users.server";
+import { fileBytes, ImageError, IMAGE_MESSAGES, processImage, readMultipartFormLenient, type PicturePlan } from "~/server/images.server";
+import { getUserProfile } from "~/server/queries/users.server";
+import { updateProfile } from "~/server/services/users.server";
 import { requireUser } from "~/server/session.server";
-import { checkAdminSecret, clientAddress, ThrottledError } from "~/server/throttle.server";
-import { USERNAME_TAKEN } from "~/server/validation/auth.server";
+import { clientAddress } from "~/server/throttle.server";
 import {
   ADMIN_SECRET_UNSET,
   IMAGE_FAILED,
   INCORRECT_ADMIN_PASSWORD,
   NOT_ALLOWED,
   PROFILE_FIELDS,
-  ProfileEditSchema,
   SAVE_FAILED,
   USER_NOT_FOUND,
 } from "~/server/validation/profile.server";
@@ -62,10 +52,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 type Failure = ProfileEditorFailure;
 
-function refuse(status: number, failure: Omit<Failure, "formError"> & { formError?: string | null }) {
+function refuseSave(status: number, failure: Omit<Failure, "formError"> & { formError?: string | null }) {
   // Field messages sit by their fields; the alert says the save did not happen.
   return data<Failure>({ ...failure, formError: failure.formError ?? SAVE_FAILED }, { status });
 }
+
+// Refusals the page also shows as its alert (the product's own texts); others read "Failed to save…".
+const ALERT_MESSAGES = new Set<string>([TAG_LIMIT_MESSAGE, UNKNOWN_TAG, ADMIN_SECRET_UNSET, INCORRECT_ADMIN_PASSWORD]);
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const uid = params.uid ?? "";
@@ -80,86 +73,42 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     photoTooLarge = form.oversizedFiles.length > 0;
   } catch (error) {
     if (!(error instanceof ImageError)) throw error;
-    return refuse(error.status, { formError: IMAGE_FAILED, fieldErrors: { photo: error.message }, fields: {}, tags: user.tags });
+    return refuseSave(error.status, { formError: IMAGE_FAILED, fieldErrors: { photo: error.message }, fields: {}, tags: user.tags });
   }
-  const submittedTags = readTags(formData);
+  const tags = readTags(formData);
   const fields = keptFields(formData, PROFILE_FIELDS);
   if (photoTooLarge) {
-    return refuse(413, { formError: IMAGE_FAILED, fieldErrors: { photo: IMAGE_MESSAGES.tooLarge }, fields, tags: submittedTags });
+    return refuseSave(413, { formError: IMAGE_FAILED, fieldErrors: { photo: IMAGE_MESSAGES.tooLarge }, fields, tags });
   }
-  const parsed = ProfileEditSchema.safeParse({ ...formValues(formData, PROFILE_FIELDS), tags: submittedTags });
-  if (!parsed.success) {
-    const failure = toFailure(parsed.error, formData, PROFILE_FIELDS, [TAG_LIMIT_MESSAGE, UNKNOWN_TAG]);
-    return refuse(400, { ...failure, tags: submittedTags });
-  }
-  const input = parsed.data;
-
-  // Becoming ADMIN: an ADMIN chooses roles freely; anyone else needs the server's secret.
-  let grantedAdmin = false;
-  if (input.role === "ADMIN" && viewer.role !== "ADMIN" && user.role !== "ADMIN") {
-    const back = { ...fields, role: "USER" };
-    if (!env.ADMIN_SECRET) {
-      return refuse(403, { formError: ADMIN_SECRET_UNSET, fieldErrors: { role: ADMIN_SECRET_UNSET }, fields: back, tags: submittedTags });
-    }
-    let matches: boolean;
-    try {
-      matches = await checkAdminSecret({ typed: input.adminPassword, secret: env.ADMIN_SECRET, userId: viewer.id, address: clientAddress(context) });
-    } catch (error) {
-      if (!(error instanceof ThrottledError)) throw error;
-      return refuse(429, { formError: error.message, fieldErrors: { adminPassword: error.message }, fields: back, tags: submittedTags });
-    }
-    if (!matches) {
-      return refuse(403, {
-        formError: INCORRECT_ADMIN_PASSWORD,
-        fieldErrors: { adminPassword: INCORRECT_ADMIN_PASSWORD },
-        fields: back,
-        tags: submittedTags,
-      });
-    }
-    grantedAdmin = true;
-  }
-
-  if (await isUsernameTakenByOther(input.username, uid)) {
-    return refuse(409, { fieldErrors: { username: USERNAME_TAKEN }, fields, tags: submittedTags });
-  }
-
-  // The photo is stored last, once everything else is known to be acceptable.
-  let profile: string | undefined;
+  let picture: PicturePlan = { kind: "keep" };
   const photo = await fileBytes(formData.get("photo"));
   if (photo) {
     try {
-      profile = (await storeImage(photo)).url;
+      picture = { kind: "upload", image: await processImage(photo) };
     } catch (error) {
       if (!(error instanceof ImageError)) throw error;
-      return refuse(error.status, { formError: IMAGE_FAILED, fieldErrors: { photo: error.message }, fields, tags: submittedTags });
+      return refuseSave(error.status, { formError: IMAGE_FAILED, fieldErrors: { photo: error.message }, fields, tags });
     }
   }
 
-  try {
-    await updateUserProfile({
-      id: uid,
-      name: input.name,
-      username: input.username,
-      role: input.role,
-      bio: input.bio,
-      tags: input.tags,
-      passwordHash: input.password ? await hashPassword(input.password) : undefined,
-      profile,
-    });
-  } catch (error) {
-    if (profile !== undefined) await deleteImageIfUnreferenced(profile);
-    if (error instanceof UsernameTakenError) {
-      return refuse(409, { fieldErrors: { username: USERNAME_TAKEN }, fields, tags: submittedTags });
-    }
-    if (error instanceof LastAdminError) {
-      return refuse(409, { formError: error.message, fieldErrors: { role: error.message }, fields: { ...fields, role: "ADMIN" }, tags: submittedTags });
-    }
-    console.error(error);
-    return refuse(500, { fieldErrors: {}, fields, tags: submittedTags });
+  const typed = formValues(formData, PROFILE_FIELDS);
+  const outcome = await updateProfile({
+    actor: viewer,
+    userId: uid,
+    changes: { name: typed.name, username: typed.username, password: typed.password, role: typed.role, bio: typed.bio, tags },
+    picture,
+    adminSecret: typed.adminPassword,
+    address: clientAddress(context),
+  });
+  if (!outcome.ok) {
+    // A refused elevation puts the choice back to User; the last ADMIN keeps Admin chosen.
+    const role = outcome.errors?.adminPassword || outcome.errors?.role === ADMIN_SECRET_UNSET ? "USER" : outcome.errors?.role ? "ADMIN" : fields.role;
+    const fieldErrors = { ...outcome.errors };
+    if (outcome.message === ADMIN_SECRET_UNSET) fieldErrors.role = ADMIN_SECRET_UNSET;
+    const alert = ALERT_MESSAGES.has(outcome.message) || outcome.status === 429 || outcome.errors?.role ? outcome.message : null;
+    return refuseSave(outcome.status, { formError: alert, fieldErrors, fields: { ...fields, ...(role ? { role } : {}) }, tags });
   }
-  // The replaced picture goes once nothing else uses it (never the default picture).
-  if (profile !== undefined && profile !== user.profile) await deleteImageIfUnreferenced(user.profile);
-  return redirect(grantedAdmin ? `${paths.profile(uid)}?admin=granted` : paths.profile(uid));
+  return redirect(outcome.value.grantedAdmin ? `${paths.profile(uid)}?admin=granted` : paths.profile(uid));
 }
 
 export default function ProfileEditRoute() {
