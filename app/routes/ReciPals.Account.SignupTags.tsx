@@ -11,10 +11,9 @@ import { FormAlert } from "~/components/forms";
 import { TagPicker } from "~/components/tag-picker";
 import { paths } from "~/lib/paths";
 import { readForm } from "~/server/body.server";
-import { createUser, UsernameTakenError } from "~/server/queries/users.server";
+import { createAccount } from "~/server/services/users.server";
 import { clearSignupDraft, createUserSession, getSignupDraft, requireAnonymous } from "~/server/session.server";
-import { USERNAME_TAKEN } from "~/server/validation/auth.server";
-import { ProfileTagsSchema, readTags } from "~/server/validation/tags.server";
+import { readTags } from "~/server/validation/tags.server";
 
 export const meta: MetaFunction = () => [{ title: "Choose your tags · ReciPals" }];
 
@@ -31,22 +30,9 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!draft) throw redirect(paths.signup());
   const formData = await readForm(request);
   const submitted = readTags(formData);
-  const parsed = ProfileTagsSchema.safeParse(submitted);
-  if (!parsed.success) {
-    return data({ formError: parsed.error.issues[0]?.message ?? "Please check your tags.", tags: submitted }, { status: 400 });
-  }
-  let user;
-  try {
-    user = await createUser({
-      name: draft.name,
-      username: draft.username,
-      passwordHash: draft.passwordHash,
-      tags: parsed.data,
-    });
-  } catch (error) {
-    if (!(error instanceof UsernameTakenError)) throw error;
-    return data({ formError: USERNAME_TAKEN, tags: submitted }, { status: 409 });
-  }
+  const created = await createAccount({ name: draft.name, username: draft.username, passwordHash: draft.passwordHash, tags: submitted });
+  if (!created.ok) return data({ formError: created.message, tags: submitted }, { status: created.status });
+  const user = created.value;
   const headers = new Headers({ "Set-Cookie": await clearSignupDraft(request) });
   return createUserSession({ request, userId: user.id, redirectTo: paths.profile(user.id), headers });
 }

@@ -38,12 +38,13 @@ import {
   processImage,
   readMultipartFormLenient,
   storeImage,
-  storeProcessedImage,
   type LenientMultipart,
+  type PicturePlan,
   type ProcessedImage,
 } from "~/server/images.server";
-import { createRecipeWithPost, deleteRecipe, getRecipeOwnership, updateRecipeAndPost } from "~/server/queries/recipe-writes.server";
+import { getRecipeOwnership } from "~/server/queries/recipe-writes.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
+import { createRecipe, deleteRecipe, updateRecipe } from "~/server/services/recipes.server";
 import { getUser } from "~/server/session.server";
 import { isUsableRecipeId, validateRecipeDraft } from "~/server/validation/recipe.server";
 import editorStyles from "~/styles/editor.css";
@@ -150,9 +151,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (formData.get(FIELD.confirm) !== "yes") {
       return answer({ kind: "confirm-delete", draft, fieldErrors: {}, formError: null, pendingPhoto }, 200);
     }
-    const deleted = await deleteRecipe({ recipeId: rid });
-    if (!deleted) throw fail(RECIPE_NOT_FOUND, 404);
-    await deleteImageIfUnreferenced(deleted.photo);
+    const deleted = await deleteRecipe({ actor: user, recipeId: rid });
+    if (!deleted.ok) throw fail(deleted.message, deleted.status);
     if (pendingPhoto) await deleteImageIfUnreferenced(pendingPhoto);
     return redirect(paths.profile(user.id));
   }
@@ -201,27 +201,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 
   const input = validation.value;
-  let newUpload: string | null = null;
-  if (processed) newUpload = (await storeProcessedImage(processed)).url;
-  else if (pendingPhoto) newUpload = pendingPhoto;
-  const photo = newUpload ?? existing?.photo ?? RECIPE_PLACEHOLDER_IMAGE;
-
-  let target: string;
-  try {
-    if (existing) {
-      const updated = await updateRecipeAndPost({ recipeId: rid, input, photo });
-      if (!updated) throw fail(RECIPE_NOT_FOUND, 404);
-      if (updated.previousPhoto !== photo) await deleteImageIfUnreferenced(updated.previousPhoto);
-      target = paths.recipe(rid);
-    } else {
-      const created = await createRecipeWithPost({ recipeId: rid, postId: crypto.randomUUID(), userId: user.id, input, photo });
-      target = paths.post(user.id, created.postId);
-    }
-  } catch (error) {
-    if (newUpload) await deleteImageIfUnreferenced(newUpload);
-    throw error;
-  }
-  if (pendingPhoto && pendingPhoto !== photo) await deleteImageIfUnreferenced(pendingPhoto);
+  // A photo chosen now wins; else the one kept from an earlier submission of this form; else the
+  // recipe's own (or, for a new recipe, the placeholder).
+  const photo: PicturePlan = processed ? { kind: "upload", image: processed } : pendingPhoto ? { kind: "set", url: pendingPhoto } : { kind: "keep" };
+  const pendingUploads = pendingPhoto ? [pendingPhoto] : [];
+  const saved = existing
+    ? await updateRecipe({ actor: user, recipeId: rid, input, photo, pendingUploads })
+    : await createRecipe({ actor: user, recipeId: rid, postId: crypto.randomUUID(), input, photo, fallbackPhoto: RECIPE_PLACEHOLDER_IMAGE, pendingUploads });
+  if (!saved.ok) throw fail(saved.message, saved.status);
+  const target = existing ? paths.recipe(rid) : paths.post(user.id, saved.value.postId);
   return redirect(validation.tagsCut ? withNotice(target, "tags-cut") : target);
 }
 

@@ -3,6 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { BODY_LIMITS, BODY_MESSAGES, jsonLimitFor } from "../body.server";
 import { env } from "../env.server";
 import type { SessionUser } from "../queries/users.server";
+import type { Outcome } from "../services/outcome.server";
 import { getUser } from "../session.server";
 import { offerToSharedCache } from "../shared-cache.server";
 
@@ -276,6 +277,16 @@ export function noBody(handler: ApiHandler): ApiHandler {
     await expectNoBody(args.request);
     return handler(args);
   };
+}
+
+/** A service's result, or its refusal as a JSON error (status, `message`, `errors`, `refused`, Retry-After). */
+export function unwrap<T>(outcome: Outcome<T>): T {
+  if (outcome.ok) return outcome.value;
+  const extra: Record<string, unknown> = {};
+  if (outcome.errors) extra.errors = outcome.errors;
+  if (outcome.refused) extra.refused = outcome.refused;
+  const headers: Record<string, string> = outcome.retryAfterSeconds ? { "Retry-After": String(outcome.retryAfterSeconds) } : {};
+  throw new ApiError(outcome.status, outcome.message, extra, headers);
 }
 
 /** Route params are untrusted text too: a missing one reads as "". */

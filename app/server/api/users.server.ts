@@ -4,39 +4,17 @@ import { DEFAULT_PROFILE_IMAGE } from "~/lib/paths";
 import { canEditProfile, isAdmin } from "~/lib/permissions";
 
 import { checkCredentials, LoginError, throttledSignIn } from "../auth.server";
-import { env } from "../env.server";
-import { deleteImageIfUnreferenced } from "../images.server";
-import { hashPassword, randomPassword } from "../password.server";
-import { createPlaceholderUser, deleteUser, setUserRole } from "../queries/admin.server";
-import { follow, removeFollower, unfollow } from "../queries/follows.server";
-import { recipeExists } from "../queries/recipes.server";
-import { setRecipeSaved } from "../queries/saved.server";
 import { searchUsers } from "../queries/search.server";
-import {
-  createUser,
-  getSessionUserById,
-  isUsernameTaken,
-  isUsernameTakenByOther,
-  LastAdminError,
-  readUsersWithLists,
-  updateUserProfile,
-  UsernameTakenError,
-  type SessionUser,
-  type UserWithLists,
-} from "../queries/users.server";
+import { readUsersWithLists, type SessionUser } from "../queries/users.server";
+import { removeFollower, setFollowing as setFollowingService } from "../services/follows.server";
+import { INTERACTION_MESSAGES, setSaved as setSavedService } from "../services/interactions.server";
+import { addPlaceholderUser, createAccount, deleteUser, updateProfile, USER_MESSAGES } from "../services/users.server";
 import { endSession, startSession } from "../session.server";
-import { checkAdminSecret, clientAddress, ThrottledError } from "../throttle.server";
-import { nameField, newPasswordField, USERNAME_TAKEN, usernameField } from "../validation/auth.server";
-import {
-  ADMIN_SECRET_UNSET,
-  INCORRECT_ADMIN_PASSWORD,
-  NOT_ALLOWED,
-  ProfileEditSchema,
-} from "../validation/profile.server";
-import { ProfileTagsSchema } from "../validation/tags.server";
+import { clientAddress, ThrottledError } from "../throttle.server";
+import { NOT_ALLOWED } from "../validation/profile.server";
 import { apiUser, apiUsersByIds, jsonList, NOT_FOUND, parseListWindow, streamUsers } from "./entities.server";
-import { ApiError, invalid, json, param, readJsonObject, requireApiUser, type ApiArgs } from "./http.server";
-import { applyPicture, planPicture, type PicturePlan } from "./pictures.server";
+import { ApiError, invalid, json, param, readJsonObject, requireApiUser, unwrap, type ApiArgs } from "./http.server";
+import { planPicture, type PicturePlan } from "./pictures.server";
 import { issuesToErrors, withoutNulls } from "./validation.server";
 
 // /api/users (SPEC §7 "Users"), on the same rules and query modules as the pages.
@@ -63,16 +41,11 @@ import { issuesToErrors, withoutNulls } from "./validation.server";
 // changes nothing; the original client's follow, unfollow and remove-follower calls each
 // change only the caller's own relations, so they pass.
 
-const UNKNOWN_SIGNUP_ROLE = "New accounts are users; an administrator can make them administrators.";
-const CANNOT_FOLLOW_SELF = "You cannot follow yourself.";
-const SELF_ONLY = "You may only change your own saved recipes.";
-const ADMIN_ONLY = "Only administrators may do that.";
 const HASH_FIELD = "The password hash cannot be sent; send `password` to set a new password.";
 const ID_FIXED = "The _id in the body does not match the URL; ids cannot be changed.";
 const OWN_RELATIONS_ONLY = "You may only follow or unfollow as yourself, or stop someone following you.";
 const NO_ADDED_FOLLOWERS = "Followers cannot be added; people follow you themselves.";
 
-const { name: nameShape, username: usernameShape, password: passwordShape, bio: bioShape } = ProfileEditSchema.shape;
 
 // ---------------------------------------------------------------------------------------------
 // Session
@@ -107,50 +80,12 @@ export async function profile({ request }: ApiArgs): Promise<Response> {
   return json(await apiUser(user.id));
 }
 
-const SignupSchema = z.object({
-  name: nameField,
-  username: usernameField,
-  password: newPasswordField,
-  tags: ProfileTagsSchema.optional(),
-  bio: bioShape.optional(),
-});
-
 /** POST /api/users/signup: creates a USER and signs them in (201). */
 export async function signUp({ request }: ApiArgs): Promise<Response> {
   const body = withoutNulls(await readJsonObject(request));
-  const parsed = SignupSchema.safeParse({
-    name: body.name ?? "",
-    username: body.username ?? "",
-    password: body.password ?? "",
-    tags: body.tags,
-    bio: body.bio,
-  });
-  if (!parsed.success) throw invalid(issuesToErrors(parsed.error));
-  if (body.role !== undefined && body.role !== "USER") throw new ApiError(403, UNKNOWN_SIGNUP_ROLE, { refused: ["role"] });
-  const input = parsed.data;
-  if (await isUsernameTaken(input.username)) throw usernameTaken();
   const picture = await planOptionalPicture(body.profile, { current: null, fallback: DEFAULT_PROFILE_IMAGE, field: "profile" });
-  const { url } = await applyPicture(picture, DEFAULT_PROFILE_IMAGE);
-  let created: SessionUser;
-  try {
-    created = await createUser({
-      name: input.name,
-      username: input.username,
-      passwordHash: await hashPassword(input.password),
-      bio: input.bio ?? "",
-      tags: input.tags ?? [],
-      profile: url,
-    });
-  } catch (error) {
-    await deleteImageIfUnreferenced(url);
-    if (error instanceof UsernameTakenError) throw usernameTaken();
-    throw error;
-  }
+  const created = unwrap(await createAccount({ name: body.name, username: body.username, password: body.password, bio: body.bio, tags: body.tags, role: body.role, picture }));
   return json(await apiUser(created.id), { status: 201, headers: { "Set-Cookie": await startSession(request, created.id) } });
-}
-
-function usernameTaken(): ApiError {
-  return new ApiError(409, USERNAME_TAKEN, { errors: { username: USERNAME_TAKEN } });
 }
 
 async function planOptionalPicture(
@@ -183,61 +118,24 @@ export async function getUserById(args: ApiArgs): Promise<Response> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// POST /api/users (ADMIN): SPEC's "create user"
-
-const CreateUserSchema = z.object({
-  name: nameField,
-  username: usernameField,
-  password: newPasswordField.optional(),
-  role: z.enum(["USER", "ADMIN"], { error: "Please choose USER or ADMIN." }).optional(),
-  bio: bioShape.optional(),
-  tags: ProfileTagsSchema.optional(),
-});
+// POST /api/users (ADMIN): create a user
 
 /**
  * Creates a user as an ADMIN (201). With `name` and `username` it creates that user (a random
- * password when none is sent; it is never shown); with neither it makes SPEC §4's placeholder
- * User{n+1}/user{n+1}.
+ * password when none is sent; it is never shown); `{}` makes the placeholder User{n+1}/user{n+1}.
  */
 export async function createUserAsAdmin({ request }: ApiArgs): Promise<Response> {
   const actor = await requireApiUser(request);
-  if (!isAdmin(actor)) throw new ApiError(403, ADMIN_ONLY);
+  if (!isAdmin(actor)) throw new ApiError(403, USER_MESSAGES.adminOnly);
   const body = withoutNulls(await readJsonObject(request));
   // An empty object asks for the placeholder User{n+1}, as the admin page's Add User does; a body
   // with anything in it must name the user (a stray or malformed object creates nobody).
-  if (Object.keys(body).length === 0) {
-    const placeholder = await createPlaceholderUser();
-    return json(await apiUser(placeholder.id), { status: 201 });
-  }
-  const parsed = CreateUserSchema.safeParse({
-    name: body.name ?? "",
-    username: body.username ?? "",
-    password: body.password === "" ? undefined : body.password,
-    role: body.role,
-    bio: body.bio,
-    tags: body.tags,
-  });
-  if (!parsed.success) throw invalid(issuesToErrors(parsed.error));
-  const input = parsed.data;
-  if (await isUsernameTaken(input.username)) throw usernameTaken();
+  if (Object.keys(body).length === 0) return json(await apiUser(unwrap(await addPlaceholderUser({ actor })).id), { status: 201 });
   const picture = await planOptionalPicture(body.profile, { current: null, fallback: DEFAULT_PROFILE_IMAGE, field: "profile" });
-  const { url } = await applyPicture(picture, DEFAULT_PROFILE_IMAGE);
-  try {
-    const created = await createUser({
-      name: input.name,
-      username: input.username,
-      passwordHash: await hashPassword(input.password ?? randomPassword()),
-      role: input.role ?? "USER",
-      bio: input.bio ?? "",
-      tags: input.tags ?? [],
-      profile: url,
-    });
-    return json(await apiUser(created.id), { status: 201 });
-  } catch (error) {
-    await deleteImageIfUnreferenced(url);
-    if (error instanceof UsernameTakenError) throw usernameTaken();
-    throw error;
-  }
+  const created = unwrap(
+    await createAccount({ name: body.name, username: body.username, password: body.password, role: body.role, bio: body.bio, tags: body.tags, picture }, actor),
+  );
+  return json(await apiUser(created.id), { status: 201 });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -262,16 +160,6 @@ const UserPutSchema = z.object({
   saved_recipes: idList.optional(),
   adminPassword: z.string().max(1000).optional(),
 });
-
-/** Plain fields that differ from the stored user, validated. */
-interface ProfileChanges {
-  name?: string;
-  username?: string;
-  bio?: string;
-  tags?: string[];
-  role?: "USER" | "ADMIN";
-  password?: string;
-}
 
 /** User fields, as opposed to `_id`, `__v`, the admin secret and fields we do not know. */
 const USER_FIELDS = ["name", "username", "password", "role", "bio", "profile", "tags", "followers", "following", "posts", "saved_recipes"] as const;
@@ -304,34 +192,22 @@ export async function updateUser({ request, params, context }: ApiArgs): Promise
 
   const self = actor.id === target.id;
   const admin = isAdmin(actor);
-  const mayEdit = canEditProfile(actor, target.id);
   const sentFields = USER_FIELDS.filter((field) => body[field] !== undefined);
   const followersOnly = sentFields.length === 1 && sentFields[0] === "followers";
-
   const refused = new Map<string, string>();
-  const errors: Record<string, string> = {};
 
-  // Plain fields: what differs from the stored user (validated only then, so an unchanged legacy
-  // value is never refused by today's limits).
-  const changes: ProfileChanges = {};
-  const check = <T>(field: keyof typeof changes, value: unknown, stored: unknown, schema: z.ZodType<T>, same: (v: T) => boolean) => {
-    if (value === undefined || value === stored) return;
-    const parsed = schema.safeParse(value);
-    if (!parsed.success) errors[field] = parsed.error.issues[0]?.message ?? "Not valid.";
-    else if (!same(parsed.data)) (changes as Record<string, unknown>)[field] = parsed.data;
-  };
-  check("name", body.name, target.name, nameShape, (v) => v === target.name);
-  check("username", body.username, target.username, usernameShape, (v) => v === target.username);
-  check("bio", body.bio, target.bio, bioShape, (v) => v === target.bio);
-  if (body.tags !== undefined && !sameList(body.tags, target.tags)) {
-    check("tags", body.tags, undefined, ProfileTagsSchema, (v) => sameList(v, target.tags));
-  }
-  check("role", body.role, target.role, z.enum(["USER", "ADMIN"], { error: "Please choose USER or ADMIN." }), (v) => v === target.role);
-  if (body.password !== undefined && body.password !== "") check("password", body.password, undefined, passwordShape, () => false);
+  // The person's own fields: what differs from the stored user goes to the profile service,
+  // which checks, writes and decides about roles (once, for the profile page too).
   const pictureChanged = body.profile !== undefined && body.profile !== target.profile;
-
-  const plainChanged = Object.keys(changes).length > 0 || Object.keys(errors).length > 0 || pictureChanged;
-  if (plainChanged && !mayEdit) refused.set("profile", NOT_ALLOWED);
+  const plainChanged =
+    (body.name !== undefined && body.name !== target.name) ||
+    (body.username !== undefined && body.username !== target.username) ||
+    (body.bio !== undefined && body.bio !== target.bio) ||
+    (body.tags !== undefined && !sameList(body.tags, target.tags)) ||
+    (body.role !== undefined && body.role !== target.role) ||
+    (body.password !== undefined && body.password !== "") ||
+    pictureChanged;
+  if (plainChanged && !canEditProfile(actor, target.id)) refused.set("profile", NOT_ALLOWED);
 
   // Relations: only ever changes of the caller's own follows (see the comment at the top).
   const ops: FollowOp[] = [];
@@ -364,75 +240,28 @@ export async function updateUser({ request, params, context }: ApiArgs): Promise
     if (sent === undefined || self || admin) continue;
     if (minus(sent, target[field]).length > 0 || minus(target[field], sent).length > 0) refused.set(field, OWN_RELATIONS_ONLY);
   }
+  if (refused.size > 0) throw new ApiError(403, [...refused.values()][0]!, { refused: [...refused.keys()] });
 
-  // Becoming ADMIN without being one: the admin secret, as in the profile editor.
-  if (changes.role === "ADMIN" && mayEdit && !admin) {
-    if (!env.ADMIN_SECRET) refused.set("role", ADMIN_SECRET_UNSET);
-    else {
-      // Guesses are held to the sign-in limits (shared with the profile editor).
-      try {
-        const typed = typeof body.adminPassword === "string" ? body.adminPassword : "";
-        if (!(await checkAdminSecret({ typed, secret: env.ADMIN_SECRET, userId: actor.id, address: clientAddress(context) }))) {
-          refused.set("role", INCORRECT_ADMIN_PASSWORD);
-        }
-      } catch (error) {
-        if (!(error instanceof ThrottledError)) throw error;
-        throw new ApiError(429, error.message, {}, { "Retry-After": String(error.retryAfterSeconds) });
-      }
-    }
-  }
-
-  if (refused.size > 0) {
-    throw new ApiError(403, [...refused.values()][0]!, { refused: [...refused.keys()] });
-  }
-  if (Object.keys(errors).length > 0) throw invalid(errors);
-  if (changes.username !== undefined && (await isUsernameTakenByOther(changes.username, target.id))) throw usernameTaken();
-
-  const picture = pictureChanged
-    ? await planPicture(body.profile!, { current: target.profile, fallback: DEFAULT_PROFILE_IMAGE, field: "profile" })
-    : ({ kind: "keep" } as const);
-
-  if (Object.keys(changes).length > 0 || picture.kind !== "keep") {
-    await writeProfile(target, changes, picture);
+  if (plainChanged) {
+    const picture = pictureChanged
+      ? await planPicture(body.profile!, { current: target.profile, fallback: DEFAULT_PROFILE_IMAGE, field: "profile" })
+      : ({ kind: "keep" } as const);
+    unwrap(
+      await updateProfile({
+        actor,
+        userId: target.id,
+        changes: { name: body.name, username: body.username, bio: body.bio, tags: body.tags, role: body.role, password: body.password },
+        picture,
+        adminSecret: body.adminPassword ?? "",
+        address: clientAddress(context),
+      }),
+    );
   }
   for (const op of ops) {
-    if (op.kind === "follow") await follow({ followerId: op.a, followeeId: op.b });
-    else if (op.kind === "unfollow") await unfollow({ followerId: op.a, followeeId: op.b });
-    else await removeFollower({ ownerId: op.a, followerId: op.b });
+    if (op.kind === "remove") unwrap(await removeFollower({ actor, ownerId: op.a, followerId: op.b }));
+    else unwrap(await setFollowingService({ actor, targetId: op.b, following: op.kind === "follow" }));
   }
   return json(await apiUser(target.id));
-}
-
-/** Writes the plain fields: a role change first (it may be refused: the last ADMIN), then the rest in one transaction. */
-async function writeProfile(target: UserWithLists, changes: ProfileChanges, picture: PicturePlan): Promise<void> {
-  const role = changes.role ?? target.role;
-  if (role !== target.role) {
-    try {
-      await setUserRole({ userId: target.id, role });
-    } catch (error) {
-      if (error instanceof LastAdminError) throw new ApiError(409, error.message, { errors: { role: error.message } });
-      throw error;
-    }
-  }
-  const { url, uploaded } = await applyPicture(picture, target.profile);
-  try {
-    await updateUserProfile({
-      id: target.id,
-      name: changes.name ?? target.name,
-      username: changes.username ?? target.username,
-      role,
-      bio: changes.bio ?? target.bio,
-      tags: changes.tags ?? target.tags,
-      passwordHash: changes.password ? await hashPassword(changes.password) : undefined,
-      profile: url !== target.profile ? url : undefined,
-    });
-  } catch (error) {
-    if (role !== target.role) await setUserRole({ userId: target.id, role: target.role }).catch(() => undefined);
-    if (uploaded) await deleteImageIfUnreferenced(url);
-    if (error instanceof UsernameTakenError) throw usernameTaken();
-    throw error;
-  }
-  if (url !== target.profile) await deleteImageIfUnreferenced(target.profile);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -440,17 +269,8 @@ async function writeProfile(target: UserWithLists, changes: ProfileChanges, pict
 
 export async function deleteUserAsAdmin({ request, params }: ApiArgs): Promise<Response> {
   const actor = await requireApiUser(request);
-  if (!isAdmin(actor)) throw new ApiError(403, ADMIN_ONLY);
   const id = params.id ?? "";
-  const user = await getSessionUserById(id);
-  if (!user) throw new ApiError(404, NOT_FOUND.user);
-  try {
-    await deleteUser(id);
-  } catch (error) {
-    if (error instanceof LastAdminError) throw new ApiError(409, error.message);
-    throw error;
-  }
-  await deleteImageIfUnreferenced(user.profile);
+  unwrap(await deleteUser({ actor, userId: id }));
   return json({ deleted: true, _id: id });
 }
 
@@ -462,21 +282,17 @@ const SaveSchema = z.object({ recipeId: z.string({ error: "Please say which reci
 /** PUT /api/users/{id}/save and /unsave `{recipeId}`: the user themselves only; answers the updated user. */
 export async function setSaved(args: ApiArgs, saved: boolean): Promise<Response> {
   const actor = await requireApiUser(args.request);
-  if (param(args, "id") !== actor.id) throw new ApiError(403, SELF_ONLY);
+  const userId = param(args, "id");
+  if (userId !== actor.id) throw new ApiError(403, INTERACTION_MESSAGES.ownSavesOnly);
   const parsed = SaveSchema.safeParse(await readJsonObject(args.request));
   if (!parsed.success) throw invalid(issuesToErrors(parsed.error));
-  if (!(await recipeExists(parsed.data.recipeId))) throw new ApiError(404, NOT_FOUND.recipe);
-  await setRecipeSaved({ userId: actor.id, recipeId: parsed.data.recipeId, saved });
+  unwrap(await setSavedService({ actor, userId, recipeId: parsed.data.recipeId, saved }));
   return json(await apiUser(actor.id));
 }
 
 /** POST /api/users/follow/{id} and /unfollow/{id}: answers the caller's updated user. */
 export async function setFollowing(args: ApiArgs, following: boolean): Promise<Response> {
   const actor = await requireApiUser(args.request);
-  const targetId = param(args, "id");
-  if (targetId === actor.id) throw new ApiError(400, CANNOT_FOLLOW_SELF);
-  if (!(await getSessionUserById(targetId))) throw new ApiError(404, NOT_FOUND.user);
-  if (following) await follow({ followerId: actor.id, followeeId: targetId });
-  else await unfollow({ followerId: actor.id, followeeId: targetId });
+  unwrap(await setFollowingService({ actor, targetId: param(args, "id"), following }));
   return json(await apiUser(actor.id));
 }

@@ -4,7 +4,7 @@ import { DEFAULT_PROFILE_IMAGE } from "~/lib/paths";
 import { canEditProfile, isAdmin } from "~/lib/permissions";
 
 import { env } from "../env.server";
-import { hashPassword } from "../password.server";
+import { hashPassword, randomPassword } from "../password.server";
 import { createPlaceholderUser, deleteUser as deleteUserRow } from "../queries/admin.server";
 import {
   createUser,
@@ -32,6 +32,7 @@ export const USER_MESSAGES = {
   notFound: USER_NOT_FOUND,
   notAllowed: NOT_ALLOWED,
   adminOnly: "Only administrators may do that.",
+  usersOnly: "New accounts are users; an administrator can make them administrators.",
   usernameTaken: USERNAME_TAKEN,
   secretUnset: ADMIN_SECRET_UNSET,
   wrongSecret: INCORRECT_ADMIN_PASSWORD,
@@ -220,6 +221,8 @@ export async function createAccount(input: NewAccount, actor: Actor | null = nul
   const errors: Record<string, string> = {};
   if (!parsed.success) for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? "body")] ??= issue.message;
   let passwordHash = input.passwordHash;
+  // An ADMIN may leave the password out: a random one is set, never shown.
+  if (passwordHash === undefined && (input.password === undefined || input.password === "") && isAdmin(actor)) passwordHash = await hashPassword(randomPassword());
   if (passwordHash === undefined) {
     const password = newPasswordField.safeParse(input.password ?? "");
     if (!password.success) errors.password ??= password.error.issues[0]?.message ?? FILL_ALL_FIELDS;
@@ -227,7 +230,7 @@ export async function createAccount(input: NewAccount, actor: Actor | null = nul
   }
   if (!parsed.success || !passwordHash) return refusal(400, Object.values(errors)[0] ?? FILL_ALL_FIELDS, { errors });
   const role = parsed.data.role ?? "USER";
-  if (role === "ADMIN" && !isAdmin(actor)) return refusal(403, USER_MESSAGES.adminOnly, { errors: { role: USER_MESSAGES.adminOnly } });
+  if (role === "ADMIN" && !isAdmin(actor)) return refusal(403, USER_MESSAGES.usersOnly, { refused: ["role"] });
   if (await isUsernameTaken(parsed.data.username)) return refusal(409, USER_MESSAGES.usernameTaken, { errors: { username: USER_MESSAGES.usernameTaken } });
   const { url, uploaded } = await applyPicture(input.picture ?? { kind: "keep" }, DEFAULT_PROFILE_IMAGE);
   try {
