@@ -1,4 +1,5 @@
-// Who may do what (SPEC §6). Pure, so the server enforces and the UI hides with the same rule.
+// Who may do what (docs/rules.md#who-may-do-what). Pure, so the server's services enforce and the
+// UI hides with the same rule.
 export interface Actor {
   id: string;
   role: "USER" | "ADMIN";
@@ -17,3 +18,11 @@ export function canEditProfile(actor: Actor | null | undefined, userId: string):
   if (!actor) return false;
   return isAdmin(actor) || actor.id === userId;
 }
+
+/** Likes are one's own; an ADMIN may set anyone's (the API's whole-post PUT). */
+export function canLikeAs(actor: Actor | null | undefined, userId: string): boolean {
+  return actor !== null && actor !== undefined && (actor.id === userId || isAdmin(actor));
+}
+
+/** Removing someone's comment is the admin's. */
+export const canRemoveComments = (actor: Actor | null | undefined): boolean => isAdmin(actor);

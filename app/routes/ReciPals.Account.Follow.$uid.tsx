@@ -27,19 +27,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const viewer = await requireUser(request, { redirectTo: paths.profile(targetId) });
   const formData = await readForm(request);
   const viaFetcher = isFetcherSubmission(formData);
-  const refuse = (message: string, status: number) => {
+  const refuseFollow = (message: string, status: number) => {
     // A fetcher shows the message beside its button; a page post gets a real error page.
     if (viaFetcher) return data<FollowActionData>({ ok: false, message }, { status });
     throw new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   };
 
   const intent = readIntent(formData);
-  if (intent !== "follow" && intent !== "unfollow" && intent !== "remove") return refuse("Unknown action.", 400);
+  if (intent !== "follow" && intent !== "unfollow" && intent !== "remove") return refuseFollow("Unknown action.", 400);
   const outcome =
     intent === "remove"
       ? await removeFollower({ actor: viewer, ownerId: viewer.id, followerId: targetId })
       : await setFollowing({ actor: viewer, targetId, following: intent === "follow" });
-  if (!outcome.ok) return refuse(outcome.message, outcome.status);
+  if (!outcome.ok) return refuseFollow(outcome.message, outcome.status);
 
   if (!viaFetcher) return redirect(safeRedirect(formData.get("redirectTo"), paths.profile(targetId)));
   const following = await isFollowing({ followerId: viewer.id, followeeId: targetId });

@@ -5,19 +5,14 @@ import { z } from "zod";
 import { canEditRecipe, isAdmin } from "~/lib/permissions";
 import { RECIPE_LIMITS, RECIPE_MESSAGES } from "~/lib/recipe-form";
 
-import { db } from "../db.server";
-import { deleteImageIfUnreferenced } from "../images.server";
-import { removeComment } from "../queries/admin.server";
-import { addComment } from "../queries/comments.server";
-import { setPostLiked } from "../queries/likes.server";
-import { createPostForRecipe, getPostForRecipe, postExists, readPostsFull, updatePostContent } from "../queries/posts.server";
+import { createPostForRecipe, getPostForRecipe, postExists, readPostsFull } from "../queries/posts.server";
 import { getRecipeOwnership } from "../queries/recipe-writes.server";
-import { readUsersWithLists } from "../queries/users.server";
-import { CommentSchema } from "../validation/comment.server";
+import { addComment } from "../services/interactions.server";
+import { changePost, POST_MESSAGES } from "../services/posts.server";
 import { isUsableRecipeId } from "../validation/recipe.server";
 import { apiPost, NOT_FOUND, parseListWindow, streamPosts } from "./entities.server";
-import { ApiError, invalid, json, param, readJsonObject, requireApiUser, type ApiArgs } from "./http.server";
-import { applyPicture, planPicture, type PicturePlan } from "./pictures.server";
+import { ApiError, invalid, json, param, readJsonObject, requireApiUser, unwrap, type ApiArgs } from "./http.server";
+import { planPicture, type PicturePlan } from "./pictures.server";
 import { deleteRecipeUnit } from "./recipes.server";
 import { issuesToErrors, withoutNulls } from "./validation.server";
 
@@ -43,14 +38,11 @@ import { issuesToErrors, withoutNulls } from "./validation.server";
 // - POST /api/posts/{id}/comments `{text}`: the session user comments (401 without a session,
 //   whatever `user_id` the body names: it is ignored); answers the post with its comments (201).
 
-const OWN_LIKE_ONLY = "You may only like or unlike a post as yourself.";
-const AUTHOR_ONLY = "Only the author or an administrator may edit this post.";
 const AUTHOR_FIXED = "The author of a post cannot be changed.";
 const ID_FIXED = "The post id in the body does not match the URL; ids cannot be changed.";
 const RECIPE_FIXED = "A post always stays with its recipe.";
 const RECIPE_REQUIRED = "Please say which recipe the post is for (recipe_id).";
 const NOT_YOUR_RECIPE = "This recipe belongs to someone else.";
-const UNKNOWN_LIKER = "Likes must name existing users.";
 
 const PostBody = z.object({
   _id: z.string().optional(),
@@ -139,12 +131,8 @@ export async function updatePost(args: ApiArgs): Promise<Response> {
     throw new ApiError(403, AUTHOR_FIXED, { refused: ["created_by"] });
   }
 
-  const admin = isAdmin(actor);
-  const author = canEditRecipe(actor, post.created_by);
-  const refused = new Map<string, string>();
+  // The post's own content: what differs from the stored post, each field checked.
   const errors: Record<string, string> = {};
-
-  // The post's own content.
   const content = { title: post.title, caption: post.caption };
   let contentChanged = false;
   for (const [field, schema] of [
@@ -161,27 +149,17 @@ export async function updatePost(args: ApiArgs): Promise<Response> {
     }
   }
   const photoChanged = body.photo !== undefined && body.photo !== post.photo;
-  if ((contentChanged || photoChanged || Object.keys(errors).length > 0) && !author) refused.set("post", AUTHOR_ONLY);
-
-  // Likes: one's own like, or anything for an ADMIN.
-  const likeOps: { userId: string; liked: boolean }[] = [];
-  if (body.likes !== undefined) {
-    const added = minus(body.likes, post.likes);
-    const removed = minus(post.likes, body.likes);
-    for (const [ids, liked] of [
-      [added, true],
-      [removed, false],
-    ] as const) {
-      for (const userId of ids) {
-        if (userId === actor.id || admin) likeOps.push({ userId, liked });
-        else refused.set("likes", OWN_LIKE_ONLY);
-      }
-    }
+  // Whose content it is decides before any message about its fields.
+  if ((contentChanged || photoChanged || Object.keys(errors).length > 0) && !canEditRecipe(actor, post.created_by)) {
+    throw new ApiError(403, POST_MESSAGES.authorOnly, { refused: ["post"] });
   }
+  if (Object.keys(errors).length > 0) throw invalid(errors);
 
-  // Comments: an ADMIN's array removes what it no longer lists; otherwise ignored.
-  let removedComments: string[] = [];
-  if (admin && body.comments !== undefined) {
+  // Likes: the differences from the stored list.
+  const likes = body.likes === undefined ? [] : [...minus(body.likes, post.likes).map((userId) => ({ userId, liked: true })), ...minus(post.likes, body.likes).map((userId) => ({ userId, liked: false }))];
+  // Comments: an ADMIN's array removes what it no longer lists; anyone else's is ignored.
+  let removeComments: string[] = [];
+  if (isAdmin(actor) && body.comments !== undefined) {
     const kept = new Set(
       body.comments.flatMap((item) =>
         item && typeof item === "object" && typeof (item as { comment_id?: unknown }).comment_id === "string"
@@ -189,33 +167,10 @@ export async function updatePost(args: ApiArgs): Promise<Response> {
           : [],
       ),
     );
-    removedComments = post.comments.map((c) => c.comment_id).filter((id) => !kept.has(id));
+    removeComments = post.comments.map((c) => c.comment_id).filter((id) => !kept.has(id));
   }
-
-  if (refused.size > 0) throw new ApiError(403, [...refused.values()][0]!, { refused: [...refused.keys()] });
-  if (Object.keys(errors).length > 0) throw invalid(errors);
-  const newLikers = likeOps.filter((op) => op.liked && op.userId !== actor.id).map((op) => op.userId);
-  if (newLikers.length > 0 && (await readUsersWithLists({ ids: newLikers })).length !== new Set(newLikers).size) {
-    throw invalid({ likes: UNKNOWN_LIKER });
-  }
-
-  const plan: PicturePlan = photoChanged
-    ? await planPicture(body.photo!, { current: post.photo, fallback: post.photo, field: "photo" })
-    : { kind: "keep" };
-  const { url, uploaded } = await applyPicture(plan, post.photo);
-  try {
-    await db.transaction().execute(async (trx) => {
-      if (contentChanged || url !== post.photo) {
-        await updatePostContent({ postId, title: content.title, caption: content.caption, photo: url }, trx);
-      }
-      for (const op of likeOps) await setPostLiked({ postId, userId: op.userId, liked: op.liked }, trx);
-      for (const commentId of removedComments) await removeComment({ postId, commentId }, trx);
-    });
-  } catch (error) {
-    if (uploaded) await deleteImageIfUnreferenced(url);
-    throw error;
-  }
-  if (url !== post.photo) await deleteImageIfUnreferenced(post.photo);
+  const photo: PicturePlan = photoChanged ? await planPicture(body.photo!, { current: post.photo, fallback: post.photo, field: "photo" }) : { kind: "keep" };
+  unwrap(await changePost({ actor, postId, changes: { content: contentChanged ? content : undefined, photo, likes, removeComments } }));
   return json(await apiPost(postId));
 }
 
@@ -223,7 +178,7 @@ export async function updatePost(args: ApiArgs): Promise<Response> {
 export async function deletePostApi(args: ApiArgs): Promise<Response> {
   const user = await requireApiUser(args.request);
   const post = await loadPost(param(args, "post_id"));
-  return deleteRecipeUnit(user, post.recipe_id, post.created_by);
+  return deleteRecipeUnit(user, post.recipe_id);
 }
 
 /** GET /api/posts/{id}/comments: the post's comments. */
@@ -237,8 +192,6 @@ export async function addPostComment(args: ApiArgs): Promise<Response> {
   const postId = param(args, "post_id");
   if (!(await postExists(postId))) throw new ApiError(404, NOT_FOUND.post);
   const body = await readJsonObject(args.request);
-  const parsed = CommentSchema.safeParse({ text: typeof body.text === "string" ? body.text : "" });
-  if (!parsed.success) throw invalid(issuesToErrors(parsed.error));
-  await addComment({ postId, userId: user.id, text: parsed.data.text });
+  unwrap(await addComment({ actor: user, postId, text: typeof body.text === "string" ? body.text : "" }));
   return json(await apiPost(postId), { status: 201 });
 }

@@ -6,16 +6,17 @@ import { RECIPE_PLACEHOLDER_IMAGE } from "~/components/recipe-editor-photo";
 import { canEditRecipe } from "~/lib/permissions";
 import { draftFromRecipe, ERROR_KEY, type RecipeDraft } from "~/lib/recipe-form";
 
-import { deleteImageIfUnreferenced } from "../images.server";
-import { getPostOwnership, postExists } from "../queries/posts.server";
-import { createRecipeWithPost, deleteRecipe, getRecipeOwnership, updateRecipeAndPost } from "../queries/recipe-writes.server";
+import type { Actor } from "../services/outcome.server";
+import { postExists } from "../queries/posts.server";
+import { getRecipeOwnership } from "../queries/recipe-writes.server";
+import { createRecipe as createRecipeService, deleteRecipe as deleteRecipeService, updateRecipe as updateRecipeService } from "../services/recipes.server";
 import { getRecipeDetail, recipeExists } from "../queries/recipes.server";
 import { searchRecipeIds, searchRecipes } from "../queries/search.server";
 import { isUsableRecipeId, validateRecipeDraft, type RecipeInput } from "../validation/recipe.server";
 import { parseSearchParams } from "../validation/search.server";
 import { apiRecipe, apiRecipesByIds, jsonList, NOT_FOUND, parseListWindow, streamRecipes } from "./entities.server";
-import { ApiError, invalid, json, param, readJsonObject, requireApiUser, type ApiArgs } from "./http.server";
-import { applyPicture, planPicture, type PicturePlan } from "./pictures.server";
+import { ApiError, invalid, json, param, readJsonObject, requireApiUser, unwrap, type ApiArgs } from "./http.server";
+import { planPicture, type PicturePlan } from "./pictures.server";
 import { issuesToErrors, withoutNulls } from "./validation.server";
 
 // /api/recipes (SPEC §7 "Recipes"). The body uses SPEC §3's names; it is mapped onto the recipe
@@ -181,11 +182,9 @@ export async function createRecipe({ request }: ApiArgs): Promise<Response> {
   const plan = await planPhoto(body, null);
   const recipeId = await chooseId(body.recipe_id ?? body._id, recipeExists);
   const postId = await chooseId(body.post_id, postExists);
-  const { url, uploaded } = await applyPicture(plan, RECIPE_PLACEHOLDER_IMAGE);
   try {
-    await createRecipeWithPost({ recipeId, postId, userId: user.id, input, photo: url });
+    unwrap(await createRecipeService({ actor: user, recipeId, postId, input, photo: plan, fallbackPhoto: RECIPE_PLACEHOLDER_IMAGE }));
   } catch (error) {
-    if (uploaded) await deleteImageIfUnreferenced(url);
     // The same new recipe sent twice at once (a double click): the first one won.
     if (isConstraintError(error)) throw new ApiError(409, ID_TAKEN);
     throw error;
@@ -216,36 +215,17 @@ export async function updateRecipe(args: ApiArgs): Promise<Response> {
     name: draft.name === detail.name ? detail.name : undefined,
     description: draft.description === detail.description ? detail.description : undefined,
   });
-  const plan = await planPhoto(body, owner.photo);
-  const { url, uploaded } = await applyPicture(plan, owner.photo);
-  try {
-    const updated = await updateRecipeAndPost({ recipeId, input, photo: url });
-    if (!updated) throw new ApiError(404, NOT_FOUND.recipe);
-    if (updated.previousPhoto !== url) await deleteImageIfUnreferenced(updated.previousPhoto);
-  } catch (error) {
-    if (uploaded) await deleteImageIfUnreferenced(url);
-    throw error;
-  }
+  unwrap(await updateRecipeService({ actor: user, recipeId, input, photo: await planPhoto(body, owner.photo) }));
   return json(await apiRecipe(recipeId));
 }
 
-/** Deletes a recipe and its post after the permission check (shared by both DELETEs); answers what went. */
-export async function deleteRecipeUnit(user: { id: string; role: "USER" | "ADMIN" }, recipeId: string, creatorId: string | null) {
-  if (!canEditRecipe(user, creatorId)) throw new ApiError(403, "You are not allowed to delete this recipe.");
-  const postId = (await getRecipeOwnership(recipeId))?.post_id ?? null;
-  const postPhoto = postId ? (await getPostOwnership(postId))?.photo : undefined;
-  const deleted = await deleteRecipe({ recipeId });
-  if (!deleted) throw new ApiError(404, NOT_FOUND.recipe);
-  await deleteImageIfUnreferenced(deleted.photo);
-  if (postPhoto && postPhoto !== deleted.photo) await deleteImageIfUnreferenced(postPhoto);
+/** Deletes a recipe with its post (both DELETEs: they are one unit); answers what went. */
+export async function deleteRecipeUnit(actor: Actor, recipeId: string): Promise<Response> {
+  const { postId } = unwrap(await deleteRecipeService({ actor, recipeId }));
   return json({ deleted: true, _id: recipeId, recipe_id: recipeId, post_id: postId });
 }
 
 /** DELETE /api/recipes/{id}: the recipe with its post (creator or ADMIN). */
 export async function deleteRecipeApi(args: ApiArgs): Promise<Response> {
-  const user = await requireApiUser(args.request);
-  const recipeId = param(args, "recipe_id");
-  const owner = await getRecipeOwnership(recipeId);
-  if (!owner) throw new ApiError(404, NOT_FOUND.recipe);
-  return deleteRecipeUnit(user, recipeId, owner.user_created);
+  return deleteRecipeUnit(await requireApiUser(args.request), param(args, "recipe_id"));
 }

@@ -1,4 +1,4 @@
-import { isAdmin } from "~/lib/permissions";
+import { canLikeAs, canRemoveComments } from "~/lib/permissions";
 
 import { db } from "../db.server";
 import { removeComment as deleteComment } from "../queries/admin.server";
@@ -16,7 +16,7 @@ import { done, refusal, type Actor, type Outcome } from "./outcome.server";
 export const INTERACTION_MESSAGES = {
   postMissing: "Post not found.",
   recipeMissing: "Recipe not found.",
-  ownLikeOnly: "You may only like or unlike as yourself.",
+  ownLikeOnly: "You may only like or unlike a post as yourself.",
   ownSavesOnly: "You may only change your own saved recipes.",
   commentMissing: "That comment was already removed.",
   adminOnly: "Only administrators may remove comments.",
@@ -27,7 +27,7 @@ export const INTERACTION_MESSAGES = {
  * unlikes a post. Answers the post's like count.
  */
 export async function setLike({ actor, postId, liked, userId = actor.id }: { actor: Actor; postId: string; liked: boolean; userId?: string }): Promise<Outcome<{ likes: number }>> {
-  if (userId !== actor.id && !isAdmin(actor)) return refusal(403, INTERACTION_MESSAGES.ownLikeOnly);
+  if (!canLikeAs(actor, userId)) return refusal(403, INTERACTION_MESSAGES.ownLikeOnly);
   if (!(await postExists(postId))) return refusal(404, INTERACTION_MESSAGES.postMissing);
   const likes = await db.transaction().execute((trx) => setPostLiked({ postId, userId, liked }, trx));
   return done({ likes });
@@ -54,7 +54,7 @@ export async function addComment({ actor, postId, text }: { actor: Actor; postId
 
 /** An ADMIN removes a comment of a post. */
 export async function removeComment({ actor, postId, commentId }: { actor: Actor; postId: string; commentId: string }): Promise<Outcome> {
-  if (!isAdmin(actor)) return refusal(403, INTERACTION_MESSAGES.adminOnly);
+  if (!canRemoveComments(actor)) return refusal(403, INTERACTION_MESSAGES.adminOnly);
   const removed = await db.transaction().execute((trx) => deleteComment({ postId, commentId }, trx));
   return removed ? done() : refusal(404, INTERACTION_MESSAGES.commentMissing);
 }

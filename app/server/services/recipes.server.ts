@@ -3,7 +3,7 @@ import { formatIngredientText, formatStepsText, parseIngredientText, parseStepsT
 
 import { db } from "../db.server";
 import { applyPicture, deleteImageIfUnreferenced, type PicturePlan } from "../images.server";
-import { getPostOwnership, updatePostContent } from "../queries/posts.server";
+import { getPostOwnership } from "../queries/posts.server";
 import { getRecipeDetail } from "../queries/recipes.server";
 import {
   createRecipeWithPost,
@@ -24,10 +24,8 @@ import { done, refusal, type Actor, type Outcome } from "./outcome.server";
 
 export const RECIPE_SERVICE_MESSAGES = {
   notFound: "Recipe not found.",
-  postNotFound: "Post not found.",
   notAllowed: "You are not allowed to change this recipe.",
   notAllowedDelete: "You are not allowed to delete this recipe.",
-  notAllowedPost: "Only the author or an administrator may change the post itself.",
   idTaken: "A recipe with that id already exists.",
   badId: "That recipe id cannot be used.",
   adminOnly: "Only administrators may do that.",
@@ -152,35 +150,4 @@ export async function editRecipeText({
     await db.transaction().execute((trx) => writeRecipeParts(trx, recipeId, { steps: parsed.value }));
   }
   return done({ changed: true });
-}
-
-/**
- * The author or an ADMIN changes a post's own title, caption or photo (the API's posts; the
- * editor changes them through the recipe).
- */
-export async function updatePost({
-  actor,
-  postId,
-  title,
-  caption,
-  photo,
-}: {
-  actor: Actor;
-  postId: string;
-  title: string;
-  caption: string;
-  photo: PicturePlan;
-}): Promise<Outcome> {
-  const post = await getPostOwnership(postId);
-  if (!post) return refusal(404, RECIPE_SERVICE_MESSAGES.postNotFound);
-  if (!canEditRecipe(actor, post.created_by)) return refusal(403, RECIPE_SERVICE_MESSAGES.notAllowedPost, { refused: ["post"] });
-  const { url, uploaded } = await applyPicture(photo, post.photo);
-  try {
-    await db.transaction().execute((trx) => updatePostContent({ postId, title, caption, photo: url }, trx));
-  } catch (error) {
-    if (uploaded) await deleteImageIfUnreferenced(url);
-    throw error;
-  }
-  await discard([post.photo], url);
-  return done();
 }
