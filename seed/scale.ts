@@ -1,6 +1,7 @@
 import SQLite from "better-sqlite3";
 
 import { hashPassword } from "../app/server/password.server";
+import { planSectionIds, recipePartRows } from "../app/server/queries/recipe-parts.server";
 import { PROFILE_TAGS } from "../app/lib/tags";
 
 import { createProgress, type ProgressSink } from "./progress";
@@ -657,26 +658,23 @@ function writeScaleData(
     const photo = "/images/noodleDish.png";
     const daysAgo = 730 - Math.floor((j * 730) / recipeCount);
 
+    // The parts as the app's writer lays them out (recipePartRows: one section-id policy), drawn in
+    // a fixed order so the data stay the same for a seed.
+    const tags = random.sample(RECIPE_TAGS, random.int(4));
+    const sectionCount = random.chance(0.3) ? 2 : 1;
+    const sections: { id: string; title: string; ingredients: string[] }[] = [];
+    for (let s = 0; s < sectionCount; s++) {
+      const ingredients = Array.from({ length: random.between(3, 8) }, () => ingredientLine(random));
+      sections.push({ id: `${rid}I${s + 1}`, title: s === 0 ? "Main Ingredients" : random.pick(["Sauce", "Topping", "Dressing", "Marinade"]), ingredients });
+    }
+    const steps = Array.from({ length: random.between(3, 7) }, () => step(random));
+    const parts = { tags, sections, steps };
+    const rows = recipePartRows(rid, parts, planSectionIds({ wanted: sections.map((section) => section.id), own: [], takenElsewhere: new Set() }));
     // Children first (see the note at the top): their triggers find no recipe and do nothing.
-    for (const [position, tag] of random.sample(RECIPE_TAGS, random.int(4)).entries()) {
-      insertRecipeTag.run(rid, position, tag);
-    }
-    const sections = random.chance(0.3) ? 2 : 1;
-    for (let s = 0; s < sections; s++) {
-      const sid = `${rid}I${s + 1}`;
-      for (let line = 0, lines = random.between(3, 8); line < lines; line++) {
-        insertLine.run(sid, line, ingredientLine(random));
-      }
-      insertSection.run(
-        sid,
-        rid,
-        s,
-        s === 0 ? "Main Ingredients" : random.pick(["Sauce", "Topping", "Dressing", "Marinade"]),
-      );
-    }
-    for (let position = 0, steps = random.between(3, 7); position < steps; position++) {
-      insertStep.run(rid, position, step(random));
-    }
+    for (const row of rows.tags) insertRecipeTag.run(row.recipe_id, row.position, row.tag);
+    for (const row of rows.lines) insertLine.run(row.section_id, row.position, row.text);
+    for (const row of rows.sections) insertSection.run(row.id, row.recipe_id, row.position, row.title);
+    for (const row of rows.steps) insertStep.run(row.recipe_id, row.position, row.text);
     insertRecipe.run(
       rid,
       author,

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 
 import type { DB } from "../app/server/db.server";
 import { hashPassword, randomPassword } from "../app/server/password.server";
+import { writeRecipeParts } from "../app/server/queries/recipe-writes.server";
 import { nextSeq, nowIso, todayDate } from "../app/server/queries/seq.server";
 
 import type { Progress } from "./progress";
@@ -104,10 +105,6 @@ async function writeFollows(trx: DB, users: SeedUser[], userIds: Set<string>): P
 }
 
 async function writeRecipes(trx: DB, recipes: SeedRecipe[], userIds: Set<string>, progress?: Progress): Promise<void> {
-  // Section ids are primary keys; the data may repeat one, so later copies get a suffix.
-  const sectionIds = new UniqueIds(
-    (await trx.selectFrom("ingredient_sections").select("id").execute()).map((row) => row.id),
-  );
   for (const recipe of recipes) {
     await trx
       .insertInto("recipes")
@@ -123,31 +120,12 @@ async function writeRecipes(trx: DB, recipes: SeedRecipe[], userIds: Set<string>
         seq: nextSeq("recipes"),
       })
       .execute();
-    if (recipe.tags.length > 0) {
-      await trx
-        .insertInto("recipe_tags")
-        .values(recipe.tags.map((tag, position) => ({ recipe_id: recipe.recipe_id, position, tag })))
-        .execute();
-    }
-    for (const [position, section] of recipe.ingredients_sec.entries()) {
-      const sectionId = sectionIds.claim(section._id ?? `${recipe.recipe_id}I${position + 1}`);
-      await trx
-        .insertInto("ingredient_sections")
-        .values({ id: sectionId, recipe_id: recipe.recipe_id, position, title: section.title })
-        .execute();
-      if (section.ingredients.length > 0) {
-        await trx
-          .insertInto("ingredient_lines")
-          .values(section.ingredients.map((text, line) => ({ section_id: sectionId, position: line, text })))
-          .execute();
-      }
-    }
-    if (recipe.steps.length > 0) {
-      await trx
-        .insertInto("steps")
-        .values(recipe.steps.map((text, position) => ({ recipe_id: recipe.recipe_id, position, text })))
-        .execute();
-    }
+    // The app's one writer of recipe parts: the seed's section ids are kept (a repeated one gets a new id).
+    await writeRecipeParts(trx, recipe.recipe_id, {
+      tags: recipe.tags,
+      sections: recipe.ingredients_sec.map((section, position) => ({ id: section._id ?? `${recipe.recipe_id}I${position + 1}`, title: section.title, ingredients: section.ingredients })),
+      steps: recipe.steps,
+    });
     progress?.advance();
   }
 }

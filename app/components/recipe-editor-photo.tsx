@@ -51,7 +51,7 @@ export function RecipePhotoField({ currentPhoto, pendingPhoto, error, photoNotKe
     const ticket = (pick.current += 1);
     setClientError(null);
     setServerError((state) => ({ ...state, dismissed: true }));
-    const refuse = (message: string) => {
+    const refusePhoto = (message: string) => {
       input.value = "";
       setClientError(message);
       setPreview(null);
@@ -62,7 +62,7 @@ export function RecipePhotoField({ currentPhoto, pendingPhoto, error, photoNotKe
       setHasFile(false);
       return;
     }
-    if (file.type && !file.type.startsWith("image/")) return refuse(NOT_AN_IMAGE);
+    if (file.type && !file.type.startsWith("image/")) return refusePhoto(NOT_AN_IMAGE);
     onBusyChange(true);
     setStatus("Preparing the photo…");
     try {
@@ -75,7 +75,7 @@ export function RecipePhotoField({ currentPhoto, pendingPhoto, error, photoNotKe
         input.files = transfer.files;
         chosen = smaller;
       }
-      if (chosen.size > MAX_UPLOAD_BYTES) return refuse(TOO_LARGE);
+      if (chosen.size > MAX_UPLOAD_BYTES) return refusePhoto(TOO_LARGE);
       setPreview(URL.createObjectURL(chosen));
       setHasFile(true);
     } finally {

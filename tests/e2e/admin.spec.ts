@@ -73,6 +73,8 @@ test.describe("admin recipes", () => {
     await page.goto("/ReciPals/Account/Admin/Recipes");
     await page.getByRole("searchbox", { name: "Search recipes by name, id, creator..." }).fill(recipeId);
     await page.getByRole("button", { name: "Search" }).click();
+    // Wait for the results: clicking a row of the unfiltered table would cancel the search.
+    await expect(page).toHaveURL(new RegExp(`[?&]q=${recipeId}(&|$)`));
     await page.getByRole("table").getByRole("row").nth(1).getByRole("link").click();
     await expect(page).toHaveURL(new RegExp(`/Admin/Recipes/${recipeId}$`));
 

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 
 import { db } from "~/server/db.server";
+import { writeRecipeParts } from "~/server/queries/recipe-writes.server";
 import { nextSeq, nowIso } from "~/server/queries/seq.server";
 
 let counter = 0;
@@ -21,7 +22,6 @@ export async function makeRecipeWithPost({
 }) {
   const recipeId = crypto.randomUUID();
   const postId = crypto.randomUUID();
-  const sectionId = crypto.randomUUID();
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto("recipes")
@@ -37,22 +37,11 @@ export async function makeRecipeWithPost({
         seq: nextSeq("recipes"),
       })
       .execute();
-    if (tags.length) await trx.insertInto("recipe_tags").values(tags.map((tag, position) => ({ recipe_id: recipeId, position, tag }))).execute();
-    await trx.insertInto("ingredient_sections").values({ id: sectionId, recipe_id: recipeId, position: 0, title: "Main Ingredients" }).execute();
-    await trx
-      .insertInto("ingredient_lines")
-      .values([
-        { section_id: sectionId, position: 0, text: "Flour (200g)" },
-        { section_id: sectionId, position: 1, text: "Eggs (2)" },
-      ])
-      .execute();
-    await trx
-      .insertInto("steps")
-      .values([
-        { recipe_id: recipeId, position: 0, text: "Mix." },
-        { recipe_id: recipeId, position: 1, text: "Bake." },
-      ])
-      .execute();
+    await writeRecipeParts(trx, recipeId, {
+      tags,
+      sections: [{ title: "Main Ingredients", ingredients: ["Flour (200g)", "Eggs (2)"] }],
+      steps: ["Mix.", "Bake."],
+    });
     if (withPost) {
       await trx
         .insertInto("posts")

@@ -7,6 +7,7 @@ import { migrationProvider } from "../../migrations/index";
 import * as init from "../../migrations/20261121T0000-init";
 import { clientLoader as searchClientLoader, loader as searchLoader } from "~/routes/ReciPals.Search";
 import { db, openDatabase, type DB } from "~/server/db.server";
+import { writeRecipeParts } from "~/server/queries/recipe-writes.server";
 import { nextSeq, nowIso } from "~/server/queries/seq.server";
 import {
   SEARCH_PAGE_SIZE,
@@ -53,26 +54,10 @@ async function writeRecipe(input: RecipeInput, trx: DB): Promise<string> {
       seq: nextSeq("recipes"),
     })
     .execute();
-  const tags = input.tags ?? [];
-  if (tags.length > 0) {
-    await trx
-      .insertInto("recipe_tags")
-      .values(tags.map((tag, position) => ({ recipe_id: id, position, tag })))
-      .execute();
-  }
-  for (const [position, section] of (input.sections ?? []).entries()) {
-    const sectionId = `${id}-s${position}`;
-    await trx
-      .insertInto("ingredient_sections")
-      .values({ id: sectionId, recipe_id: id, position, title: section.title })
-      .execute();
-    if (section.lines.length > 0) {
-      await trx
-        .insertInto("ingredient_lines")
-        .values(section.lines.map((text, line) => ({ section_id: sectionId, position: line, text })))
-        .execute();
-    }
-  }
+  await writeRecipeParts(trx, id, {
+    tags: input.tags ?? [],
+    sections: (input.sections ?? []).map((section, position) => ({ id: `${id}-s${position}`, title: section.title, ingredients: section.lines })),
+  });
   return id;
 }
 
@@ -435,7 +420,7 @@ describe("the index follows every write", () => {
       ],
     });
     expect(await ids("sumac")).toEqual([id]);
-    // The editor's way: replace the lines of a section.
+    // Rows changed directly (not through the app's writer): the index follows them too.
     await db.transaction().execute(async (trx) => {
       await trx.deleteFrom("ingredient_lines").where("section_id", "=", `${id}-s0`).execute();
       await trx
