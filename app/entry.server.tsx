@@ -9,39 +9,12 @@ import { renderToPipeableStream } from "react-dom/server";
 
 import { NonceContext } from "./lib/nonce";
 import { isPersonalRequest } from "./server/cookies.server";
-import { changeCounter, db } from "./server/db.server";
-import { env } from "./server/env.server";
 import { offerToSharedCache } from "./server/shared-cache.server";
-import { seedDatabase, type SeedReport } from "../seed/index";
 
 const ABORT_DELAY = 5_000;
 
-// For scripts/server.js: the app's rules for request bodies and for what makes a request personal.
-export { bodyLimitFor } from "./server/body.server";
-export { isPersonalRequest } from "./server/cookies.server";
-export { shuffledVariants } from "./server/shared-cache.server";
-
-/**
- * Called by scripts/start.js (through the server build) before the server starts, and by
- * `npm run seed`: migrations already ran when db.server loaded; this seeds when needed.
- */
-export async function prepareDatabase(): Promise<SeedReport> {
-  return seedDatabase(db, {
-    seedFile: env.RECIPALS_SEED_FILE,
-    mealDbBaseUrl: env.MEALDB_BASE_URL,
-    adminPassword: env.SEED_ADMIN_PASSWORD,
-  });
-}
-
-/** For scripts/page-cache.js: changes whenever the database may have changed. */
-export function dataVersion(): string {
-  return changeCounter(db);
-}
-
-/** Called by scripts/server.js on SIGTERM, after the last request has finished. */
-export async function closeDatabase(): Promise<void> {
-  await db.destroy();
-}
+// What scripts/server.js asks of the app (app/server/server-hooks.server.ts).
+export * from "./server/server-hooks.server";
 
 /**
  * Only our own scripts run: Remix's inline scripts carry this request's nonce. Images may
@@ -171,13 +144,4 @@ export default function handleRequest(
     );
     setTimeout(abort, ABORT_DELAY);
   });
-}
-
-/**
- * `npm run seed -- --scale N` (scripts/prepare.js): adds the synthetic scale data of seed/scale.ts
- * (N users, ~5N recipes with posts, follows, likes, comments) to DATABASE_PATH.
- */
-export async function scaleSeed(users: number) {
-  const { scaleSeed: seedAtScale } = await import("../seed/scale");
-  return seedAtScale(env.DATABASE_PATH, { users });
 }

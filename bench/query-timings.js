@@ -10,7 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-import { loadAppModule } from "./load-app.js";
+import { loadModule } from "../scripts/load-module.js";
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -32,7 +32,7 @@ process.env.NODE_ENV = "production";
 process.env.SESSION_SECRET ??= "bench-session-secret-0123456789abcdef";
 
 try {
-  const q = await loadAppModule("query-timings", `
+  const q = await loadModule("query-timings", `
         export { db } from "~/server/db.server";
         export * as feed from "~/server/queries/feed.server";
         export * as search from "~/server/queries/search.server";

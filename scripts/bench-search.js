@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-import { loadAppModule } from "../bench/load-app.js";
+import { loadModule } from "./load-module.js";
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -27,7 +27,7 @@ process.env.SESSION_SECRET ??= "bench-session-secret-0123456789abcdef";
 
 try {
   // Opens and migrates the temporary database.
-  const server = await loadAppModule("bench-search", `
+  const server = await loadModule("bench-search", `
         export { db } from "~/server/db.server";
         export { searchRecipes, searchUsers, randomRecipesPage } from "~/server/queries/search.server";
         export { scaleSeed } from "./seed/scale";

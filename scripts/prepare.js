@@ -1,12 +1,25 @@
-// Loads the server build (which migrates on load) and seeds unless --migrate-only.
+// Migrates and seeds (unless --migrate-only), in a process of its own before the server starts.
 // `--scale [N]` (npm run seed -- --scale N) then adds the synthetic scale data: N users, default 10,000.
-import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+// The seeder is not part of the app's build (the app never imports seed/): it is bundled here
+// from its TypeScript, with the app's modules it uses; loading db.server migrates the database.
+import { loadModule } from "./load-module.js";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const build = await import(pathToFileURL(path.join(root, process.env.RECIPALS_BUILD_DIR ?? "build", "index.js")).href);
+const seed = await loadModule(
+  "prepare",
+  `
+    export { db } from "~/server/db.server";
+    export { env } from "~/server/env.server";
+    export { seedDatabase } from "./seed/index";
+    export { scaleSeed } from "./seed/scale";
+  `,
+);
+const { db, env } = seed;
 if (!process.argv.includes("--migrate-only")) {
-  const report = await build.entry.module.prepareDatabase();
+  const report = await seed.seedDatabase(db, {
+    seedFile: env.RECIPALS_SEED_FILE,
+    mealDbBaseUrl: env.MEALDB_BASE_URL,
+    adminPassword: env.SEED_ADMIN_PASSWORD,
+  });
   if (report.source !== "already-seeded") {
     console.log(
       `Seeded from ${report.source}: ${report.users} users, ${report.recipes} recipes, ${report.posts} posts, ${report.comments} comments.`,
@@ -17,7 +30,7 @@ const scaleAt = process.argv.indexOf("--scale");
 if (scaleAt >= 0 && !process.argv.includes("--migrate-only")) {
   const value = process.argv[scaleAt + 1];
   const users = value && /^\d+$/.test(value) ? Number(value) : 10_000;
-  const scale = await build.entry.module.scaleSeed(users);
+  const scale = await seed.scaleSeed(env.DATABASE_PATH, { users });
   if (!scale.skipped) {
     console.log(
       `Scale seed: ${scale.users} users, ${scale.recipes} recipes and posts, ${scale.follows} follows, ${scale.likes} likes, ` +
@@ -26,4 +39,5 @@ if (scaleAt >= 0 && !process.argv.includes("--migrate-only")) {
     );
   }
 }
+await db.destroy();
 process.exit(0);

@@ -101,7 +101,7 @@ describe("deleting a user, through the admin page and the API", () => {
     await db.updateTable("users").set({ role: "USER" }).where("role", "=", "ADMIN").where("id", "<>", admin.id).execute();
     const last = await remove(admin.id);
     expect(last.status).toBe(409);
-    const message = "data" in last ? (last.data as { error: string }).error : (last as { body: { message: string } }).body.message;
+    const message = "data" in last ? (last.data as { error: string }).error : (last as unknown as { body: { message: string } }).body.message;
     expect(message).toBe("You cannot delete the last admin.");
   });
 });

@@ -1,8 +1,9 @@
-// Loads server modules of the app (TypeScript, `~/` imports) into a bench script without the
-// Remix build: esbuild bundles `contents` inside the project, so bare imports (kysely,
-// better-sqlite3, zod) resolve from node_modules at run time, and the result is imported.
-// Set DATABASE_PATH and the other environment variables before calling: db.server opens and
-// migrates the database when it loads.
+// Loads TypeScript modules of the project (the app's server modules with their `~/` imports, the
+// seeder) into a script without the Remix build: esbuild bundles `contents` inside the project, so
+// bare imports (kysely, better-sqlite3, zod) resolve from node_modules at run time, and the result
+// is imported. Used by the prepare step (migrate and seed) and the bench scripts. Set DATABASE_PATH
+// and the other environment variables before calling: db.server opens and migrates the database
+// when it loads.
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -12,7 +13,7 @@ import esbuild from "esbuild";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Bundles the module text `contents` (resolved from the project root) and imports it. */
-export async function loadAppModule(name, contents) {
+export async function loadModule(name, contents) {
   const outDir = path.join(root, "node_modules", ".cache", `recipals-${name}`);
   const outFile = path.join(outDir, `${name}-${process.pid}.mjs`);
   fs.mkdirSync(outDir, { recursive: true });

@@ -1,0 +1,19 @@
+import { changeCounter, db } from "./db.server";
+
+// What scripts/server.js asks of the app, through the server build (app/entry.server.tsx exports
+// these): the rules for request bodies, what makes a request personal, which pages keep shuffled
+// copies, when the database changed, and closing it on shutdown.
+
+export { bodyLimitFor } from "./body.server";
+export { isPersonalRequest } from "./cookies.server";
+export { shuffledVariants } from "./shared-cache.server";
+
+/** For the shared page cache: changes whenever the database may have changed. */
+export function dataVersion(): string {
+  return changeCounter(db);
+}
+
+/** Called on SIGTERM, after the last request has finished. */
+export async function closeDatabase(): Promise<void> {
+  await db.destroy();
+}
