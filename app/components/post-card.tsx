@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 
-import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
+import { DEFAULT_PROFILE_IMAGE, paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import type { PostCardData } from "~/server/queries/feed.server";
 
 import { Avatar } from "./avatar";
@@ -40,7 +40,7 @@ export function PostCard({
       </header>
       <Link to={recipeHref} className="post-card__photo" tabIndex={-1} aria-hidden="true">
         <img
-          src={post.photo || "/images/recipe-placeholder.png"}
+          src={post.photo || RECIPE_PLACEHOLDER_IMAGE}
           alt=""
           width={600}
           height={450}

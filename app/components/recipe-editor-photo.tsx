@@ -3,7 +3,8 @@ import { useEffect, useId, useRef, useState } from "react";
 import { downsizeImage, imageSrcSet, MAX_UPLOAD_BYTES } from "~/lib/image-downsize";
 import { FIELD } from "~/lib/recipe-form";
 
-export const RECIPE_PLACEHOLDER_IMAGE = "/images/recipe-placeholder.png";
+import { RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
+
 
 const NOT_AN_IMAGE = "Please choose an image file.";
 const TOO_LARGE = "The image is too large (10 MB at most).";

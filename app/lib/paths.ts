@@ -37,6 +37,9 @@ export const paths = {
 
 export const DEFAULT_PROFILE_IMAGE = "/images/profile.png";
 
+/** A recipe's picture until one is chosen. */
+export const RECIPE_PLACEHOLDER_IMAGE = "/images/recipe-placeholder.png";
+
 /**
  * Only same-site paths are followed after sign-in; anything else (absolute URLs,
  * protocol-relative `//evil`, backslash tricks) falls back to `fallback`. Control characters are
@@ -47,7 +50,6 @@ export const DEFAULT_PROFILE_IMAGE = "/images/profile.png";
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback: string = paths.home()): string {
   if (!to || typeof to !== "string") return fallback;
   if (!to.startsWith("/") || to.startsWith("//") || to.includes("\\")) return fallback;
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001F\u007F]/.test(to)) return fallback;
   try {
     return to.replace(/[^\u0000-\u007F]+/gu, (chars) => encodeURIComponent(chars));

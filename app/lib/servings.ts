@@ -49,7 +49,7 @@ function scaleNumber(text: string, factor: number): string {
   if (value === null) return text;
   const scaled = value * factor;
   if (Math.abs(scaled - value) < 1e-9) return text; // unchanged quantities keep their spelling
-  const style = /[\/¼-¾⅐-⅞]/.test(text) ? "fraction" : text.includes(".") ? "decimal" : "auto";
+  const style = /[/¼-¾⅐-⅞]/.test(text) ? "fraction" : text.includes(".") ? "decimal" : "auto";
   return formatQuantity(scaled, style);
 }
 

@@ -1,4 +1,7 @@
-// Share previews and schema.org data (DESIGN §8). Pure: the route passes absolute URLs.
+// Share previews and schema.org data (docs/rules.md#share-previews). Pure: the route passes absolute URLs.
+
+import { RECIPE_PLACEHOLDER_IMAGE } from "./paths";
+
 
 /** '80min' → 'PT1H20M', '1 hour 20 mins' → 'PT1H20M', '45 minutes' → 'PT45M'; null when unreadable. */
 export function isoDuration(text: string | null | undefined): string | null {
@@ -27,7 +30,7 @@ export interface RecipeForStructuredData {
 }
 
 export function absoluteUrl(origin: string, pathOrUrl: string): string {
-  return new URL(pathOrUrl || "/images/recipe-placeholder.png", origin).toString();
+  return new URL(pathOrUrl || RECIPE_PLACEHOLDER_IMAGE, origin).toString();
 }
 
 export function recipeJsonLd(

@@ -3,7 +3,7 @@ import { Link, Outlet, useActionData, useLoaderData, useLocation } from "@remix-
 
 import { AdminDetailNotFound } from "~/components/admin-list";
 import { ConfirmButton, ConfirmStep } from "~/components/confirm";
-import { paths } from "~/lib/paths";
+import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { readForm } from "~/server/body.server";
 import { invariantResponse, readIntent } from "~/server/http.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
@@ -43,7 +43,7 @@ export default function AdminRecipeDetail() {
   return (
     <aside className="admin-detail" aria-label={`Recipe ${recipe.name}`}>
       <header className="admin-detail__header">
-        <img src={recipe.photo || "/images/recipe-placeholder.png"} alt="" width={96} height={72} />
+        <img src={recipe.photo || RECIPE_PLACEHOLDER_IMAGE} alt="" width={96} height={72} />
         <div>
           <h2>{recipe.name}</h2>
           <p className="muted">by {recipe.creator?.username ?? "Unknown User"}</p>

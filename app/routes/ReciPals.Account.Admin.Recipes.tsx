@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, Outlet, useLoaderData } from "@remix-run/react";
 
 import { AdminPager, AdminSearch } from "~/components/admin-list";
-import { paths } from "~/lib/paths";
+import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { listRecipesForAdmin } from "~/server/queries/admin.server";
 import { parsePage } from "~/server/queries/feed.server";
 import { requireAdmin } from "~/server/session.server";
@@ -41,7 +41,7 @@ export default function AdminRecipesRoute() {
               <tr key={recipe.recipe_id}>
                 <td>
                   <Link to={paths.adminRecipe(recipe.recipe_id)} className="admin-table__name">
-                    <img src={recipe.photo || "/images/recipe-placeholder.png"} alt="" width={40} height={30} loading="lazy" />
+                    <img src={recipe.photo || RECIPE_PLACEHOLDER_IMAGE} alt="" width={40} height={30} loading="lazy" />
                     {recipe.name}
                   </Link>
                 </td>

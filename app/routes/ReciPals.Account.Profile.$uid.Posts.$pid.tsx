@@ -5,7 +5,7 @@ import { Avatar } from "~/components/avatar";
 import { LikeControls } from "~/components/like-button";
 import { RouteDialog } from "~/components/route-dialog";
 import { recipesFeedLink, recipesFeedPath } from "~/lib/feeds";
-import { paths } from "~/lib/paths";
+import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { absoluteUrl, shareMeta } from "~/lib/structured-data";
 import { getPostCard } from "~/server/queries/feed.server";
 import { listUserPosts } from "~/server/queries/posts.server";
@@ -102,7 +102,7 @@ export default function PostViewerRoute() {
           ) : null}
         </header>
         <Link to={paths.recipe(post.recipe_id)} className="post-viewer__photo">
-          <img src={post.photo || "/images/recipe-placeholder.png"} alt={post.title} width={600} height={450} decoding="async" />
+          <img src={post.photo || RECIPE_PLACEHOLDER_IMAGE} alt={post.title} width={600} height={450} decoding="async" />
         </Link>
         <nav className="post-viewer__chevrons" aria-label="Posts">
           {previous ? (

@@ -10,9 +10,8 @@ import { isRouteErrorResponse, useActionData, useLoaderData, useRouteError } fro
 
 import { ErrorPage } from "~/components/error-page";
 import { DeleteRecipeConfirmation, RecipeEditor } from "~/components/recipe-editor";
-import { RECIPE_PLACEHOLDER_IMAGE } from "~/components/recipe-editor-photo";
 import { withNotice } from "~/lib/notices";
-import { paths } from "~/lib/paths";
+import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { canEditRecipe } from "~/lib/permissions";
 import {
   applyRowIntent,

@@ -25,7 +25,7 @@ import { InteractionFields } from "~/components/interaction-fields";
 import { SaveButton } from "~/components/save-button";
 import { useHydrated } from "~/lib/hooks";
 import { COMMENT_MAX } from "~/lib/limits";
-import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
+import { DEFAULT_PROFILE_IMAGE, paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { MAX_SERVES, parseServes, scaleIngredientLine } from "~/lib/servings";
 import { absoluteUrl, recipeJsonLd, shareMeta } from "~/lib/structured-data";
 import { readForm } from "~/server/body.server";
@@ -120,7 +120,7 @@ export default function RecipeRoute() {
   const returnTo = paths.recipe(recipe.recipe_id);
   return (
     <article className="recipe">
-      <img className="recipe__photo" src={recipe.photo || "/images/recipe-placeholder.png"} alt={recipe.name} width={800} height={600} />
+      <img className="recipe__photo" src={recipe.photo || RECIPE_PLACEHOLDER_IMAGE} alt={recipe.name} width={800} height={600} />
       <header className="recipe__header">
         <div>
           <h1 className="recipe__name">{recipe.name}</h1>

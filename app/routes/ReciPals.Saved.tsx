@@ -2,7 +2,7 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import { Link, useFetchers, useLoaderData } from "@remix-run/react";
 
 import { SaveButton } from "~/components/save-button";
-import { paths } from "~/lib/paths";
+import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { listSavedRecipes } from "~/server/queries/saved.server";
 import { requireUser } from "~/server/session.server";
 import feedStyles from "~/styles/feed.css";
@@ -37,7 +37,7 @@ export default function SavedRoute() {
           {shown.map((recipe) => (
             <li key={recipe.recipe_id} className="recipe-card">
               <Link to={paths.recipe(recipe.recipe_id)} className="recipe-card__link">
-                <img src={recipe.photo || "/images/recipe-placeholder.png"} alt="" width={400} height={300} loading="lazy" decoding="async" />
+                <img src={recipe.photo || RECIPE_PLACEHOLDER_IMAGE} alt="" width={400} height={300} loading="lazy" decoding="async" />
                 <span className="recipe-card__name">{recipe.name}</span>
               </Link>
               <p className="recipe-card__description">{recipe.description}</p>

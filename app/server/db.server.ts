@@ -76,7 +76,6 @@ export async function migrateToLatest(database: DB): Promise<string[]> {
 }
 
 declare global {
-  // eslint-disable-next-line no-var
   var __recipalsDb: DB | undefined;
 }
 

@@ -72,6 +72,5 @@ export function sessionSecret(): string {
 }
 
 declare global {
-  // eslint-disable-next-line no-var
   var __recipalsEphemeralSecret: string | undefined;
 }

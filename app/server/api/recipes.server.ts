@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 
 import { z } from "zod";
 
-import { RECIPE_PLACEHOLDER_IMAGE } from "~/components/recipe-editor-photo";
+import { RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { canEditRecipe } from "~/lib/permissions";
 import { draftFromRecipe, ERROR_KEY, type RecipeDraft } from "~/lib/recipe-form";
 

@@ -25,6 +25,7 @@ export type KeysetSelection = { afterSeq: number; offset?: number; limit: number
  * Narrows a batched reader's query to its selection, in insertion order; null when there is
  * nothing to read. `id` and `seq` name the table's columns (qualified if the query joins).
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any reader's query, whatever its tables and columns
 export function applyBatchSelection<QB extends SelectQueryBuilder<any, any, any>>(
   query: QB,
   selection: BatchSelection,

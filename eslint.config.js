@@ -1,0 +1,94 @@
+// Lint: TypeScript's recommended rules, React hooks, and the layers of this codebase as import
+// boundaries (docs/architecture.md): what may import what is written here once, and `npm test`
+// fails when a change crosses a line.
+import js from "@eslint/js";
+import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+/** A value import from a server module: in browser code it would be `undefined` (the compiler empties them). */
+const SERVER_MODULES = {
+  group: ["~/server/*", "~/server/**", "**/server/*", "**/server/**", "*.server", "**/*.server"],
+  // Types are erased at build time, so a component may describe server data by its type.
+  allowTypeImports: true,
+  message: "Browser code must not import values from server modules (*.server.ts): the build empties them in the browser. Type imports are fine.",
+};
+const COMPONENTS = {
+  group: ["~/components/*", "**/components/*"],
+  message: "Server modules must not import components: what they share belongs in app/lib.",
+};
+const ROUTES = {
+  group: ["~/routes/*", "**/routes/*"],
+  // `import type { action }`: a fetcher is typed by the action it posts to; nothing is loaded.
+  allowTypeImports: true,
+  message: "Only Remix imports routes: move what they share into app/server or app/lib (a type import of a route's action is fine).",
+};
+const OUTSIDE_APP = {
+  group: ["**/seed", "**/seed/*", "**/scripts/*", "../../seed/*", "../seed/*"],
+  message: "The app never imports seed/ or scripts/: they use the app, not the other way round.",
+};
+const SERVICES = {
+  group: ["~/server/services/*", "../services/*", "**/services/*"],
+  message: "Queries are the bottom layer: services call queries, never the reverse.",
+};
+
+const restrict = (...patterns) => ["error", { patterns }];
+
+export default tseslint.config(
+  { ignores: ["build/", "build-*/", "public/build/", "node_modules/", ".e2e-data/", "test-results/", "data/", "**/*.d.ts"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      // We match control characters on purpose: to refuse them (redirect targets) or strip them
+      // (imported text, XML output).
+      "no-control-regex": "off",
+      // `_`-prefixed arguments are deliberately unused (Remix passes args we may not need).
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+    },
+  },
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    plugins: { "react-hooks": reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      "no-restricted-imports": "off",
+      "@typescript-eslint/no-restricted-imports": restrict(OUTSIDE_APP),
+    },
+  },
+  {
+    // Browser code: components, shared modules, the browser entry.
+    files: ["app/components/**/*.{ts,tsx}", "app/lib/**/*.{ts,tsx}", "app/entry.client.tsx"],
+    rules: { "@typescript-eslint/no-restricted-imports": restrict(SERVER_MODULES, OUTSIDE_APP, ROUTES) },
+  },
+  {
+    // Server modules: no components, no routes.
+    files: ["app/server/**/*.ts"],
+    rules: { "@typescript-eslint/no-restricted-imports": restrict(COMPONENTS, ROUTES, OUTSIDE_APP) },
+  },
+  {
+    // Queries: the bottom layer (no services, components or routes).
+    files: ["app/server/queries/**/*.ts"],
+    rules: { "@typescript-eslint/no-restricted-imports": restrict(SERVICES, COMPONENTS, ROUTES, OUTSIDE_APP) },
+  },
+  {
+    // Route modules read forms through the capped reader, never the raw body.
+    files: ["app/routes/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.property.name=/^(formData|json|text|arrayBuffer|blob)$/][callee.object.name='request']",
+          message: "Read request bodies through readForm / readMultipartFormLenient / readJsonObject: they cap the size and are read once.",
+        },
+      ],
+    },
+  },
+  {
+    // Tests poke at untyped answers; migrations are typed `Kysely<any>` on purpose (they must not
+    // depend on today's schema types).
+    files: ["tests/**/*.{ts,tsx}", "seed/**/*.ts", "scripts/**/*.js", "bench/**/*.js", "migrations/**/*.ts", "*.config.{js,ts}"],
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+);

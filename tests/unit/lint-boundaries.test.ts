@@ -1,0 +1,41 @@
+import path from "node:path";
+
+import { ESLint } from "eslint";
+import { describe, expect, it } from "vitest";
+
+// The layers as eslint.config.js writes them: each boundary rule fires where it should and stays
+// quiet where the import is allowed (a rule that never fires guards nothing).
+
+const root = path.resolve(__dirname, "../..");
+const eslint = new ESLint({ cwd: root });
+
+async function problems(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  return (result?.messages ?? []).map((message) => `${message.ruleId}: ${message.message}`);
+}
+
+const restricted = (list: string[]) => list.filter((line) => line.startsWith("@typescript-eslint/no-restricted-imports") || line.startsWith("no-restricted-syntax"));
+
+describe("the layers", () => {
+  it.each([
+    ["a component importing a server value", "app/components/x.tsx", 'import { db } from "~/server/db.server";\nexport const X = () => String(db);\n', /server modules/],
+    ["app/lib importing a server value", "app/lib/x.ts", 'import { COMMENT_MAX } from "../server/validation/comment.server";\nexport const n = COMMENT_MAX;\n', /server modules/],
+    ["a server module importing a component", "app/server/x.server.ts", 'import { Avatar } from "~/components/avatar";\nexport const a = Avatar;\n', /must not import components/],
+    ["a query importing a service", "app/server/queries/x.server.ts", 'import { setLike } from "../services/interactions.server";\nexport const s = setLike;\n', /bottom layer/],
+    ["app code importing the seed", "app/server/x.server.ts", 'import { seedDatabase } from "../../seed/index";\nexport const s = seedDatabase;\n', /never imports seed/],
+    ["a route reading the raw body", "app/routes/x.tsx", "export async function action({ request }: { request: Request }) {\n  return request.formData();\n}\n", /readForm/],
+  ])("refuses %s", async (_what, file, code, message) => {
+    const found = restricted(await problems(file, code));
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(message);
+  });
+
+  it.each([
+    ["a component importing a server type", "app/components/x.tsx", 'import type { PostCardData } from "~/server/queries/feed.server";\nexport const f = (p: PostCardData) => p;\n'],
+    ["a component typing a fetcher by a route's action", "app/components/x.tsx", 'import type { action } from "~/routes/ReciPals.Account.Follow.$uid";\nexport type A = typeof action;\n'],
+    ["a route importing a service", "app/routes/x.tsx", 'import { setLike } from "~/server/services/interactions.server";\nexport const s = setLike;\n'],
+    ["a service importing a query", "app/server/services/x.server.ts", 'import { db } from "../db.server";\nexport const d = db;\n'],
+  ])("allows %s", async (_what, file, code) => {
+    expect(restricted(await problems(file, code))).toEqual([]);
+  });
+});
