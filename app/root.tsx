@@ -21,7 +21,7 @@ import { ErrorPage } from "./components/error-page";
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: globalStyles },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
-  // Installable app and offline saved recipes (DESIGN §8; public/sw.js).
+  // Installable app and offline saved recipes (docs/rules.md#offline-saved-recipes; public/sw.js).
   { rel: "manifest", href: "/manifest.webmanifest" },
   { rel: "apple-touch-icon", href: "/icons/icon-192.png" },
 ];

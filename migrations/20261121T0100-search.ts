@@ -2,7 +2,7 @@ import { sql, type Kysely } from "kysely";
 
 // Frozen once merged: change the search index with a new migration, never by editing this one.
 //
-// SQLite-only (DESIGN §7): FTS5 tables and triggers. A PostgreSQL port replaces this file with
+// SQLite-only (docs/rules.md#portability): FTS5 tables and triggers. A PostgreSQL port replaces this file with
 // tsvector/pg_trgm equivalents and app/server/queries/search.server.ts with matching queries.
 //
 // recipes_fts: one document per recipe, rowid = recipes.seq (unique and never reused while the

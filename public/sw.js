@@ -1,4 +1,4 @@
-/* ReciPals service worker (DESIGN §8): keeps the signed-in user's saved recipe pages, and what
+/* ReciPals service worker (docs/rules.md#offline-saved-recipes): keeps the signed-in user's saved recipe pages, and what
  * they need to show (styles, scripts, photos), readable without a connection; any other page
  * asked for offline gets /offline.html.
  *

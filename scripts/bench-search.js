@@ -1,6 +1,6 @@
 // `npm run bench:search [-- --users N --runs R --keep]`: times recipe and people search on a
 // scale-seeded temporary database (default 10,000 users / 50,000 recipes) and prints p50/p95
-// per query. Target (DESIGN §7, issue 6): under 10 ms per query.
+// per query. Target (docs/rules.md#performance-budgets, issue 6): under 10 ms per query.
 //
 // The server code is compiled with esbuild (already installed with @remix-run/dev) rather than
 // through the Remix build, so the benchmark runs even while other routes are half-written.

@@ -14,7 +14,7 @@
 //   --workers N        serve with N processes (WEB_CONCURRENCY; default 1 — the issue's targets
 //                      are for one process; CPU and memory are summed over the workers)
 //
-// Targets (issue 9, DESIGN §7): at 16 connections p50 ≤ 15 ms and p99 ≤ 60 ms on every page,
+// Targets (issue 9, docs/rules.md#performance-budgets): at 16 connections p50 ≤ 15 ms and p99 ≤ 60 ms on every page,
 // no errors; search p50 ≤ 10 ms; Home anonymous ≥ 500 req/s. The load generator runs in this
 // process on the same machine as the server, so figures include its CPU share.
 import { spawn, spawnSync } from "node:child_process";

@@ -351,7 +351,7 @@ export async function startServer() {
     next();
   });
 
-  // Cross-site guard (DESIGN §3): a state-changing request from a page on another origin is
+  // Cross-site guard (docs/rules.md#cross-site-requests): a state-changing request from a page on another origin is
   // refused before any route sees it. Requests without Origin (curl, old clients) pass; the
   // SameSite=Lax session cookie is not sent cross-site anyway.
   app.use((req, res, next) => {

@@ -17,7 +17,7 @@ export interface AdminResult {
 }
 
 /**
- * Creates the administrator once (DESIGN §2). The `seed_runs` mark means a renamed or
+ * Creates the administrator once (docs/rules.md#seed-sources). The `seed_runs` mark means a renamed or
  * deleted admin is not silently recreated with a new password on the next start.
  */
 export async function ensureAdmin(db: DB, options: { password?: string; log: (line: string) => void }): Promise<AdminResult> {

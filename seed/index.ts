@@ -11,7 +11,7 @@ import { readSeedFile } from "./seed-file";
 import { hasSeedRun, recordSeedRun, SEED_RUNS } from "./seed-runs";
 import { hashSeedPasswords, writeSeedData } from "./write";
 
-// Seeding, in order of preference (DESIGN §2): the sample file, else TheMealDB (plus the
+// Seeding, in order of preference (docs/rules.md#seed-sources): the sample file, else TheMealDB (plus the
 // core set), else the core set alone. Each import is one transaction together with its
 // `seed_runs` mark, so a failure leaves nothing half-written and a finished import is
 // never repeated.

@@ -4,7 +4,7 @@ import { BOT_USER_ID } from "./core";
 import type { Progress } from "./progress";
 import type { SeedDataInput } from "./seed-data";
 
-// TheMealDB's free JSON API, converted to the sample file's shape (DESIGN §2), so the same
+// TheMealDB's free JSON API, converted to the sample file's shape (docs/rules.md#seed-sources), so the same
 // writer stores both. The whole download finishes before anything is written: a network
 // failure never holds the database's write lock or leaves half the bot recipes behind.
 
@@ -139,7 +139,7 @@ export function mealsToSeedData(meals: Meal[]): SeedDataInput {
         .map((tag) => tag.trim())
         .filter(Boolean)
         .slice(0, MAX_TAGS),
-      // The section id follows the original data: bot prefix + TheMealDB id + I1 (SPEC §3).
+      // The section id follows the original data: bot prefix + TheMealDB id + I1 (docs/rules.md#seed-sources).
       ingredients_sec: [{ _id: `recipe_bot-${field(meal, "idMeal")}I1`, title: "Main Ingredients", ingredients: ingredientLines(meal) }],
       steps: field(meal, "strInstructions")
         .split(/\r?\n|\r/)

@@ -4,11 +4,11 @@ import { DEFAULT_PROFILE_IMAGE } from "../app/lib/paths";
 
 // The shape every seed source ends up in: the sample file as the original server shipped
 // it, TheMealDB converted to it, and the built-in core. Fix-ups that need one record at a
-// time happen here (DESIGN §2 quirks), so the writer only ever sees clean data; fix-ups
+// time happen here (docs/rules.md#seed-quirks), so the writer only ever sees clean data; fix-ups
 // that need several records (post ids, unique comment ids) happen in the writer.
 
 const id = z.union([z.string().trim().min(1), z.number()]).transform(String);
-/** `following` may hold ids or `{ _id }` objects (SPEC §3). */
+/** `following` may hold ids or `{ _id }` objects (docs/rules.md#seed-quirks). */
 const idRef = z.union([id, z.object({ _id: id }).transform((ref) => ref._id)]);
 const optionalId = id.nullish().transform((value) => value ?? null);
 const text = z.string().nullish().transform((value) => value ?? "");
@@ -71,7 +71,7 @@ const RecipeSchema = z.object({
   recipe_id: id,
   post_id: id.nullish(),
   user_created: optionalId,
-  // Kept as is even past today's 50-character limit: the limit applies on edit (DESIGN §2).
+  // Kept as is even past today's 50-character limit: the limit applies on edit (docs/rules.md#seed-quirks).
   name: z.string(),
   description: text,
   total_time: z

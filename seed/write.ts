@@ -150,7 +150,7 @@ async function writePosts(trx: DB, data: SeedData, userIds: Set<string>, log: (l
 
 async function writePost(trx: DB, post: SeedPost, recipe: SeedRecipe, userIds: Set<string>, commentIds: UniqueIds) {
   // The recipe's post_id wins: the sample lists jd-R1's post as `jd-R1`, while the recipe
-  // and its author's post list say `jd-P1` (DESIGN §2).
+  // and its author's post list say `jd-P1` (docs/rules.md#seed-quirks).
   const postId = recipe.post_id ?? post.post_id;
   const author = post.created_by ?? recipe.user_created;
   await trx

@@ -1,6 +1,6 @@
 import { Form, Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
 
-/** The GET search box of an admin table; its label is also its placeholder (DESIGN §5). */
+/** The GET search box of an admin table; its label is also its placeholder (docs/rules.md#admin-area). */
 export function AdminSearch({ label, q }: { label: string; q: string }) {
   return (
     <Form method="get" className="admin-search" role="search">

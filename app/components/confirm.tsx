@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { useHydrated } from "~/lib/hooks";
 
 /**
- * A destructive button with DESIGN §4's confirmation: with JavaScript a confirm dialog with
+ * A destructive button with the confirmation of docs/rules.md#confirmations: with JavaScript a confirm dialog with
  * the exact text; without it the form goes without `confirm=yes` and the action answers
  * with a confirmation step (ConfirmStep) showing the same text.
  */

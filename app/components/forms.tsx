@@ -1,7 +1,7 @@
 import clsx from "clsx";
 import { useEffect, useId, useRef, type InputHTMLAttributes, type ReactNode, type RefObject } from "react";
 
-/** The form-level message: SPEC's alert texts and anything not tied to one field. */
+/** The form-level message: the product's alert texts (docs/rules.md#screens-and-messages) and anything not tied to one field. */
 export function FormAlert({ message, id }: { message: string | null | undefined; id?: string }) {
   if (!message) return null;
   return (

@@ -7,7 +7,7 @@ import { Avatar } from "./avatar";
 import { LikeControls } from "./like-button";
 import { Icon } from "./icons";
 
-/** A post in the feed (SPEC §2 Post card). */
+/** A post in the feed (docs/rules.md#home-and-post-cards). */
 export function PostCard({
   post,
   signedIn,

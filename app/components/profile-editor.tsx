@@ -109,7 +109,7 @@ function PhotoField({ current, failure }: { current: string; failure: ProfileEdi
 }
 
 /**
- * The profile editor form (DESIGN §5). Multipart, so the photo travels with the fields;
+ * The profile editor form (docs/rules.md#profile-editing). Multipart, so the photo travels with the fields;
  * an empty file input sends nothing to store. `Admin Password` is rendered only for a
  * non-admin and shown (CSS only, so without JavaScript too) while Admin is chosen.
  */

@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { useEffect, useId, useRef, type ReactNode } from "react";
 
 /**
- * A dialog that is a route of its own (DESIGN §4): rendered over its page, named by its
+ * A dialog that is a route of its own (docs/rules.md#dialogs): rendered over its page, named by its
  * title, closed by a link back (the backdrop is that link too). Works without JavaScript;
  * with it, focus moves into the dialog and Escape closes it.
  */

@@ -9,7 +9,7 @@ type SaveResult = { saved: boolean } | { error: string };
 
 /**
  * The bookmark toggle. Optimistic with JavaScript; further clicks wait while a request is
- * pending (SPEC §4), and the server is idempotent anyway.
+ * pending (docs/rules.md#likes-saves-comments), and the server is idempotent anyway.
  */
 export function SaveButton({
   recipeId,

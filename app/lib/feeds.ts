@@ -1,7 +1,7 @@
 import { BASE } from "./paths";
 
-// Atom feeds of a user's recipes (DESIGN §8). The URL sits outside /ReciPals/Account/, which
-// needs sign-in (DESIGN §1): feed readers never sign in, and a feed holds only what recipe pages
+// Atom feeds of a user's recipes (docs/rules.md#atom-feeds). The URL sits outside /ReciPals/Account/, which
+// needs sign-in (docs/rules.md#pages-that-need-sign-in): feed readers never sign in, and a feed holds only what recipe pages
 // already show to every visitor (recipe names, descriptions, photos and the creator's username).
 
 export function recipesFeedPath(uid: string): string {

@@ -1,4 +1,4 @@
-// Browser-side photo downsizing before upload (SPEC §9 limits; DESIGN §3: our own bundled code,
+// Browser-side photo downsizing before upload (docs/rules.md#images; our own bundled code,
 // no worker or script from a CDN). A phone photo of 4–10 MB becomes a few hundred KB before it
 // leaves the device; the server still decodes, shrinks and re-encodes everything it receives.
 // Also the URL helpers for stored images and their card variants (pure, safe on the server).

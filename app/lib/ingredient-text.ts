@@ -1,4 +1,4 @@
-// The plain-text format admins bulk-edit ingredients and steps in (SPEC §2, §5):
+// The plain-text format admins bulk-edit ingredients and steps in (docs/rules.md#admin-text-format):
 //
 //   Dough:            ← a block's first line ending in ':' is the section title
 //   Flour (200g)      ← every other line is one ingredient

@@ -12,7 +12,7 @@ export interface NavViewer {
 }
 
 /**
- * The entries of SPEC §2 Navigation for this viewer. Create, Saved and Profile point at
+ * The navigation entries (docs/rules.md#navigation) for this viewer. Create, Saved and Profile point at
  * Login for visitors (Create through a small route that mints a fresh recipe id per click).
  */
 export function navEntries(viewer: NavViewer | null): NavEntry[] {
@@ -28,7 +28,7 @@ export function navEntries(viewer: NavViewer | null): NavEntry[] {
   return entries;
 }
 
-/** SPEC: an entry is active when the current path contains its name (URLs match case-insensitively). */
+/** An entry is active (docs/rules.md#navigation) when the current path contains its name (URLs match case-insensitively). */
 export function isActiveEntry(entry: NavEntry, pathname: string): boolean {
   const path = pathname.toLowerCase();
   if (entry.label === "Create") return path.includes("/editor/");

@@ -1,4 +1,4 @@
-// Every product URL sits under one base (DESIGN §1). Build links here, never by hand.
+// Every product URL sits under one base (docs/rules.md#urls-and-ids). Build links here, never by hand.
 export const BASE = "/ReciPals";
 
 export const paths = {

@@ -86,7 +86,7 @@ export const FIELD = {
   mode: "mode",
   intent: "intent",
   confirm: "confirm",
-  /** `Import from link` (DESIGN §8); its button is `intent=import`. */
+  /** `Import from link` (docs/rules.md#import-by-link); its button is `intent=import`. */
   importLink: "importLink",
 } as const;
 
@@ -114,7 +114,7 @@ export function emptyDraft(): RecipeDraft {
   };
 }
 
-/** The stored recipe (SPEC §3 field names) as an editable draft. */
+/** The stored recipe (the API's field names) as an editable draft. */
 export function draftFromRecipe(recipe: {
   name: string;
   description: string;

@@ -3,7 +3,7 @@ import { useEffect } from "react";
 
 import { paths } from "./paths";
 
-// The browser side of public/sw.js (DESIGN §8: saved recipes readable offline). Pages never
+// The browser side of public/sw.js (docs/rules.md#offline-saved-recipes). Pages never
 // depend on it: without service workers, or when anything here fails, nothing changes.
 
 /** Registers /sw.js once the page has loaded (so it never competes with the page's own requests). */

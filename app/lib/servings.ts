@@ -1,4 +1,4 @@
-// Rescales the quantities written in ingredient lines (DESIGN §8). The sample data writes
+// Rescales the quantities written in ingredient lines (docs/rules.md#servings-scaling). The sample data writes
 // them in brackets — "digestive biscuits (175g/6oz)", "Eggs (3)", "Cabbage (0.25)" — so
 // numbers inside the last bracket are scaled: integers, decimals, "1 1/2", "½", "1¾" and
 // ranges ("2-3"). Anything else stays exactly as written.

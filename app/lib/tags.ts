@@ -1,4 +1,4 @@
-// The profile tag catalogue of SPEC §3, in its three groups.
+// The profile tag catalogue (docs/rules.md#profile-tags), in its three groups.
 export const TAG_GROUPS = [
   {
     title: "Skill Level / Role",

@@ -8,7 +8,7 @@ import { requireUser } from "~/server/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Following · ReciPals" }];
 
-// A dialog over the profile with its own URL (DESIGN §4): works without JavaScript.
+// A dialog over the profile with its own URL (docs/rules.md#dialogs): works without JavaScript.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const list = await getFollowList({ kind: "following", userId: params.uid ?? "", viewerId: viewer.id });

@@ -36,14 +36,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const index = posts.findIndex((p) => p.post_id === pid);
   const post = index >= 0 ? await getPostCard(pid, viewer.id) : undefined;
   if (!post) {
-    // The missing-post page lists what the author does have (SPEC §2), with an honest 404.
+    // The missing-post page lists what the author does have (docs/rules.md#post-viewer), with an honest 404.
     return data({ uid, postId: pid, available: posts.map((p) => p.post_id) }, { status: 404 });
   }
   const { origin } = new URL(request.url);
   return {
     uid,
     post,
-    // Share previews (DESIGN §8): absolute URLs.
+    // Share previews (docs/rules.md#share-previews): absolute URLs.
     share: {
       url: absoluteUrl(origin, paths.post(uid, post.post_id)),
       image: absoluteUrl(origin, post.photo),

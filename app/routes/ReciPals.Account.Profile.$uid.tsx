@@ -36,7 +36,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return {
     ...page,
     isOwn: viewer.id === profile.id,
-    // Share previews (DESIGN §8): absolute URLs; the canonical URL drops ?tab.
+    // Share previews (docs/rules.md#share-previews): absolute URLs; the canonical URL drops ?tab.
     share: {
       url: absoluteUrl(origin, paths.profile(profile.id)),
       image: absoluteUrl(origin, profile.profile || DEFAULT_PROFILE_IMAGE),

@@ -51,7 +51,7 @@ export async function action({ request }: ActionFunctionArgs) {
     };
     return data(failure, { status: 409 });
   }
-  // The draft cookie is signed and carries only a hash of the password (DESIGN §3).
+  // The draft cookie is signed and carries only a hash of the password (docs/rules.md#sign-up-draft).
   const cookie = await commitSignupDraft(request, { name, username, passwordHash: await hashPassword(password) });
   return redirect(paths.signupTags(), { headers: { "Set-Cookie": cookie } });
 }

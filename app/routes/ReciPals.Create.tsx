@@ -5,7 +5,7 @@ import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { paths } from "~/lib/paths";
 import { getUserId } from "~/server/session.server";
 
-// "Create" is not a fixed link (SPEC §2): every click mints a fresh recipe id, which
+// "Create" is not a fixed link (docs/rules.md#navigation): every click mints a fresh recipe id, which
 // opens the editor in create mode. Visitors are sent to Login with the reason.
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await getUserId(request);

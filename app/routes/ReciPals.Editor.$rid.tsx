@@ -74,8 +74,8 @@ function fail(message: string, status: number): Response {
   return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
 
-// Create mode when the rid names no recipe (SPEC §2), edit mode otherwise. Signed-out visitors
-// go to Login with SPEC's reason; only the creator or an ADMIN may edit.
+// Create mode when the rid names no recipe (docs/rules.md#recipe-editor), edit mode otherwise. Signed-out visitors
+// go to Login with the product's reason; only the creator or an ADMIN may edit.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const rid = params.rid ?? "";
   const [recipe, user] = await Promise.all([getRecipeDetail(rid), getUser(request)]);
@@ -254,7 +254,7 @@ async function rowAnswer(
 }
 
 /**
- * `Import` (DESIGN §8): the linked page's Recipe JSON-LD replaces the draft, nothing is saved.
+ * `Import` (docs/rules.md#import-by-link): the linked page's Recipe JSON-LD replaces the draft, nothing is saved.
  * Its photo becomes the pending photo, unless a photo was chosen with this submission: the
  * user's own choice wins (and is kept as pending, as a row button would). A failed import keeps
  * the draft as typed, with the reason next to the link.

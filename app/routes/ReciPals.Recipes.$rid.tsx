@@ -75,7 +75,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       jsonLd: recipeJsonLd(recipe, { origin, url, likes, comments: comments.length }),
     },
     signedIn: viewer !== null,
-    // SPEC: 'Edit Recipe' is shown to the creator only (admins edit from the admin area).
+    // 'Edit Recipe' is shown to the creator only (docs/rules.md#who-may-do-what) (admins edit from the admin area).
     canEdit: viewer !== null && viewer.id === recipe.user_created,
   };
 }

@@ -28,7 +28,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: searchStyl
 
 export const meta: MetaFunction = () => [{ title: "Search · ReciPals" }];
 
-/** SPEC §8's messages for the search screen's alert box. */
+/** The messages (docs/rules.md#search-screen) for the search screen's alert box. */
 const MESSAGES = {
   failed: "Search failed",
   list: "Failed to fetch recipes",
@@ -68,7 +68,7 @@ export type SearchData = Awaited<ReturnType<typeof clientLoader>>;
 
 /**
  * In the browser every search goes through here: a dropped connection or a failed answer becomes
- * SPEC §8's message on the page instead of an error page.
+ * the message (docs/rules.md#search-screen) on the page instead of an error page.
  */
 export async function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs) {
   try {

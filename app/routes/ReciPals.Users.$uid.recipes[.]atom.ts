@@ -6,8 +6,8 @@ import { absoluteUrl } from "~/lib/structured-data";
 import { renderRecipesAtom } from "~/server/atom.server";
 import { getRecipesFeed } from "~/server/queries/recipe-feed.server";
 
-// /ReciPals/Users/{uid}/recipes.atom: a public Atom feed of a user's recipes (DESIGN §8). It is
-// deliberately outside /ReciPals/Account/ (sign-in only, DESIGN §1): feed readers do not sign in,
+// /ReciPals/Users/{uid}/recipes.atom: a public Atom feed of a user's recipes (docs/rules.md#atom-feeds). It is
+// deliberately outside /ReciPals/Account/ (sign-in only, docs/rules.md#pages-that-need-sign-in): feed readers do not sign in,
 // and the feed carries nothing a visitor cannot already read on the recipe pages.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const uid = params.uid ?? "";

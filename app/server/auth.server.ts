@@ -11,7 +11,7 @@ export const LOGIN_MESSAGES = {
   failed: "Login failed. Please try again later.",
 } as const;
 
-/** A refused sign-in: the status and SPEC §8 message the login page and the API show. */
+/** A refused sign-in: the status and message (docs/rules.md#sign-in) the login page and the API show. */
 export class LoginError extends Error {
   constructor(
     message: string,

@@ -42,7 +42,7 @@ class ImmediateSqliteDialect extends SqliteDialect {
 
 const changeStatements = new WeakMap<DB, SQLite.Statement<[], { v: number; n: number }>>();
 
-// SQLite-specific setup lives here and nowhere else (DESIGN §7: keep the dialect swappable).
+// SQLite-specific setup lives here and nowhere else (docs/rules.md#portability: keep the dialect swappable).
 export function openDatabase(file: string): DB {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new SQLite(file);

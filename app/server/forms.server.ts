@@ -33,7 +33,7 @@ export function formValues<Field extends string>(formData: FormData, names: read
 
 /**
  * Turns zod issues into one message per field (the first wins). `alertMessages` are the
- * SPEC texts that are also shown once as the form's alert.
+ * product's texts (docs/rules.md#screens-and-messages) that are also shown once as the form's alert.
  */
 export function toFailure<Field extends string>(
   error: z.ZodError,

@@ -1,4 +1,4 @@
-/** Throws an honest status (404, 403, …) with a message when a condition fails (STYLE §7). */
+/** Throws an honest status (404, 403, …) with a message when a condition fails (guards first, honest statuses: docs/architecture.md). */
 export function invariantResponse(condition: unknown, message: string, status: number): asserts condition {
   if (!condition) throw new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }

@@ -14,7 +14,7 @@ import {
   writeStoredFile,
 } from "./storage.server";
 
-// The image pipeline (DESIGN §3 "Uploads", SPEC §9): every uploaded picture — recipe photos,
+// The image pipeline (docs/rules.md#images): every uploaded picture — recipe photos,
 // profile photos, data URLs sent to the API — is decoded by sharp, turned upright, stripped of
 // metadata, shrunk to at most 800 px on the longer side and re-encoded as WebP under 0.5 MB
 // (quality lowered step by step, up to 10 tries), plus a ~400 px variant for cards.

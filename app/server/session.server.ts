@@ -119,7 +119,7 @@ export async function logout(request: Request): Promise<Response> {
   return redirect(paths.home(), { headers: { "Set-Cookie": await endSession(request) } });
 }
 
-// The sign-up draft between the two steps (SPEC §4). Signed, so it cannot be forged;
+// The sign-up draft between the two steps (docs/rules.md#sign-up-draft). Signed, so it cannot be forged;
 // it holds the password only as a hash.
 export const signupDraftStorage = createCookieSessionStorage<SignupDraft>({
   cookie: {

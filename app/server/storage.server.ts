@@ -4,7 +4,7 @@ import path from "node:path";
 
 import { dataDir } from "./env.server";
 
-// The one module that knows where uploaded files live (DESIGN §7: uploads behind one storage
+// The one module that knows where uploaded files live (docs/rules.md#portability: uploads behind one storage
 // module, so a move to object storage touches only this file). Files are content-addressed:
 // the name is the SHA-256 of the stored bytes, so a name never points at different content and
 // can be cached for ever. A stored image has a main file and a card-sized variant beside it.

@@ -11,7 +11,7 @@ import { setUploadsDir } from "~/server/storage.server";
 import { CONTENT_TABLES } from "../../seed/test-support";
 import { ORIGIN } from "./helpers";
 
-// Calling /api resource routes directly with built Requests (STYLE §17), and checks every
+// Calling /api resource routes directly with built Requests , and checks every
 // answer must pass: JSON (or empty), CORS's Vary on it, and never a password or its hash.
 
 export type RouteFn = (args: { request: Request; params: Record<string, string>; context: AppLoadContext }) => Promise<Response>;

@@ -20,7 +20,7 @@ import { call, snapshot, type RouteModule } from "./api-helpers";
 import { follow, makeRecipeWithPost } from "./factories";
 import { makeUser, signedInCookie, uniqueUsername } from "./helpers";
 
-// The permission matrix (DESIGN §3): every mutating endpoint, asked by a visitor, another USER,
+// The permission matrix (docs/rules.md#who-may-do-what): every mutating endpoint, asked by a visitor, another USER,
 // the owner and an ADMIN. A refused request answers its status with a JSON message and changes
 // nothing; an allowed one answers 2xx.
 

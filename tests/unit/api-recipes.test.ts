@@ -63,7 +63,7 @@ const get = (id: string) => call(recipeRoute, "GET", `/api/recipes/${id}`, { par
 const del = (cookie: string | undefined, id: string) => call(recipeRoute, "DELETE", `/api/recipes/${id}`, { params: { recipe_id: id }, cookie });
 
 describe("GET /api/recipes and /api/recipes/{id}", () => {
-  it("lists every recipe with SPEC §3 fields and _id = recipe_id", async () => {
+  it("lists every recipe with the API's fields and _id = recipe_id", async () => {
     const owner = await makeUser();
     const { recipeId, postId } = await makeRecipeWithPost({ userId: owner.id, tags: ["Sweet", "Pie"] });
     const answer = await call(recipesRoute, "GET", "/api/recipes");
@@ -176,7 +176,7 @@ describe("POST /api/recipes", () => {
     expect(answer.body.post_id).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it("refuses invalid recipes with 400 and errors under SPEC names, writing nothing", async () => {
+  it("refuses invalid recipes with 400 and errors under the API's field names, writing nothing", async () => {
     const me = await person();
     const before = await snapshot();
     const answer = await create(me.cookie, {

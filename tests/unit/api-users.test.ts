@@ -47,7 +47,7 @@ function setCookieOf(answer: { headers: Headers }): string {
 }
 
 describe("POST /api/users/signin", () => {
-  it("answers the user (SPEC §3 fields, no password) with a session cookie that works", async () => {
+  it("answers the user (the API's fields, no password) with a session cookie that works", async () => {
     const user = await makeUser({ tags: ["Baker"] });
     const answer = await call(signinRoute, "POST", "/api/users/signin", { body: { username: user.username, password: user.password } });
     expect(answer.status).toBe(200);
@@ -65,7 +65,7 @@ describe("POST /api/users/signin", () => {
     expect(answer.status).toBe(200);
   });
 
-  it("refuses a wrong password with 401, an unknown user with 404, empty fields with 400 (SPEC §8 texts)", async () => {
+  it("refuses a wrong password with 401, an unknown user with 404, empty fields with 400 (docs/rules.md#login-screen texts)", async () => {
     const user = await makeUser();
     expectError(await call(signinRoute, "POST", "/api/users/signin", { body: { username: user.username, password: "nope" } }), 401, LOGIN_MESSAGES.invalid);
     expectError(await call(signinRoute, "POST", "/api/users/signin", { body: { username: uniqueUsername("ghost"), password: "x" } }), 404, LOGIN_MESSAGES.unknownUser);
@@ -96,7 +96,7 @@ describe("POST /api/users/signin", () => {
 });
 
 describe("POST /api/users/signup", () => {
-  it("creates a USER with SPEC's defaults, signs them in (201 + cookie) and keeps only a hash", async () => {
+  it("creates a USER with the product's defaults, signs them in (201 + cookie) and keeps only a hash", async () => {
     const username = uniqueUsername("new");
     const answer = await call(signupRoute, "POST", "/api/users/signup", {
       body: { name: "New Person", username, password: "pass word", tags: ["Baker", "Vegan"], bio: "", role: "USER", profile: "/images/profile.png", posts: [], followers: [], following: [], saved_recipes: [] },
@@ -255,7 +255,7 @@ describe("POST /api/users (ADMIN)", () => {
     expect((await verifyLogin({ username, password: "password123" })).ok).toBe(true);
   });
 
-  it("makes SPEC's placeholder user when no name or username is sent", async () => {
+  it("makes the placeholder user when no name or username is sent", async () => {
     const admin = await person({ role: "ADMIN" });
     const answer = await call(usersRoute, "POST", "/api/users", { cookie: admin.cookie, body: {} });
     expect(answer.status).toBe(201);

@@ -7,7 +7,7 @@ import { db } from "~/server/db.server";
 import { makeRecipeWithPost } from "./factories";
 import { getRequest, makeUser, routeArgs } from "./helpers";
 
-// The profile feeds (DESIGN §8), checked as XML by a small strict parser below (no XML library
+// The profile feeds (docs/rules.md#atom-feeds), checked as XML by a small strict parser below (no XML library
 // in the project): well-formed, Atom's namespace, the required elements, escaping.
 
 interface XmlElement {

@@ -111,7 +111,7 @@ async function snapshot() {
 }
 
 describe("opening the editor", () => {
-  it("sends a visitor to Login with SPEC's reason: create for a new id, expired for an existing recipe", async () => {
+  it("sends a visitor to Login with the product's reason: create for a new id, expired for an existing recipe", async () => {
     const rid = crypto.randomUUID();
     expectRedirect(await load(rid), `/ReciPals/Account/Login?redirectTo=${encodeURIComponent(editorPath(rid))}&reason=create`);
     const { user } = await signedInUser();
@@ -234,7 +234,7 @@ describe("validation", () => {
     return result.data;
   }
 
-  it("shows SPEC's four messages for an empty form, next to their fields", async () => {
+  it("shows the four messages for an empty form, next to their fields", async () => {
     const result = await refused({ ...emptyDraft(), serves: "" });
     expect(result.fieldErrors).toEqual({
       name: "Please enter a recipe name.",

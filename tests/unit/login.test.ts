@@ -57,7 +57,7 @@ describe("login", () => {
     );
   });
 
-  it("answers a wrong password with 401 and SPEC's message, keeping the username", async () => {
+  it("answers a wrong password with 401 and the product's message, keeping the username", async () => {
     const user = await makeUser();
     const before = await countRows("sessions");
     const { status, data } = dataOf<{ formError: string; fields: Record<string, string> }>(
@@ -69,7 +69,7 @@ describe("login", () => {
     expect(await countRows("sessions")).toBe(before);
   });
 
-  it("answers an unknown user with 404 and SPEC's message", async () => {
+  it("answers an unknown user with 404 and the product's message", async () => {
     const { status, data } = dataOf<{ formError: string }>(await login({ username: "nobody_here", password: "x" }));
     expect(status).toBe(404);
     expect(data.formError).toBe("User not found. Please check your username.");

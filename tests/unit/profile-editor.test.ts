@@ -150,7 +150,7 @@ describe("profile editor: saving", () => {
     expect((await getUserProfile(user.id))?.username).toBe(user.username.toUpperCase());
   });
 
-  it("refuses a fourth tag with SPEC's message and writes nothing", async () => {
+  it("refuses a fourth tag with the product's message and writes nothing", async () => {
     const user = await makeUser({ tags: ["Baker"] });
     const four = ["Baker", "Vegan", "Halal", "Kosher"];
     const { status, data } = dataOf<Failure>(await save(user.id, formOf(user, { name: "Changed", tags: four }), await signedInCookie(user.id)));
@@ -252,7 +252,7 @@ describe("profile editor: photo", () => {
     expect((await getUserProfile(user.id))?.profile).toBe(url);
   });
 
-  it("refuses a file that is not an image with SPEC's message, keeping what was typed", async () => {
+  it("refuses a file that is not an image with the product's message, keeping what was typed", async () => {
     const user = await makeUser();
     const { status, data } = dataOf<Failure>(
       await save(user.id, formOf(user, { name: "Typed" }), await signedInCookie(user.id), {

@@ -606,7 +606,7 @@ describe("search errors", () => {
     expect(result.recipes.items[0]?.recipe_id).toBe(recipe.yaki);
   });
 
-  it("in the browser, turns a dropped connection or a failed answer into SPEC's message", async () => {
+  it("in the browser, turns a dropped connection or a failed answer into the product's message", async () => {
     const args = (url: string, failure: unknown) =>
       ({
         request: new Request(`http://localhost${url}`),

@@ -1,6 +1,6 @@
 import { afterEach, vi } from "vitest";
 
-// A console.error during a test is a bug we did not assert on: fail the test (STYLE §17).
+// A console.error during a test is a bug we did not assert on: fail the test (a console.error nobody expected is a defect).
 const consoleError = vi.spyOn(console, "error");
 afterEach(() => {
   const calls = consoleError.mock.calls;

@@ -6,7 +6,7 @@ import { loader as profileLoader, meta as profileMeta } from "~/routes/ReciPals.
 import { makeRecipeWithPost } from "./factories";
 import { getRequest, makeUser, ORIGIN, routeArgs, signedInCookie } from "./helpers";
 
-// Share previews on the profile and the post viewer (DESIGN §8): Open Graph and Twitter card tags
+// Share previews on the profile and the post viewer (docs/rules.md#share-previews): Open Graph and Twitter card tags
 // with absolute URLs, a canonical link, and the author's Atom feed in <head>.
 
 type Descriptor = Record<string, unknown>;

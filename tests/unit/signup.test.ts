@@ -133,7 +133,7 @@ describe("sign-up, step two (tags)", () => {
     expect(data.formError).toBe("Please choose tags from the list.");
   });
 
-  it("creates the account with SPEC's defaults, signs in, clears the draft and opens the profile", async () => {
+  it("creates the account with the product's defaults, signs in, clears the draft and opens the profile", async () => {
     const { cookie, fields } = await draftCookie();
     const response = expectRedirect(
       await settle(() => tagsAction(routeArgs(formRequest(TAGS, { tags: ["Vegan", "Baker"] }, cookie)))),

@@ -18,7 +18,7 @@ describe("ISO 8601 durations", () => {
 });
 
 describe("Recipe JSON-LD", () => {
-  it("carries SPEC's fields with absolute URLs and ordered HowToSteps", () => {
+  it("carries the schema.org fields with absolute URLs and ordered HowToSteps", () => {
     const ld = recipeJsonLd(
       {
         name: "Stir Fry",

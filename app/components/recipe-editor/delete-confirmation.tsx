@@ -3,6 +3,11 @@ import { useId } from "react";
 
 import { FIELD, RECIPE_MESSAGES } from "~/lib/recipe-form";
 
+/**
+ * The no-JavaScript confirmation step of Delete Recipe (docs/rules.md#confirmations): the same
+ * question the browser's confirm dialog asks, and a Delete button that submits again with the
+ * confirmation.
+ */
 export function DeleteRecipeConfirmation({ backTo }: { backTo: string }) {
   const headingId = useId();
   return (

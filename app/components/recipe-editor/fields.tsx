@@ -41,8 +41,3 @@ export function TextArea({ label, name, error, invalid, hint, describedBy, class
     </div>
   );
 }
-
-/**
- * The no-JavaScript confirmation step of Delete Recipe (DESIGN §4): the same question the
- * browser's confirm dialog asks, and a Delete button that submits again with the confirmation.
- */

@@ -5,7 +5,7 @@ import type { KeysetSelection } from "../queries/seq.server";
 import { readUsersWithLists, type Role, type UserWithLists } from "../queries/users.server";
 import { ApiError, invalid, json } from "./http.server";
 
-// The entities as the JSON API shows them: SPEC §3 field names exactly, `_id` on every object
+// The entities as the JSON API shows them: the field names of docs/rules.md#api-entities exactly, `_id` on every object
 // (equal to its recipe_id / post_id for recipes and posts), lists of ids, never a password.
 // Each serializer names its fields one by one, so a column added later never leaks by accident.
 
@@ -137,7 +137,7 @@ export async function apiPost(id: string): Promise<ApiPost> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Lists: everything by default (SPEC §7), `?limit=&offset=` for paging clients, streamed.
+// Lists: everything by default (docs/rules.md#api-conventions), `?limit=&offset=` for paging clients, streamed.
 
 /** Rows per database read while streaming a list: small enough to keep memory flat at 50k rows. */
 export const LIST_BATCH = 250;

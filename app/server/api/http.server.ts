@@ -7,7 +7,7 @@ import type { Outcome } from "../services/outcome.server";
 import { getUser } from "../session.server";
 import { offerToSharedCache } from "../shared-cache.server";
 
-// The plumbing every /api resource route shares (DESIGN §6): JSON answers, `{message}` errors
+// The plumbing every /api resource route shares (docs/rules.md#json-api): JSON answers, `{message}` errors
 // (plus `errors` per field on 400), CORS for ALLOWED_ORIGINS on every answer, preflights, a
 // capped JSON body reader, and one wrapper that turns anything thrown into JSON — nothing an
 // API route does ever reaches Remix's HTML error boundary.

@@ -6,7 +6,7 @@ import { ImageError, IMAGE_MESSAGES, isStoredImageUrl, processImage, type Pictur
 import { isPrivateAddress } from "../import/addresses.server";
 import { ApiError } from "./http.server";
 
-// Pictures sent to the API (`photo` of recipes and posts, `profile` of users), DESIGN §6:
+// Pictures sent to the API (`photo` of recipes and posts, `profile` of users), (docs/rules.md#api-pictures):
 // - the value already stored: kept as it is;
 // - a data URL `data:image/…;base64,…`: decoded and run through the image pipeline like an
 //   upload (sharp, 800 px, 0.5 MB, WebP), stored as a file; the answer carries its URL;

@@ -16,9 +16,9 @@ import { planPicture, type PicturePlan } from "./pictures.server";
 import { deleteRecipeUnit } from "./recipes.server";
 import { issuesToErrors, withoutNulls } from "./validation.server";
 
-// /api/posts (SPEC §7 "Posts"). A post and its recipe are one unit: POST /api/recipes creates
+// /api/posts (docs/rules.md#posts-calls). A post and its recipe are one unit: POST /api/recipes creates
 // both, and deleting either deletes both (so a client's follow-up DELETE of the other gets 404,
-// which SPEC §4 says the client warns about and ignores).
+// which the original client warns about and ignores: docs/rules.md#recipe-and-post).
 //
 // - POST /api/posts is idempotent for the original client, which creates the recipe and then
 //   sends the post: when the recipe already has its post and the caller is its author (or an

@@ -19,10 +19,10 @@ import { ApiError, invalid, json, param, readJsonObject, requireApiUser, unwrap,
 import { planPicture, type PicturePlan } from "./pictures.server";
 import { issuesToErrors, withoutNulls } from "./validation.server";
 
-// /api/recipes (SPEC §7 "Recipes"). The body uses SPEC §3's names; it is mapped onto the recipe
+// /api/recipes (docs/rules.md#recipes-calls). The body uses the API's field names; it is mapped onto the recipe
 // editor's draft and checked by the editor's own rules (validateRecipeDraft), then written by the
 // editor's own writes (a recipe and its post always together). Field errors come back under
-// SPEC names: name, description, ingredients_sec, steps, total_time, serves, tags, photo.
+// API names: name, description, ingredients_sec, steps, total_time, serves, tags, photo.
 //
 // - POST creates the recipe AND its post (201). Client ids (`recipe_id`/`_id`, `post_id`) are
 //   kept when they look like ids and are free; otherwise fresh UUIDs are used — the answer says
@@ -31,9 +31,9 @@ import { issuesToErrors, withoutNulls } from "./validation.server";
 //   `post_id`, `created_at`, `__v` and unknown fields are ignored; an `_id`/`recipe_id` that is
 //   not the URL's is a 400; another `user_created` is a 403). The creator or an ADMIN.
 //   A name or description left as stored is not re-checked against today's limits (a few seeded
-//   names are longer than 50 characters; DESIGN §2). Section lines may come as `ingredients` or
+//   names are longer than 50 characters; docs/rules.md#seed-quirks). Section lines may come as `ingredients` or
 //   as `"ingredients:"` (the original admin panel's spelling).
-// - DELETE deletes the recipe with its post (they are one unit; SPEC §4): the creator or an ADMIN.
+// - DELETE deletes the recipe with its post (they are one unit; docs/rules.md#recipe-and-post): the creator or an ADMIN.
 
 const NOT_ALLOWED = "You are not allowed to edit this recipe.";
 const CREATOR_FIXED = "The creator of a recipe cannot be changed.";
@@ -95,7 +95,7 @@ function draftOf(body: RecipeBody, base: RecipeDraft): RecipeDraft {
   };
 }
 
-/** The editor's error keys under SPEC §3 names. */
+/** The editor's error keys under the API's field names. */
 function specField(key: string): string {
   if (key === ERROR_KEY.ingredients || key.startsWith("sectionTitle-") || key.startsWith("ingredient-")) return "ingredients_sec";
   if (key === ERROR_KEY.steps || key.startsWith("step-")) return "steps";

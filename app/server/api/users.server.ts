@@ -17,7 +17,7 @@ import { ApiError, invalid, json, param, readJsonObject, requireApiUser, unwrap,
 import { planPicture, type PicturePlan } from "./pictures.server";
 import { issuesToErrors, withoutNulls } from "./validation.server";
 
-// /api/users (SPEC §7 "Users"), on the same rules and query modules as the pages.
+// /api/users (docs/rules.md#users-calls), on the same rules and query modules as the pages.
 //
 // PUT /api/users/{id} merges the sent object into the stored user field by field:
 // - `_id` must match the URL (400 otherwise); `__v` and unknown fields are ignored; `password`
@@ -30,7 +30,7 @@ import { issuesToErrors, withoutNulls } from "./validation.server";
 // - Lists are never written as lists: a stale copy must never undo someone's follow or post.
 //   `posts`, `saved_recipes` and the user's own `following` are derived from their own records
 //   and ignored (follows change through /follow, /unfollow or the other user's `followers`).
-//   `{_id, followers}` (no other user field) is SPEC's "remove follower": removals are applied
+//   `{_id, followers}` (no other user field) is the client's "remove follower" (docs/rules.md#whole-object-put-merge-rules): removals are applied
 //   (the owner or an ADMIN), additions refused. In a whole-object PUT the owner's own
 //   `followers` are ignored.
 // - On someone else's user a non-admin may change only their own place in it: adding or
@@ -177,40 +177,21 @@ const minus = (a: readonly string[], b: readonly string[]) => {
   return [...new Set(a)].filter((item) => !other.has(item));
 };
 
-export async function updateUser({ request, params, context }: ApiArgs): Promise<Response> {
-  const actor = await requireApiUser(request);
-  const targetId = params.id ?? "";
-  const [target] = await readUsersWithLists({ ids: [targetId] });
-  if (!target) throw new ApiError(404, NOT_FOUND.user);
-
-  const raw = withoutNulls(await readJsonObject(request));
-  if ("password_hash" in raw || "passwordHash" in raw) throw invalid({ password: HASH_FIELD });
-  const shape = UserPutSchema.safeParse(raw);
-  if (!shape.success) throw invalid(issuesToErrors(shape.error));
-  const body = shape.data;
-  if (body._id !== undefined && body._id !== targetId) throw invalid({ _id: ID_FIXED });
-
+/**
+ * What a PUT's `followers`, `following`, `posts` and `saved_recipes` ask for: only ever changes of
+ * the caller's own follows (see the comment at the top), as follow operations, and the parts that
+ * ask for anything else.
+ */
+function relationChangesOf(
+  actor: SessionUser,
+  target: Awaited<ReturnType<typeof readUsersWithLists>>[number],
+  body: z.infer<typeof UserPutSchema>,
+  followersOnly: boolean,
+): { ops: FollowOp[]; refused: Map<string, string> } {
+  const ops: FollowOp[] = [];
+  const refused = new Map<string, string>();
   const self = actor.id === target.id;
   const admin = isAdmin(actor);
-  const sentFields = USER_FIELDS.filter((field) => body[field] !== undefined);
-  const followersOnly = sentFields.length === 1 && sentFields[0] === "followers";
-  const refused = new Map<string, string>();
-
-  // The person's own fields: what differs from the stored user goes to the profile service,
-  // which checks, writes and decides about roles (once, for the profile page too).
-  const pictureChanged = body.profile !== undefined && body.profile !== target.profile;
-  const plainChanged =
-    (body.name !== undefined && body.name !== target.name) ||
-    (body.username !== undefined && body.username !== target.username) ||
-    (body.bio !== undefined && body.bio !== target.bio) ||
-    (body.tags !== undefined && !sameList(body.tags, target.tags)) ||
-    (body.role !== undefined && body.role !== target.role) ||
-    (body.password !== undefined && body.password !== "") ||
-    pictureChanged;
-  if (plainChanged && !canEditProfile(actor, target.id)) refused.set("profile", NOT_ALLOWED);
-
-  // Relations: only ever changes of the caller's own follows (see the comment at the top).
-  const ops: FollowOp[] = [];
   if (body.followers !== undefined) {
     const added = minus(body.followers, target.followers);
     const removed = minus(target.followers, body.followers);
@@ -240,6 +221,42 @@ export async function updateUser({ request, params, context }: ApiArgs): Promise
     if (sent === undefined || self || admin) continue;
     if (minus(sent, target[field]).length > 0 || minus(target[field], sent).length > 0) refused.set(field, OWN_RELATIONS_ONLY);
   }
+  return { ops, refused };
+}
+
+export async function updateUser({ request, params, context }: ApiArgs): Promise<Response> {
+  const actor = await requireApiUser(request);
+  const targetId = params.id ?? "";
+  const [target] = await readUsersWithLists({ ids: [targetId] });
+  if (!target) throw new ApiError(404, NOT_FOUND.user);
+
+  const raw = withoutNulls(await readJsonObject(request));
+  if ("password_hash" in raw || "passwordHash" in raw) throw invalid({ password: HASH_FIELD });
+  const shape = UserPutSchema.safeParse(raw);
+  if (!shape.success) throw invalid(issuesToErrors(shape.error));
+  const body = shape.data;
+  if (body._id !== undefined && body._id !== targetId) throw invalid({ _id: ID_FIXED });
+
+  const sentFields = USER_FIELDS.filter((field) => body[field] !== undefined);
+  const followersOnly = sentFields.length === 1 && sentFields[0] === "followers";
+  const refused = new Map<string, string>();
+
+  // The person's own fields: what differs from the stored user goes to the profile service,
+  // which checks, writes and decides about roles (once, for the profile page too).
+  const pictureChanged = body.profile !== undefined && body.profile !== target.profile;
+  const plainChanged =
+    (body.name !== undefined && body.name !== target.name) ||
+    (body.username !== undefined && body.username !== target.username) ||
+    (body.bio !== undefined && body.bio !== target.bio) ||
+    (body.tags !== undefined && !sameList(body.tags, target.tags)) ||
+    (body.role !== undefined && body.role !== target.role) ||
+    (body.password !== undefined && body.password !== "") ||
+    pictureChanged;
+  if (plainChanged && !canEditProfile(actor, target.id)) refused.set("profile", NOT_ALLOWED);
+
+  const relations = relationChangesOf(actor, target, body, followersOnly);
+  for (const [part, message] of relations.refused) refused.set(part, message);
+  const ops = relations.ops;
   if (refused.size > 0) throw new ApiError(403, [...refused.values()][0]!, { refused: [...refused.keys()] });
 
   if (plainChanged) {

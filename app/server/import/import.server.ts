@@ -13,7 +13,7 @@ import { findRecipeJsonLd } from "./json-ld.server";
 export { ImportError, IMPORT_MESSAGES };
 export type { ImportProblem } from "./errors.server";
 
-// Import a recipe by link (DESIGN §8). The server fetches a page someone named, so every fetch
+// Import a recipe by link (docs/rules.md#import-by-link). The server fetches a page someone named, so every fetch
 // is guarded against being turned on our own network (SSRF):
 // - http and https only; every redirect is followed by hand (at most 5) and checked again;
 // - the host is resolved first and refused when ANY address is private, loopback, link-local,

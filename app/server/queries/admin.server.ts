@@ -66,7 +66,7 @@ export async function listUsersForAdmin(
 }
 
 /**
- * SPEC §4's placeholder: User{n+1} / user{n+1} with n the number of users, taking the next
+ * The admin's placeholder user (docs/rules.md#admin-created-users): User{n+1} / user{n+1} with n the number of users, taking the next
  * free number when that name exists. Its random initial password is returned once.
  */
 export async function createPlaceholderUser(database: DB = db): Promise<{ id: string; username: string; password: string }> {

@@ -10,7 +10,7 @@ export interface PostThumb {
 
 /**
  * A user's posts in reversed stored order (newest first), as the profile grid and the
- * post viewer's chevrons walk them (SPEC §2).
+ * post viewer's chevrons walk them (docs/rules.md#post-viewer).
  */
 export async function listUserPosts(userId: string, database: DB = db): Promise<PostThumb[]> {
   return database
@@ -39,7 +39,7 @@ export async function getPostForRecipe(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Whole posts in batches, for the JSON API (SPEC §3 post shape): likes as user ids in the order
+// Whole posts in batches, for the JSON API (docs/rules.md#api-entities): likes as user ids in the order
 // they were given, comments in stored order. One query per list kind for a whole batch.
 
 export interface PostComment {

@@ -8,7 +8,7 @@ import type { Database } from "../db-types.server";
 import { planSectionIds, recipePartRows, type RecipeParts } from "./recipe-parts.server";
 import { nextSeq, todayDate } from "./seq.server";
 
-// Writes of recipes and their posts (SPEC §4 "Recipe editor", "Delete recipe"). Each function
+// Writes of recipes and their posts (docs/rules.md#recipe-and-post). Each function
 // is one transaction: a recipe never exists without its post, and a refused write leaves nothing.
 // Plain rows only: the search index follows these tables through its own triggers.
 

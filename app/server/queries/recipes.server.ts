@@ -1,7 +1,7 @@
 import { db, type DB } from "../db.server";
 import { applyBatchSelection, groupRows, type BatchSelection } from "./seq.server";
 
-// Reads of recipes. Field names follow SPEC §3 so pages and the JSON API share one shape.
+// Reads of recipes. Field names follow docs/rules.md#api-entities so pages and the JSON API share one shape.
 
 export interface IngredientSection {
   _id: string;
@@ -48,7 +48,7 @@ export async function getRecipeDetail(id: string, database: DB = db): Promise<Re
 }
 
 // ---------------------------------------------------------------------------------------------
-// Whole recipes in batches, for the JSON API's lists (SPEC §3 recipe shape). One query per child
+// Whole recipes in batches, for the JSON API's lists (docs/rules.md#api-entities). One query per child
 // kind (tags, sections with lines, steps) for a whole batch, never one per recipe.
 
 export interface RecipeFull extends Omit<RecipeDetail, "creator"> {

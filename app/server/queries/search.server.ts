@@ -2,7 +2,7 @@ import { sql } from "kysely";
 
 import { db, type DB } from "../db.server";
 
-// Recipe and people search. SQLite-only (DESIGN §7): FTS5 MATCH syntax, bm25 ranking and the
+// Recipe and people search. SQLite-only (docs/rules.md#portability): FTS5 MATCH syntax, bm25 ranking and the
 // tables of migrations/20261121T0100-search.ts (recipes_fts, users_fts, recipe_shuffle, all kept
 // in step by triggers). A PostgreSQL port swaps this module and that migration, nothing else.
 //

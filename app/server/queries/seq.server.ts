@@ -9,7 +9,7 @@ export function nowIso(): string {
   return new Date().toISOString();
 }
 
-/** Post dates are day-only (SPEC §9). */
+/** Post dates are day-only (docs/rules.md#urls-and-ids). */
 export function todayDate(): string {
   return new Date().toISOString().slice(0, 10);
 }

@@ -208,7 +208,7 @@ export async function updateUserProfile(input: ProfileUpdate, database: DB = db)
 }
 
 // ---------------------------------------------------------------------------------------------
-// Users with their id lists, for the JSON API (SPEC §3 user shape). Batched: one query per list
+// Users with their id lists, for the JSON API (docs/rules.md#api-entities). Batched: one query per list
 // kind for a whole batch, never one per user. The password hash is never selected.
 
 export interface UserWithLists extends UserProfile {

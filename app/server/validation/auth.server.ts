@@ -8,7 +8,7 @@ export const USERNAME_TAKEN = "That username is already taken. Please choose ano
 
 export const LIMITS = USER_LIMITS;
 
-// Rules shared by sign-up, the profile editor and the API (DESIGN §3 input limits).
+// Rules shared by sign-up, the profile editor and the API (docs/rules.md#people-fields).
 export const nameField = z
   .string()
   .trim()

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-// Import by link (DESIGN §8): the link typed into the editor, and a forgiving reading of a
+// Import by link (docs/rules.md#import-by-link): the link typed into the editor, and a forgiving reading of a
 // schema.org `Recipe` node. Pages in the wild write every property in several shapes (a string,
 // a number, an array, an object), so each property is read on its own and one odd property
 // never sinks the import (`.catch(undefined)`).

@@ -20,7 +20,7 @@ export type ProfileField = (typeof PROFILE_FIELDS)[number] | "tags" | "photo";
 export const ProfileEditSchema = z.object({
   name: nameField,
   username: usernameField,
-  // Empty keeps the old password (DESIGN §3); never trimmed, spaces may be part of it.
+  // Empty keeps the old password (docs/rules.md#profile-editing); never trimmed, spaces may be part of it.
   password: z.string().max(LIMITS.password, `Password must be at most ${LIMITS.password} characters.`),
   role: z.enum(["USER", "ADMIN"], { error: "Please choose User or Admin." }),
   bio: z

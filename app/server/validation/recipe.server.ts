@@ -9,7 +9,7 @@ import {
   type RecipeDraft,
 } from "~/lib/recipe-form";
 
-// The recipe editor's rules (SPEC §5, §9; DESIGN §3 input limits). Texts and limits come from
+// The recipe editor's rules (docs/rules.md#recipe-fields). Texts and limits come from
 // app/lib/recipe-form.ts so the browser shows the same numbers; zod stays on the server.
 
 /** A recipe ready to be written: trimmed, blank rows dropped, tags split, serves a number. */

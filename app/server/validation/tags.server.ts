@@ -4,7 +4,7 @@ import { MAX_PROFILE_TAGS, PROFILE_TAGS, TAG_LIMIT_MESSAGE } from "~/lib/tags";
 
 export const UNKNOWN_TAG = "Please choose tags from the list.";
 
-/** Profile tags: catalogue entries only, no repeats, at most three (SPEC §4, §9). */
+/** Profile tags: catalogue entries only, no repeats, at most three (docs/rules.md#profile-tags). */
 export const ProfileTagsSchema = z
   .array(z.string())
   .transform((tags) => [...new Set(tags)])
