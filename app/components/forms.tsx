@@ -1,5 +1,5 @@
 import clsx from "clsx";
-import { useEffect, useId, useRef, type InputHTMLAttributes, type ReactNode, type RefObject } from "react";
+import { useEffect, useId, useRef, type InputHTMLAttributes, type ReactNode, type RefObject, type TextareaHTMLAttributes } from "react";
 
 /** The form-level message: the product's alert texts (docs/rules.md#screens-and-messages) and anything not tied to one field. */
 export function FormAlert({ message, id }: { message: string | null | undefined; id?: string }) {
@@ -11,32 +11,42 @@ export function FormAlert({ message, id }: { message: string | null | undefined;
   );
 }
 
-interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "id"> {
+interface FieldProps {
   label: string;
   name: string;
   /** Shown under the field; `invalid` alone marks the field without repeating the form alert. */
   error?: string | null;
   invalid?: boolean;
   hint?: ReactNode;
+  /** Another element that also describes the field (a message shared by several fields). */
+  describedBy?: string;
 }
 
-/** A labelled input tied to its error text (aria-invalid + aria-describedby). */
-export function TextField({ label, name, error, invalid, hint, className, ...input }: TextFieldProps) {
+/**
+ * A label, the control, its hint and its error text, tied together (aria-invalid +
+ * aria-describedby). `children` renders the input, select or textarea with the props it is given.
+ */
+export function Labelled({
+  label,
+  error,
+  invalid,
+  hint,
+  describedBy,
+  className,
+  children,
+}: Omit<FieldProps, "name"> & {
+  className?: string;
+  children: (aria: { id: string; "aria-invalid"?: true; "aria-describedby"?: string }) => ReactNode;
+}) {
   const id = useId();
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
   const isInvalid = Boolean(error) || Boolean(invalid);
-  const describedBy = [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(" ") || undefined;
+  const ids = [error ? errorId : null, hint ? hintId : null, describedBy ?? null].filter(Boolean).join(" ") || undefined;
   return (
     <div className={clsx("field", className)}>
       <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        name={name}
-        aria-invalid={isInvalid || undefined}
-        aria-describedby={describedBy}
-        {...input}
-      />
+      {children({ id, "aria-invalid": isInvalid || undefined, "aria-describedby": ids })}
       {hint ? (
         <p className="field__hint" id={hintId}>
           {hint}
@@ -48,6 +58,24 @@ export function TextField({ label, name, error, invalid, hint, className, ...inp
         </p>
       ) : null}
     </div>
+  );
+}
+
+type TextFieldProps = FieldProps & Omit<InputHTMLAttributes<HTMLInputElement>, "id">;
+
+/** A labelled input tied to its error text. */
+export function TextField({ label, name, error, invalid, hint, describedBy, className, ...input }: TextFieldProps) {
+  return (
+    <Labelled {...{ label, error, invalid, hint, describedBy, className }}>{(aria) => <input name={name} {...input} {...aria} />}</Labelled>
+  );
+}
+
+type TextAreaProps = FieldProps & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id">;
+
+/** A labelled textarea, wired like TextField. */
+export function TextArea({ label, name, error, invalid, hint, describedBy, className, ...textarea }: TextAreaProps) {
+  return (
+    <Labelled {...{ label, error, invalid, hint, describedBy, className }}>{(aria) => <textarea name={name} {...textarea} {...aria} />}</Labelled>
   );
 }
 

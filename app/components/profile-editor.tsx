@@ -1,10 +1,10 @@
 import { Form, Link } from "@remix-run/react";
-import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from "react";
+import { useEffect, useRef, useState, type RefObject } from "react";
 
 import { USER_LIMITS } from "~/lib/limits";
 import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
 
-import { FormAlert, TextField, fieldError, useResultKey } from "./forms";
+import { FormAlert, Labelled, TextField, fieldError, useResultKey } from "./forms";
 import { TagPicker } from "./tag-picker";
 
 export interface ProfileEditorUser {
@@ -41,39 +41,6 @@ function useFocusFailure(form: RefObject<HTMLFormElement | null>, failure: unkno
   }, [form, failure]);
 }
 
-function Field({
-  label,
-  error,
-  invalid,
-  hint,
-  children,
-}: {
-  label: string;
-  error: string | null;
-  invalid: boolean;
-  hint?: ReactNode;
-  children: (props: { id: string; "aria-invalid": true | undefined; "aria-describedby": string | undefined }) => ReactNode;
-}) {
-  const id = useId();
-  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {children({ id, "aria-invalid": invalid || undefined, "aria-describedby": describedBy })}
-      {hint ? (
-        <p className="field__hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="field__error" id={`${id}-error`} role="alert">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
 /** The photo picker with a preview of the chosen file (the current picture, or the default one). */
 function PhotoField({ current, failure }: { current: string; failure: ProfileEditorFailure | undefined }) {
   const [preview, setPreview] = useState<string | null>(null);
@@ -90,7 +57,7 @@ function PhotoField({ current, failure }: { current: string; failure: ProfileEdi
         width={96}
         height={96}
       />
-      <Field label="Profile Photo" hint="JPEG, PNG, WebP or GIF, up to 10 MB." {...state}>
+      <Labelled label="Profile Photo" hint="JPEG, PNG, WebP or GIF, up to 10 MB." {...state}>
         {(props) => (
           <input
             {...props}
@@ -103,7 +70,7 @@ function PhotoField({ current, failure }: { current: string; failure: ProfileEdi
             }}
           />
         )}
-      </Field>
+      </Labelled>
     </div>
   );
 }
@@ -172,7 +139,7 @@ export function ProfileEditor({
           hint="A new password. Leave empty to keep your current one."
           {...fieldError(failure, "password")}
         />
-        <Field label="Role" {...fieldError(failure, "role")}>
+        <Labelled label="Role" {...fieldError(failure, "role")}>
           {(props) => (
             // Keyed by the result so a refused admin password puts the choice back to User.
             <select {...props} key={`role-${resultKey}`} name="role" defaultValue={role}>
@@ -180,7 +147,7 @@ export function ProfileEditor({
               <option value="ADMIN">Admin</option>
             </select>
           )}
-        </Field>
+        </Labelled>
         {viewerIsAdmin ? null : (
           <div className="profile-editor__admin">
             <TextField
@@ -195,11 +162,11 @@ export function ProfileEditor({
             />
           </div>
         )}
-        <Field label="Bio" hint={`Up to ${LIMITS.bio} characters.`} {...fieldError(failure, "bio")}>
+        <Labelled label="Bio" hint={`Up to ${LIMITS.bio} characters.`} {...fieldError(failure, "bio")}>
           {(props) => (
             <textarea {...props} name="bio" rows={2} maxLength={LIMITS.bio} defaultValue={kept("bio", user.bio)} />
           )}
-        </Field>
+        </Labelled>
         <div className="profile-editor__tags">
           <span className="profile-editor__tags-title">Tags</span>
           <TagPicker key={`tags-${resultKey}`} selected={failure?.tags ?? user.tags} />

@@ -2,7 +2,7 @@ import { Form, Link, useNavigation, useSubmit } from "@remix-run/react";
 import clsx from "clsx";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 
-import { FormAlert, TextField, useFocusInvalid } from "~/components/forms";
+import { FormAlert, TextArea, TextField, useFocusInvalid } from "~/components/forms";
 import {
   applyRowIntent,
   FIELD,
@@ -17,7 +17,7 @@ import {
   type RecipeDraft,
 } from "~/lib/recipe-form";
 
-import { Counter, TextArea } from "./fields";
+import { Counter } from "./fields";
 import { ImportFromLink } from "./import-from-link";
 import { RecipePhotoField } from "./photo";
 import { IngredientSections, StepList, type RowTools } from "./rows";

@@ -1,9 +1,8 @@
 import { useId, type ReactNode } from "react";
 
-import { TextField } from "~/components/forms";
+import { TextArea, TextField } from "~/components/forms";
 import { ERROR_KEY, FIELD, RECIPE_LIMITS, rowIntent, type RecipeDraft } from "~/lib/recipe-form";
 
-import { TextArea } from "./fields";
 
 // The rows of the recipe form: ingredient sections with their lines, and the steps. Each row
 // button is a real submit button (see RecipeEditor), made by `rowButton`.
@@ -66,7 +65,7 @@ export function IngredientSections({
                   data-row={key}
                   error={rows.errors[key]}
                   invalid={firstInvalid}
-                  {...(firstInvalid ? { "aria-describedby": ingredientsErrorId } : {})}
+                  describedBy={firstInvalid ? ingredientsErrorId : undefined}
                   {...rows.autoFocus(key)}
                 />
                 {section.ingredients.length > 1
