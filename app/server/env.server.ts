@@ -6,31 +6,57 @@ import { z } from "zod";
 
 // Every setting the server reads, checked once at boot so a typo fails loudly
 // instead of surfacing as a strange runtime error later.
-const EnvSchema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  PORT: z.coerce.number().int().min(1).max(65535).default(4000),
-  DATABASE_PATH: z.string().min(1).default("data/recipals.db"),
-  RECIPALS_SEED_FILE: z.string().optional(),
-  MEALDB_BASE_URL: z.string().url().default("https://www.themealdb.com/api/json/v1/1"),
-  SEED_ADMIN_PASSWORD: z.string().min(1).optional(),
-  ADMIN_SECRET: z.string().min(1).optional(),
-  ALLOWED_ORIGINS: z
-    .string()
-    .optional()
-    .transform((value) =>
-      (value ?? "")
-        .split(",")
-        .map((origin) => origin.trim())
-        .filter(Boolean),
-    ),
-  SESSION_SECRET: z.string().min(16).optional(),
-  // Import by link may fetch private and loopback addresses (tests only). Read again at call
-  // time by import.server.ts so tests can switch it; listed here so a typo fails at boot.
-  IMPORT_ALLOW_PRIVATE: z.enum(["0", "1"]).optional(),
-  TRUST_PROXY: z.string().optional(),
-  // The address of this project's source, linked from the Info page (else package.json's repository).
-  RECIPALS_SOURCE_URL: z.string().url().optional(),
-});
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int().min(1).max(65535).default(4000),
+    DATABASE_PATH: z.string().min(1).default("data/recipals.db"),
+    // PostgreSQL instead of the SQLite file (docs/scaling.md). The scheme is checked here so a
+    // mistyped URL stops the server with one clear line, never a silent fallback to SQLite.
+    DATABASE_URL: z
+      .string()
+      .optional()
+      .transform((value) => (value?.trim() ? value.trim() : undefined))
+      .refine((value) => value === undefined || /^postgres(ql)?:\/\//i.test(value), {
+        message: "must start with postgres:// or postgresql:// (leave it unset for the SQLite file at DATABASE_PATH)",
+      }),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    // Where photos are kept: the uploads folder beside the database (disk), or an S3-compatible bucket.
+    IMAGE_STORE: z.enum(["disk", "s3"]).default("disk"),
+    S3_ENDPOINT: z.string().url().optional(),
+    S3_BUCKET: z.string().min(1).optional(),
+    S3_REGION: z.string().min(1).default("us-east-1"),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    // Serve photos from here (a CDN or the bucket's public address) by redirect instead of through the app.
+    S3_PUBLIC_URL: z.string().url().optional(),
+    RECIPALS_SEED_FILE: z.string().optional(),
+    MEALDB_BASE_URL: z.string().url().default("https://www.themealdb.com/api/json/v1/1"),
+    SEED_ADMIN_PASSWORD: z.string().min(1).optional(),
+    ADMIN_SECRET: z.string().min(1).optional(),
+    ALLOWED_ORIGINS: z
+      .string()
+      .optional()
+      .transform((value) =>
+        (value ?? "")
+          .split(",")
+          .map((origin) => origin.trim())
+          .filter(Boolean),
+      ),
+    SESSION_SECRET: z.string().min(16).optional(),
+    // Import by link may fetch private and loopback addresses (tests only). Read again at call
+    // time by import.server.ts so tests can switch it; listed here so a typo fails at boot.
+    IMPORT_ALLOW_PRIVATE: z.enum(["0", "1"]).optional(),
+    TRUST_PROXY: z.string().optional(),
+    // The address of this project's source, linked from the Info page (else package.json's repository).
+    RECIPALS_SOURCE_URL: z.string().url().optional(),
+  })
+  .superRefine((value, context) => {
+    if (value.IMAGE_STORE !== "s3") return;
+    for (const key of ["S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const) {
+      if (!value[key]) context.addIssue({ code: "custom", path: [key], message: "is needed when IMAGE_STORE=s3" });
+    }
+  });
 
 export type Env = z.infer<typeof EnvSchema>;
 
