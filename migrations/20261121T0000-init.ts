@@ -1,10 +1,14 @@
 import { sql, type Kysely } from "kysely";
 
+import { isPostgres, wholeNumber } from "./engine";
+
 // Frozen once merged: change the schema with a new migration, never by editing this one.
+// (The PostgreSQL variants were added when PostgreSQL became an engine; SQLite's SQL is unchanged.)
 // Ordered children (tags, sections, lines, steps) carry an explicit `position`, so the
 // order users typed survives every round trip. `seq` columns give a stable insertion
 // order for "newest first" and "stored order" without trusting SQLite's rowid.
 export async function up(db: Kysely<any>): Promise<void> {
+  const big = wholeNumber(db);
   await db.schema
     .createTable("users")
     .addColumn("id", "text", (c) => c.primaryKey())
@@ -17,10 +21,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("bio", "text", (c) => c.notNull().defaultTo(""))
     .addColumn("profile", "text", (c) => c.notNull().defaultTo("/images/profile.png"))
     .addColumn("created_at", "text", (c) => c.notNull())
-    .addColumn("seq", "integer", (c) => c.notNull())
+    .addColumn("seq", big, (c) => c.notNull())
     .execute();
   // Usernames are unique regardless of case ("Jasmin" and "jasmin" are one person).
-  await sql`create unique index users_username_nocase on users (username collate nocase)`.execute(db);
+  if (isPostgres(db)) await sql`create unique index users_username_nocase on users (lower(username))`.execute(db);
+  else await sql`create unique index users_username_nocase on users (username collate nocase)`.execute(db);
   await db.schema.createIndex("users_seq").on("users").column("seq").unique().execute();
   await db.schema.createIndex("users_name").on("users").column("name").execute();
 
@@ -62,7 +67,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("serves", "integer")
     .addColumn("photo", "text", (c) => c.notNull().defaultTo(""))
     .addColumn("created_at", "text")
-    .addColumn("seq", "integer", (c) => c.notNull())
+    .addColumn("seq", big, (c) => c.notNull())
     .execute();
   await db.schema.createIndex("recipes_seq").on("recipes").column("seq").unique().execute();
   await db.schema
@@ -124,7 +129,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("caption", "text", (c) => c.notNull().defaultTo(""))
     .addColumn("photo", "text", (c) => c.notNull().defaultTo(""))
     .addColumn("created_at", "text")
-    .addColumn("seq", "integer", (c) => c.notNull())
+    .addColumn("seq", big, (c) => c.notNull())
     .execute();
   await db.schema.createIndex("posts_seq").on("posts").column("seq").unique().execute();
   await db.schema
@@ -149,7 +154,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("user_id", "text", (c) => c.references("users.id").onDelete("set null"))
     .addColumn("text", "text", (c) => c.notNull())
     .addColumn("created_at", "text", (c) => c.notNull())
-    .addColumn("seq", "integer", (c) => c.notNull())
+    .addColumn("seq", big, (c) => c.notNull())
     .execute();
   await db.schema.createIndex("comments_post").on("comments").columns(["post_id", "seq"]).execute();
   await db.schema.createIndex("comments_user").on("comments").column("user_id").execute();
@@ -161,7 +166,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       c.notNull().references("recipes.id").onDelete("cascade"),
     )
     .addColumn("created_at", "text", (c) => c.notNull())
-    .addColumn("seq", "integer", (c) => c.notNull())
+    .addColumn("seq", big, (c) => c.notNull())
     .addPrimaryKeyConstraint("saved_recipes_pk", ["user_id", "recipe_id"])
     .execute();
   await db.schema
@@ -175,7 +180,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
     .addColumn("created_at", "text", (c) => c.notNull())
-    .addColumn("expires_at", "integer", (c) => c.notNull())
+    .addColumn("expires_at", big, (c) => c.notNull())
     .execute();
   await db.schema.createIndex("sessions_user").on("sessions").column("user_id").execute();
 

@@ -5,6 +5,7 @@ import * as search from "./20261121T0100-search";
 import * as signInAttempts from "./20261121T0200-sign-in-attempts";
 import * as feedShuffle from "./20261121T0300-feed-shuffle";
 import * as rateEvents from "./20261124T0000-rate-events";
+import * as changeNotices from "./20261124T0100-change-notices";
 
 // Static imports, not FileMigrationProvider: Node 20 cannot load .ts migrations at run
 // time, while this module is compiled into the server build, the seed and the tests alike.
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   "20261121T0200-sign-in-attempts": signInAttempts,
   "20261121T0300-feed-shuffle": feedShuffle,
   "20261124T0000-rate-events": rateEvents,
+  "20261124T0100-change-notices": changeNotices,
 };
 
 export const migrationProvider: MigrationProvider = {

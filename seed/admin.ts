@@ -1,8 +1,7 @@
 import crypto from "node:crypto";
 
-import { sql } from "kysely";
 
-import type { DB } from "../app/server/db.server";
+import { engineOf, type DB } from "../app/server/db.server";
 import { hashPassword, randomPassword } from "../app/server/password.server";
 import { nextSeq, nowIso } from "../app/server/queries/seq.server";
 
@@ -29,7 +28,7 @@ export async function ensureAdmin(db: DB, options: { password?: string; log: (li
     const taken = await trx
       .selectFrom("users")
       .select("id")
-      .where(sql<boolean>`username = ${ADMIN_USERNAME} collate nocase`)
+      .where(engineOf(trx).equalsIgnoringCase("username", ADMIN_USERNAME))
       .executeTakeFirst();
     if (taken) return false;
     await trx

@@ -1,6 +1,5 @@
-import { sql } from "kysely";
 
-import type { DB } from "../app/server/db.server";
+import { engineOf, type DB } from "../app/server/db.server";
 import { hashPassword, randomPassword } from "../app/server/password.server";
 import { writeRecipeParts } from "../app/server/queries/recipe-writes.server";
 import { nextSeq, nowIso, todayDate } from "../app/server/queries/seq.server";
@@ -50,7 +49,7 @@ async function writeUsers(trx: DB, users: SeedUser[], { passwordHashes, log }: W
     const clashes = await trx
       .selectFrom("users")
       .select("id")
-      .where((eb) => eb.or([eb("id", "=", user._id), sql<boolean>`username = ${user.username} collate nocase`]))
+      .where((eb) => eb.or([eb("id", "=", user._id), engineOf(trx).equalsIgnoringCase("username", user.username)]))
       .execute();
     if (clashes.some((row) => row.id === user._id)) continue; // already seeded (core set)
     if (clashes.length > 0) {

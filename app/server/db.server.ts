@@ -1,70 +1,77 @@
-import fs from "node:fs";
-import path from "node:path";
-
-import SQLite from "better-sqlite3";
-import {
-  CompiledQuery,
-  Kysely,
-  Migrator,
-  SqliteDialect,
-  SqliteDriver,
-  type DatabaseConnection,
-  type Driver,
-  type SqliteDialectConfig,
-} from "kysely";
+import { Migrator, PostgresAdapter } from "kysely";
 
 import { migrationProvider } from "../../migrations/index";
-import type { Database } from "./db-types.server";
+import type { DB, Engine } from "./engines/engine.server";
+import { openPostgres, postgresEngine } from "./engines/postgres.server";
+import { openSqlite, sqliteEngine } from "./engines/sqlite.server";
 import { env } from "./env.server";
 
-export type DB = Kysely<Database>;
+// The one module that decides the database engine (docs/scaling.md): PostgreSQL when DATABASE_URL
+// is set, otherwise the SQLite file at DATABASE_PATH. Query modules take a `DB` and ask
+// `engineOf(database)` for the few pieces of SQL that differ; they never test the engine.
 
-// Transactions start with BEGIN IMMEDIATE: they take the write lock up front, waiting for it
-// under busy_timeout. A plain (deferred) BEGIN that reads first and writes later fails at once
-// with SQLITE_BUSY when another connection (a second server, a script) committed in between —
-// the busy timeout cannot help there — and that surfaced as an error page.
-class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
-  }
+export type { DB } from "./engines/engine.server";
+export { DatabaseUnavailableError, isUnavailable } from "./engines/postgres.server";
+
+export type DatabaseLocation = { engine: "sqlite"; path: string } | { engine: "postgres"; url: string; poolSize: number };
+
+interface Opened {
+  changeCounter(): string;
+  ready(): Promise<void>;
+  close(): Promise<void>;
 }
 
-class ImmediateSqliteDialect extends SqliteDialect {
-  readonly #config: SqliteDialectConfig;
-  constructor(config: SqliteDialectConfig) {
-    super(config);
-    this.#config = config;
-  }
-  override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config);
-  }
-}
+const opened = new WeakMap<DB, Opened>();
 
-const changeStatements = new WeakMap<DB, SQLite.Statement<[], { v: number; n: number }>>();
-
-// SQLite-specific setup lives here and nowhere else (docs/rules.md#portability: keep the dialect swappable).
-export function openDatabase(file: string): DB {
-  if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const sqlite = new SQLite(file);
-  sqlite.pragma("journal_mode = WAL");
-  sqlite.pragma("foreign_keys = ON");
-  sqlite.pragma("busy_timeout = 5000");
-  sqlite.pragma("synchronous = NORMAL");
-  const database = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
-  changeStatements.set(database, sqlite.prepare("select data_version as v, total_changes() as n from pragma_data_version"));
-  return database;
+/** Where this process's database is, from the settings. */
+export function databaseLocation(): DatabaseLocation {
+  return env.DATABASE_URL
+    ? { engine: "postgres", url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
+    : { engine: "sqlite", path: env.DATABASE_PATH };
 }
 
 /**
- * A value that changes whenever the database may have changed: `data_version` moves when
- * another connection (a second server, a script) commits, `total_changes()` when this one
- * writes (even in a transaction that later rolls back — a harmless extra change). Read
- * synchronously, in microseconds, for the shared page cache (scripts/page-cache.js).
+ * Opens a database (not migrated: see migrateToLatest). A string is a SQLite file (or
+ * ":memory:"). `listen: false` for tools that never serve pages (no change notices needed).
+ */
+export function openDatabase(location: DatabaseLocation | string, { listen = true } = {}): DB {
+  const where: DatabaseLocation = typeof location === "string" ? { engine: "sqlite", path: location } : location;
+  if (where.engine === "sqlite") {
+    const sqlite = openSqlite(where.path);
+    opened.set(sqlite.database, { changeCounter: sqlite.changeCounter, ready: async () => undefined, close: () => sqlite.database.destroy() });
+    return sqlite.database;
+  }
+  const postgres = openPostgres({ url: where.url, poolSize: where.poolSize, listen });
+  opened.set(postgres.database, postgres);
+  return postgres.database;
+}
+
+/** The engine's side of everything that differs (works on a transaction too). */
+export function engineOf(database: DB): Engine {
+  return database.getExecutor().adapter instanceof PostgresAdapter ? postgresEngine : sqliteEngine;
+}
+
+/**
+ * A value that changes whenever the database may have changed, read synchronously in
+ * microseconds by the shared page cache (scripts/page-cache.js). SQLite: its data_version (other
+ * connections' commits) and total_changes() (ours). PostgreSQL: the notices other servers' commits
+ * send (LISTEN) and the writes this process committed.
  */
 export function changeCounter(database: DB): string {
-  const row = changeStatements.get(database)?.get();
-  if (!row) throw new Error("changeCounter: not a database opened by openDatabase");
-  return `${row.v}:${row.n}`;
+  const handle = opened.get(database);
+  if (!handle) throw new Error("changeCounter: not a database opened by openDatabase");
+  return handle.changeCounter();
+}
+
+/** Waits until the database answers; throws DatabaseUnavailableError when it cannot be reached. */
+export async function databaseReady(database: DB): Promise<void> {
+  await opened.get(database)?.ready();
+}
+
+export async function closeDatabaseHandle(database: DB): Promise<void> {
+  const handle = opened.get(database);
+  if (handle) await handle.close();
+  else await database.destroy();
 }
 
 /** Runs every pending migration; throws when one fails so the server never serves a half-migrated schema. */
@@ -80,8 +87,11 @@ declare global {
 }
 
 // One handle per process; cached on globalThis so dev rebuilds do not leak handles.
-export const db: DB = (globalThis.__recipalsDb ??= openDatabase(env.DATABASE_PATH));
+export const db: DB = (globalThis.__recipalsDb ??= openDatabase(databaseLocation()));
 
-// Migrate before anything can query: every importer of this module (the server build, the
-// seed, tests) waits here, so the server never serves an old schema.
+// Reach the database and migrate before anything can query: every importer of this module (the
+// server build, the seed, tests) waits here, so the server never serves an old schema, and an
+// unreachable PostgreSQL stops the start with one clear line (scripts/start.js) instead of
+// failing request by request.
+await databaseReady(db);
 await migrateToLatest(db);

@@ -1,4 +1,4 @@
-import { changeCounter, db } from "./db.server";
+import { changeCounter, closeDatabaseHandle, db } from "./db.server";
 
 // What scripts/server.js asks of the app, through the server build (app/entry.server.tsx exports
 // these): the rules for request bodies, what makes a request personal, which pages keep shuffled
@@ -15,5 +15,5 @@ export function dataVersion(): string {
 
 /** Called on SIGTERM, after the last request has finished. */
 export async function closeDatabase(): Promise<void> {
-  await db.destroy();
+  await closeDatabaseHandle(db);
 }

@@ -7,12 +7,14 @@ import { migrationProvider } from "../../migrations/index";
 import * as init from "../../migrations/20261121T0000-init";
 import { clientLoader as searchClientLoader, loader as searchLoader } from "~/routes/ReciPals.Search";
 import { db, openDatabase, type DB } from "~/server/db.server";
+import { tsQueryText } from "~/server/engines/postgres.server";
+import { ftsExpression } from "~/server/engines/sqlite.server";
 import { writeRecipeParts } from "~/server/queries/recipe-writes.server";
 import { nextSeq, nowIso } from "~/server/queries/seq.server";
 import {
   SEARCH_PAGE_SIZE,
   randomRecipesPage,
-  recipeMatchExpression,
+  recipeQuery,
   searchRecipes,
   searchTerms,
   searchUsers,
@@ -244,10 +246,11 @@ describe("recipe search", () => {
     expect(page.items.length).toBeGreaterThan(0);
   });
 
-  it("turns user text into quoted FTS strings", () => {
-    expect(recipeMatchExpression('say "hi" now')).toBe('"say" """hi""" "now"*');
-    expect(recipeMatchExpression("NEAR(a b) ")).toBe('"NEAR(a" "b)"');
-    expect(recipeMatchExpression("🍜 * -")).toBeNull();
+  it("turns user text into quoted words of each engine's query syntax", () => {
+    expect(ftsExpression(recipeQuery('say "hi" now')!)).toBe('"say" """hi""" "now"*');
+    expect(ftsExpression(recipeQuery("NEAR(a b) ")!)).toBe('"NEAR(a" "b)"');
+    expect(tsQueryText(recipeQuery("it's a\\b & !c")!)).toBe("'it''s' & 'a\\\\b' & '!c':*");
+    expect(recipeQuery("🍜 * -")).toBeNull();
     expect(searchTerms("Udon udon UDON soba")).toEqual(["Udon", "soba"]);
     expect(searchTerms("w ".repeat(50) + "a b c d e f g h i j k l m n")).toHaveLength(12);
   });

@@ -2,14 +2,15 @@ import { sql } from "kysely";
 
 import { DEFAULT_PROFILE_IMAGE } from "~/lib/paths";
 
-import { db, type DB } from "../db.server";
+import { db, engineOf, type DB } from "../db.server";
+import { likePattern } from "../engines/engine.server";
 import { hashPassword, randomPassword } from "../password.server";
 import { createUser, isLastAdmin, LastAdminError, UsernameTakenError, type Role } from "./users.server";
 
 export const ADMIN_PAGE_SIZE = 50;
 
 // Admin search text is matched literally: LIKE wildcards typed by the admin are escaped.
-const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const likeContains = (text: string) => `%${likePattern(text)}%`;
 
 export interface AdminUserRow {
   id: string;
@@ -44,8 +45,8 @@ export async function listUsersForAdmin(
     query = query.where((eb) =>
       eb.or([
         eb("u.id", "=", text),
-        sql<boolean>`u.username like ${pattern} escape '\\'`,
-        sql<boolean>`u.name like ${pattern} escape '\\'`,
+        engineOf(database).likeIgnoringCase("u.username", pattern),
+        engineOf(database).likeIgnoringCase("u.name", pattern),
       ]),
     );
   }
@@ -139,8 +140,8 @@ export async function listRecipesForAdmin(
         eb("r.id", "=", text),
         eb("p.id", "=", text),
         eb("r.user_created", "=", text),
-        sql<boolean>`r.name like ${pattern} escape '\\'`,
-        sql<boolean>`r.user_created in (select id from users where username like ${pattern} escape '\\')`,
+        engineOf(database).likeIgnoringCase("r.name", pattern),
+        sql<boolean>`r.user_created in (select id from users where ${engineOf(database).likeIgnoringCase("username", pattern)})`,
       ]),
     );
   }

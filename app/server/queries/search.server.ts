@@ -1,21 +1,18 @@
 import { sql } from "kysely";
 
-import { db, type DB } from "../db.server";
+import { db, engineOf, type DB } from "../db.server";
+import { likePattern, type RecipeQuery } from "../engines/engine.server";
 
-// Recipe and people search. SQLite-only (docs/rules.md#portability): FTS5 MATCH syntax, bm25 ranking and the
-// tables of migrations/20261121T0100-search.ts (recipes_fts, users_fts, recipe_shuffle, all kept
-// in step by triggers). A PostgreSQL port swaps this module and that migration, nothing else.
-//
-// User text never reaches FTS5 as syntax: each word becomes a quoted string ("" for a quote
-// inside), so `"`, `*`, `-`, `(`, `:`, NEAR, AND, OR and NOT are plain text. Words without a
-// letter or digit (punctuation, emoji) are dropped, and the number of words is capped.
+// Recipe and people search, the same on both engines: the tiers, paging and cards are here; the
+// full-text matching and scoring are each engine's (app/server/engines/, over the tables of
+// migrations/20261121T0100-search.ts, kept in step by triggers). Words without a letter or digit
+// (punctuation, emoji) are dropped, and the number of words is capped; each engine turns the
+// words into its own query syntax so that no typed text is ever read as syntax.
 
 export const SEARCH_PAGE_SIZE = 12;
 export const PEOPLE_LIMIT = 20;
 const MAX_TERMS = 12;
 const MAX_TERM_LENGTH = 60;
-/** Weights of the columns name, description, tags, ingredient lines: a name hit outweighs the rest. */
-const RECIPE_BM25 = "bm25(recipes_fts, 10.0, 2.0, 4.0, 1.0)";
 
 export interface RecipeCard {
   recipe_id: string;
@@ -59,25 +56,13 @@ export function searchTerms(query: string): string[] {
     .slice(0, MAX_TERMS);
 }
 
-/** A word as an FTS5 string: plain text whatever it contains. */
-export function ftsString(word: string): string {
-  return `"${word.replaceAll('"', '""')}"`;
-}
-
 /**
- * The FTS5 expression for a recipe query: every word must match (implicit AND); the last word
- * also matches as a prefix while the user may still be typing it ("chick" finds chicken).
+ * A recipe query: every word must match (anywhere in the recipe); the last word also matches as
+ * a prefix while the user may still be typing it ("chick" finds chicken). Null without words.
  */
-export function recipeMatchExpression(query: string): string | null {
+export function recipeQuery(query: string): RecipeQuery | null {
   const terms = searchTerms(query);
-  if (terms.length === 0) return null;
-  const stillTyping = !/\s$/u.test(query);
-  return terms
-    .map((term, index) => {
-      const prefix = stillTyping && index === terms.length - 1 && [...term].length >= 2;
-      return prefix ? `${ftsString(term)}*` : ftsString(term);
-    })
-    .join(" ");
+  return terms.length === 0 ? null : { terms, stillTyping: !/\s$/u.test(query) };
 }
 
 /** Case, accents and punctuation aside: "Yaki-Udon" and "yaki udon" are the same name. */
@@ -108,7 +93,7 @@ export async function searchRecipes(
 ): Promise<RecipePage> {
   page = Math.max(1, Math.trunc(page));
   if (q.trim() === "") return randomRecipesPage(seed, page, database);
-  const match = recipeMatchExpression(q);
+  const match = recipeQuery(q);
   if (!match) return { items: [], page, hasMore: false };
 
   // One row more than a page tells whether there is a next page.
@@ -126,7 +111,7 @@ export async function searchRecipes(
  * results at once (the JSON API's search). An empty or wordless query matches nothing here.
  */
 export async function searchRecipeIds({ q, limit }: { q: string; limit: number }, database: DB = db): Promise<string[]> {
-  const match = recipeMatchExpression(q);
+  const match = recipeQuery(q);
   if (!match || limit <= 0) return [];
   const seqs = await matchingSeqs(q, match, 0, limit, database);
   if (seqs.length === 0) return [];
@@ -135,24 +120,22 @@ export async function searchRecipeIds({ q, limit }: { q: string; limit: number }
   return seqs.flatMap((seq) => idOf.get(seq) ?? []);
 }
 
-/** `limit` recipe seqs from position `offset` of the three tiers of `q` (its FTS expression: `match`). */
-async function matchingSeqs(q: string, match: string, offset: number, limit: number, database: DB): Promise<number[]> {
+/** `limit` recipe seqs from position `offset` of the three tiers of `q` (its words: `match`). */
+async function matchingSeqs(q: string, match: RecipeQuery, offset: number, limit: number, database: DB): Promise<number[]> {
+  const search = engineOf(database).recipeSearch;
   const exact = await exactNameMatches(q, database);
-  const inName = `name : (${match})`;
-  const elsewhere = `(${match}) NOT name : (${match})`;
-  const nameCount = await countMatches(inName, database);
+  const nameCount = await search.count(database, match, "name");
   const tiers: Tier[] = [
     { count: exact.length, fetch: async (offset, limit) => exact.slice(offset, offset + limit) },
     {
       count: Math.max(0, nameCount - exact.length),
-      fetch: (offset, limit) =>
-        rankedMatches(inName, { offset, limit, exclude: exact, byScore: nameCount <= RANK_LIMIT }, database),
+      fetch: (offset, limit) => search.ranked(database, match, "name", { offset, limit, exclude: exact, byScore: nameCount <= RANK_LIMIT }),
     },
     {
       count: Infinity, // only ever the last tier: counting it fully would cost more than reading it
       fetch: async (offset, limit) => {
-        const byScore = (await countMatches(elsewhere, database, RANK_LIMIT + 1)) <= RANK_LIMIT;
-        return rankedMatches(elsewhere, { offset, limit, exclude: [], byScore }, database);
+        const byScore = (await search.count(database, match, "elsewhere", RANK_LIMIT + 1)) <= RANK_LIMIT;
+        return search.ranked(database, match, "elsewhere", { offset, limit, exclude: [], byScore });
       },
     },
   ];
@@ -160,7 +143,7 @@ async function matchingSeqs(q: string, match: string, offset: number, limit: num
   return readTiers(tiers, offset, limit);
 }
 
-/** Above this many matches a tier is listed newest first instead of scored (bm25 costs ~1 µs a row). */
+/** Above this many matches a tier is listed newest first instead of scored (scoring costs ~1 µs a row). */
 const RANK_LIMIT = 3000;
 
 interface Tier {
@@ -183,43 +166,16 @@ async function readTiers(tiers: Tier[], offset: number, limit: number): Promise<
   return seqs;
 }
 
-/** How many recipes match (stopping at `upTo`, so a common word costs a bounded count). */
-async function countMatches(match: string, database: DB, upTo?: number): Promise<number> {
-  const capped = upTo === undefined ? sql`` : sql`limit ${upTo}`;
-  const { rows } = await sql<{ n: number }>`
-    select count(*) as n from (select rowid from recipes_fts where recipes_fts match ${match} ${capped})`.execute(
-    database,
-  );
-  return Number(rows[0]?.n ?? 0);
-}
-
-async function rankedMatches(
-  match: string,
-  { offset, limit, exclude, byScore }: { offset: number; limit: number; exclude: number[]; byScore: boolean },
-  database: DB,
-): Promise<number[]> {
-  const excluded = exclude.length > 0 ? sql`and rowid not in (${sql.join(exclude)})` : sql``;
-  const order = byScore ? sql`order by ${sql.raw(RECIPE_BM25)}, rowid desc` : sql`order by rowid desc`;
-  const { rows } = await sql<{ seq: number }>`
-    select rowid as seq from recipes_fts
-    where recipes_fts match ${match} ${excluded}
-    ${order}
-    limit ${limit} offset ${offset}`.execute(database);
-  return rows.map((row) => row.seq);
-}
-
-/** Seqs of recipes whose whole name is the query (few: the name must start with the phrase). */
+/** Seqs of recipes whose whole name is the query, oldest first (few: candidates are checked exactly). */
 async function exactNameMatches(q: string, database: DB): Promise<number[]> {
   const wanted = comparable(q);
   const terms = searchTerms(q);
   if (!wanted || terms.length === 0) return [];
-  const phrase = `{name} : ^ ${ftsString(terms.join(" "))}`;
-  const { rows } = await sql<{ seq: number; name: string }>`
-    select r.seq, r.name from recipes_fts f join recipes r on r.seq = f.rowid
-    where recipes_fts match ${phrase}
-    order by r.seq
-    limit 200`.execute(database);
-  return rows.filter((row) => comparable(row.name) === wanted).map((row) => row.seq);
+  const candidates = await engineOf(database).recipeSearch.nameCandidates(database, terms, 200);
+  return candidates
+    .filter((row) => comparable(row.name) === wanted)
+    .map((row) => Number(row.seq))
+    .sort((a, b) => a - b);
 }
 
 /**
@@ -312,39 +268,29 @@ export async function searchUsers(q: string, database: DB = db): Promise<UserCar
   const long = terms.filter((term) => [...term].length >= 3);
   const short = terms.filter((term) => [...term].length < 3);
 
-  const likePattern = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const like = (column: string, pattern: string) => engineOf(database).likeIgnoringCase(column, pattern);
   const shortFilters = short.map((term) => {
     const t = likePattern(term);
     return long.length > 0
-      ? sql`(u.username like ${`%${t}%`} escape '\\' or u.name like ${`%${t}%`} escape '\\')`
-      : sql`(u.username like ${`${t}%`} escape '\\' or u.name like ${`${t}%`} escape '\\' or u.name like ${`% ${t}%`} escape '\\')`;
+      ? sql`(${like("u.username", `%${t}%`)} or ${like("u.name", `%${t}%`)})`
+      : sql`(${like("u.username", `${t}%`)} or ${like("u.name", `${t}%`)} or ${like("u.name", `% ${t}%`)})`;
   });
   const first = likePattern(terms[0]!);
   const ordering = sql`order by
       case
         when lower(u.username) = ${whole} then 0
-        when u.username like ${`${first}%`} escape '\\' then 1
-        when u.name like ${`${first}%`} escape '\\' then 2
-        when u.name like ${`% ${first}%`} escape '\\' then 3
+        when ${like("u.username", `${first}%`)} then 1
+        when ${like("u.name", `${first}%`)} then 2
+        when ${like("u.name", `% ${first}%`)} then 3
         else 4
       end,
       length(u.username), u.username`;
 
-  if (long.length > 0) {
-    const match = long.map(ftsString).join(" ");
-    const extra = shortFilters.length > 0 ? sql`and ${sql.join(shortFilters, sql` and `)}` : sql``;
-    const { rows } = await sql<UserCard>`
-      select u.id, u.username, u.name, u.profile
-      from users_fts f join users u on u.seq = f.rowid
-      where users_fts match ${match} ${extra}
-      ${ordering}
-      limit ${PEOPLE_LIMIT}`.execute(database);
-    return rows;
-  }
+  const filters = [...(long.length > 0 ? [engineOf(database).peopleContaining(long)] : []), ...shortFilters];
   const { rows } = await sql<UserCard>`
     select u.id, u.username, u.name, u.profile
     from users u
-    where ${sql.join(shortFilters, sql` and `)}
+    where ${sql.join(filters, sql` and `)}
     ${ordering}
     limit ${PEOPLE_LIMIT}`.execute(database);
   return rows;

@@ -1,10 +1,9 @@
 import crypto from "node:crypto";
 
-import { sql } from "kysely";
 
 import { DEFAULT_PROFILE_IMAGE } from "~/lib/paths";
 
-import { db, type DB } from "../db.server";
+import { db, engineOf, type DB } from "../db.server";
 import { hashPassword, needsRehash, verifyPassword } from "../password.server";
 import { applyBatchSelection, groupRows, nextSeq, nowIso, type BatchSelection } from "./seq.server";
 
@@ -54,7 +53,7 @@ export async function isUsernameTaken(username: string, database: DB = db): Prom
   const row = await database
     .selectFrom("users")
     .select("id")
-    .where(sql<boolean>`username = ${username} collate nocase`)
+    .where(engineOf(database).equalsIgnoringCase("username", username))
     .executeTakeFirst();
   return row !== undefined;
 }
@@ -71,7 +70,7 @@ export async function verifyLogin(
   const row = await database
     .selectFrom("users")
     .select([...sessionUserColumns, "password_hash"])
-    .where(sql<boolean>`username = ${username} collate nocase`)
+    .where(engineOf(database).equalsIgnoringCase("username", username))
     .executeTakeFirst();
   if (!row) return { ok: false, reason: "unknown-user" };
   const { password_hash: hash, ...user } = row;
@@ -140,7 +139,7 @@ export async function isUsernameTakenByOther(username: string, userId: string, d
   const row = await database
     .selectFrom("users")
     .select("id")
-    .where(sql<boolean>`username = ${username} collate nocase`)
+    .where(engineOf(database).equalsIgnoringCase("username", username))
     .where("id", "<>", userId)
     .executeTakeFirst();
   return row !== undefined;

@@ -1,0 +1,398 @@
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  PostgresDriver,
+  sql,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type QueryResult,
+  type TransactionSettings,
+} from "kysely";
+import pg from "pg";
+
+import type { Database } from "../db-types.server";
+import type { DB, Engine, RecipeQuery, RecipeScope } from "./engine.server";
+
+// PostgreSQL, for a community that runs several app servers (docs/scaling.md). Selected by
+// DATABASE_URL; everything that differs from SQLite is in this file and sqlite.server.ts.
+//
+// Writers take turns, as on SQLite. Every transaction starts by taking one advisory lock, and a
+// write outside a transaction runs in a transaction of its own that takes it too: the rules
+// written as "check, then write" in one transaction (the sign-in throttle, the last admin, the
+// next `seq`) hold across servers without a second, PostgreSQL-only version of each. Reads
+// never wait for it. Writes here are a few milliseconds; the bench measures what this costs.
+const WRITE_LOCK = CompiledQuery.raw("select pg_advisory_xact_lock(7245001)");
+const NOTICE_CHANNEL = "recipals_changes";
+
+/** The database cannot be reached (down, restarting, network): pages and the API answer 503. */
+export class DatabaseUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`The database is unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = "DatabaseUnavailableError";
+  }
+}
+
+// Connection classes of SQLSTATE (08…), shutdowns (57P0…), and what node and pg say when the socket is gone.
+const UNAVAILABLE_CODES = /^(08|57P0[1-3]$|ECONNREFUSED$|ECONNRESET$|EPIPE$|ETIMEDOUT$|ENOTFOUND$|EAI_AGAIN$|EHOSTUNREACH$)/;
+const UNAVAILABLE_MESSAGES = /Connection terminated|connection error|not queryable|timeout exceeded when trying to connect|Client was closed/i;
+
+export function isUnavailable(error: unknown): boolean {
+  if (error instanceof DatabaseUnavailableError) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === "string" && UNAVAILABLE_CODES.test(code)) return true;
+  return error instanceof Error && UNAVAILABLE_MESSAGES.test(error.message);
+}
+
+function unavailableOr(error: unknown): unknown {
+  return isUnavailable(error) && !(error instanceof DatabaseUnavailableError) ? new DatabaseUnavailableError(error) : error;
+}
+
+/** Reads are the queries that start with select (or with … select); every other statement writes. */
+function isWrite(query: CompiledQuery): boolean {
+  const kind = query.query.kind;
+  if (kind === "SelectQueryNode") return false;
+  if (kind === "RawNode") return !/^\s*(select|with|show|explain)\b/i.test(query.sql) || /^\s*with\b[\s\S]*\b(insert|update|delete)\b/i.test(query.sql);
+  return true;
+}
+
+interface Counters {
+  /** Bumped when this process commits a write (at once, before the answer leaves). */
+  localWrites: number;
+}
+
+class TakingTurnsConnection implements DatabaseConnection {
+  inTransaction = false;
+  wroteInTransaction = false;
+  constructor(
+    readonly inner: DatabaseConnection,
+    private readonly counters: Counters,
+  ) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const write = isWrite(query);
+    try {
+      if (!write || this.inTransaction) {
+        const result = await this.inner.executeQuery<R>(query);
+        if (write) this.wroteInTransaction = true;
+        return result;
+      }
+      await this.inner.executeQuery(CompiledQuery.raw("begin"));
+      try {
+        await this.inner.executeQuery(WRITE_LOCK);
+        const result = await this.inner.executeQuery<R>(query);
+        await this.inner.executeQuery(CompiledQuery.raw("commit"));
+        this.counters.localWrites += 1;
+        return result;
+      } catch (error) {
+        await this.inner.executeQuery(CompiledQuery.raw("rollback")).catch(() => undefined);
+        throw error;
+      }
+    } catch (error) {
+      throw unavailableOr(error);
+    }
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.inner.streamQuery<R>(query, chunkSize);
+  }
+}
+
+class TakingTurnsDriver implements Driver {
+  readonly #inner: PostgresDriver;
+  readonly #counters: Counters;
+  readonly #wrapped = new WeakMap<DatabaseConnection, TakingTurnsConnection>();
+  constructor(pool: pg.Pool, counters: Counters) {
+    this.#inner = new PostgresDriver({ pool });
+    this.#counters = counters;
+  }
+  async init(): Promise<void> {
+    await this.#inner.init();
+  }
+  async acquireConnection(): Promise<DatabaseConnection> {
+    let inner: DatabaseConnection;
+    try {
+      inner = await this.#inner.acquireConnection();
+    } catch (error) {
+      throw unavailableOr(error);
+    }
+    let connection = this.#wrapped.get(inner);
+    if (!connection) {
+      connection = new TakingTurnsConnection(inner, this.#counters);
+      this.#wrapped.set(inner, connection);
+    }
+    return connection;
+  }
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const own = connection as TakingTurnsConnection;
+    try {
+      await this.#inner.beginTransaction(own.inner, settings);
+      own.inTransaction = true;
+      own.wroteInTransaction = false;
+      await own.inner.executeQuery(WRITE_LOCK);
+    } catch (error) {
+      throw unavailableOr(error);
+    }
+  }
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const own = connection as TakingTurnsConnection;
+    try {
+      await this.#inner.commitTransaction(own.inner);
+    } catch (error) {
+      throw unavailableOr(error);
+    } finally {
+      own.inTransaction = false;
+    }
+    if (own.wroteInTransaction) this.#counters.localWrites += 1;
+  }
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    const own = connection as TakingTurnsConnection;
+    try {
+      await this.#inner.rollbackTransaction(own.inner);
+    } catch (error) {
+      throw unavailableOr(error);
+    } finally {
+      own.inTransaction = false;
+    }
+  }
+  async savepoint(...args: Parameters<NonNullable<Driver["savepoint"]>>): Promise<void> {
+    await this.#inner.savepoint((args[0] as TakingTurnsConnection).inner, args[1], args[2]);
+  }
+  async rollbackToSavepoint(...args: Parameters<NonNullable<Driver["rollbackToSavepoint"]>>): Promise<void> {
+    await this.#inner.rollbackToSavepoint((args[0] as TakingTurnsConnection).inner, args[1], args[2]);
+  }
+  async releaseSavepoint(...args: Parameters<NonNullable<Driver["releaseSavepoint"]>>): Promise<void> {
+    await this.#inner.releaseSavepoint((args[0] as TakingTurnsConnection).inner, args[1], args[2]);
+  }
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    await this.#inner.releaseConnection((connection as TakingTurnsConnection).inner as Parameters<PostgresDriver["releaseConnection"]>[0]);
+  }
+  async destroy(): Promise<void> {
+    await this.#inner.destroy();
+  }
+}
+
+class TakingTurnsDialect implements Dialect {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly counters: Counters,
+  ) {}
+  createAdapter() {
+    return new PostgresAdapter();
+  }
+  createDriver(): Driver {
+    return new TakingTurnsDriver(this.pool, this.counters);
+  }
+  createQueryCompiler() {
+    return new PostgresQueryCompiler();
+  }
+  createIntrospector(database: Kysely<unknown>) {
+    return new PostgresIntrospector(database);
+  }
+}
+
+// bigint (int8: seq, counts, millisecond times) as a JS number, like SQLite gives it: every value
+// we keep is far below 2^53.
+const INT8_OID = 20;
+const types = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === INT8_OID && format !== "binary" ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+export interface OpenedPostgres {
+  database: DB;
+  pool: pg.Pool;
+  /** See changeCounter in db.server.ts. */
+  changeCounter(): string;
+  /** Connects once (refusing with DatabaseUnavailableError when the server cannot be reached). */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface PostgresOptions {
+  url: string;
+  poolSize: number;
+  /** Listen for other servers' writes (the shared page cache needs it; scripts do not). */
+  listen?: boolean;
+  log?: (line: string) => void;
+}
+
+export function openPostgres({ url, poolSize, listen = true, log = (line) => console.warn(line) }: PostgresOptions): OpenedPostgres {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000, types });
+  // An idle client that loses its server emits here; without a listener that would end the process.
+  let warnedIdle = false;
+  pool.on("error", (error) => {
+    if (!warnedIdle) log(`PostgreSQL: an idle connection was lost (${error.message}); reconnecting on the next query.`);
+    warnedIdle = true;
+  });
+  pool.on("connect", () => {
+    warnedIdle = false;
+  });
+
+  const counters: Counters = { localWrites: 0 };
+  const database = new Kysely<Database>({ dialect: new TakingTurnsDialect(pool, counters) });
+  const notices = listen ? listenForChanges(url, log) : null;
+
+  return {
+    database,
+    pool,
+    // While the listener is down another server's write could go unheard: then every call gives
+    // a new value, so nothing kept is answered until it is back.
+    changeCounter: () => `${notices ? notices.version() : "0"}:${counters.localWrites}`,
+    ready: async () => {
+      try {
+        const client = await pool.connect();
+        client.release();
+      } catch (error) {
+        throw new DatabaseUnavailableError(error);
+      }
+      await notices?.ready;
+    },
+    close: async () => {
+      notices?.stop();
+      await database.destroy();
+    },
+  };
+}
+
+/**
+ * One connection that LISTENs for the notices every content table's triggers send at commit
+ * (migrations/20261124T0100-change-notices.ts), so this server's page cache hears the others'
+ * writes. Reconnects with a growing pause when the connection is lost.
+ */
+function listenForChanges(url: string, log: (line: string) => void) {
+  let heard = 0;
+  let connected = false;
+  let stopped = false;
+  let unheard = 0;
+  let client: pg.Client | null = null;
+  let retryMs = 250;
+  let timer: NodeJS.Timeout | null = null;
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+
+  const connect = async () => {
+    if (stopped) return;
+    const next = new pg.Client({ connectionString: url, types });
+    client = next;
+    next.on("notification", () => {
+      heard += 1;
+    });
+    next.on("error", () => lost(next));
+    next.on("end", () => lost(next));
+    try {
+      await next.connect();
+      await next.query(`listen ${NOTICE_CHANNEL}`);
+      if (stopped) return void next.end().catch(() => undefined);
+      connected = true;
+      heard += 1; // whatever happened while nobody listened
+      if (retryMs > 250) log("PostgreSQL: listening for other servers' writes again.");
+      retryMs = 250;
+      markReady();
+    } catch {
+      lost(next);
+    }
+  };
+  const lost = (which: pg.Client) => {
+    if (which !== client || stopped) return;
+    if (connected) log("PostgreSQL: lost the connection that hears other servers' writes; the page cache is off until it is back.");
+    connected = false;
+    client = null;
+    which.end().catch(() => undefined);
+    markReady();
+    timer = setTimeout(() => void connect(), retryMs);
+    timer.unref();
+    retryMs = Math.min(retryMs * 2, 5000);
+  };
+  void connect();
+
+  return {
+    ready,
+    version: () => (connected ? String(heard) : `off-${(unheard += 1)}`),
+    stop: () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      client?.end().catch(() => undefined);
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Search: weighted tsvectors (recipe_search, GIN) and trigram indexes on users (pg_trgm), kept
+// by the triggers of migrations/20261121T0100-search.ts. The text search configuration
+// `recipals` is English stemming without accents, like SQLite's porter + remove_diacritics.
+//
+// User text never reaches to_tsquery as syntax: each word becomes a quoted lexeme ('' for a quote,
+// \\ for a backslash inside), so & | ! ( ) : * < > are plain text.
+
+/** ts_rank weights for D (ingredient lines), C (description), B (tags), A (name): the same as bm25's. */
+const RANK_WEIGHTS = "{0.1, 0.2, 0.4, 1.0}";
+
+export function tsQueryText({ terms, stillTyping }: RecipeQuery): string {
+  return terms
+    .map((term, index) => {
+      const quoted = `'${term.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
+      const prefix = stillTyping && index === terms.length - 1 && [...term].length >= 2;
+      return prefix ? `${quoted}:*` : quoted;
+    })
+    .join(" & ");
+}
+
+function scopedMatch(query: RecipeQuery, scope: RecipeScope) {
+  const q = sql`to_tsquery('recipals', ${tsQueryText(query)})`;
+  return scope === "name" ? sql`s.name_document @@ ${q}` : sql`s.document @@ ${q} and not s.name_document @@ ${q}`;
+}
+
+export const postgresEngine: Engine = {
+  name: "postgres",
+
+  // users_username_nocase is a unique index on lower(username).
+  equalsIgnoringCase: (column, value) => sql<boolean>`lower(${sql.ref(column)}) = lower(${value})`,
+
+  likeIgnoringCase: (column, pattern) => sql<boolean>`${sql.ref(column)} ilike ${pattern} escape '\\'`,
+
+  recipeSearch: {
+    async count(database, query, scope, upTo) {
+      const capped = upTo === undefined ? sql`` : sql`limit ${upTo}`;
+      const { rows } = await sql<{ n: number }>`
+        select count(*) as n from (select 1 from recipe_search s where ${scopedMatch(query, scope)} ${capped}) m`.execute(database);
+      return Number(rows[0]?.n ?? 0);
+    },
+
+    async ranked(database, query, scope, { offset, limit, exclude, byScore }) {
+      const excluded = exclude.length > 0 ? sql`and s.seq not in (${sql.join(exclude)})` : sql``;
+      const order = byScore
+        ? sql`order by ts_rank(${RANK_WEIGHTS}::float4[], s.document, to_tsquery('recipals', ${tsQueryText(query)})) desc, s.seq desc`
+        : sql`order by s.seq desc`;
+      const { rows } = await sql<{ seq: number }>`
+        select s.seq from recipe_search s
+        where ${scopedMatch(query, scope)} ${excluded}
+        ${order}
+        limit ${limit} offset ${offset}`.execute(database);
+      return rows.map((row) => Number(row.seq));
+    },
+
+    async nameCandidates(database, terms, limit) {
+      // A name that is exactly the query is among the shortest names holding every word.
+      const { rows } = await sql<{ seq: number; name: string }>`
+        select r.seq, r.name from recipe_search s join recipes r on r.id = s.recipe_id
+        where s.name_document @@ to_tsquery('recipals', ${tsQueryText({ terms, stillTyping: false })})
+        order by length(r.name), r.seq
+        limit ${limit}`.execute(database);
+      return rows.map((row) => ({ seq: Number(row.seq), name: row.name }));
+    },
+  },
+
+  // ILIKE '%word%' is answered by the pg_trgm GIN indexes on username and name.
+  peopleContaining: (terms) =>
+    sql<boolean>`${sql.join(
+      terms.map((term) => {
+        const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        return sql`(u.username ilike ${pattern} escape '\\' or u.name ilike ${pattern} escape '\\')`;
+      }),
+      sql` and `,
+    )}`,
+};

@@ -1,0 +1,143 @@
+import fs from "node:fs";
+import path from "node:path";
+
+import SQLite from "better-sqlite3";
+import {
+  CompiledQuery,
+  Kysely,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDialectConfig,
+} from "kysely";
+
+import type { Database } from "../db-types.server";
+import type { DB, Engine, RecipeQuery, RecipeScope } from "./engine.server";
+
+// The embedded engine: one SQLite file (WAL) per community, the default of `npm start`.
+
+// Transactions start with BEGIN IMMEDIATE: they take the write lock up front, waiting for it
+// under busy_timeout. A plain (deferred) BEGIN that reads first and writes later fails at once
+// with SQLITE_BUSY when another connection (a second server, a script) committed in between —
+// the busy timeout cannot help there — and that surfaced as an error page. It also makes every
+// check-then-write rule in a transaction safe: writers take turns (PostgreSQL does the same with
+// a lock, see postgres.server.ts).
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+export interface OpenedSqlite {
+  database: DB;
+  /** See changeCounter in db.server.ts: `data_version` moves on other connections' commits, `total_changes()` on ours. */
+  changeCounter(): string;
+}
+
+export function openSqlite(file: string): OpenedSqlite {
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("synchronous = NORMAL");
+  const database = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+  const versions = sqlite.prepare<[], { v: number; n: number }>("select data_version as v, total_changes() as n from pragma_data_version");
+  return {
+    database,
+    changeCounter: () => {
+      const row = versions.get()!;
+      return `${row.v}:${row.n}`;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Search: FTS5 (recipes_fts, users_fts). User text never reaches FTS5 as syntax: each word becomes
+// a quoted string ("" for a quote inside), so `"`, `*`, `-`, `(`, `:`, NEAR, AND, OR and NOT are
+// plain text.
+
+/** Weights of the columns name, description, tags, ingredient lines: a name hit outweighs the rest. */
+const RECIPE_BM25 = "bm25(recipes_fts, 10.0, 2.0, 4.0, 1.0)";
+
+/** A word as an FTS5 string: plain text whatever it contains. */
+export function ftsString(word: string): string {
+  return `"${word.replaceAll('"', '""')}"`;
+}
+
+/**
+ * The FTS5 expression for a recipe query: every word must match (implicit AND); the last word
+ * also matches as a prefix while the user may still be typing it ("chick" finds chicken).
+ */
+export function ftsExpression({ terms, stillTyping }: RecipeQuery): string {
+  return terms
+    .map((term, index) => {
+      const prefix = stillTyping && index === terms.length - 1 && [...term].length >= 2;
+      return prefix ? `${ftsString(term)}*` : ftsString(term);
+    })
+    .join(" ");
+}
+
+function scoped(query: RecipeQuery, scope: RecipeScope): string {
+  const match = ftsExpression(query);
+  return scope === "name" ? `name : (${match})` : `(${match}) NOT name : (${match})`;
+}
+
+export const sqliteEngine: Engine = {
+  name: "sqlite",
+
+  equalsIgnoringCase: (column, value) => sql<boolean>`${sql.ref(column)} = ${value} collate nocase`,
+
+  // SQLite's LIKE already ignores the case of ASCII letters.
+  likeIgnoringCase: (column, pattern) => sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`,
+
+  recipeSearch: {
+    async count(database, query, scope, upTo) {
+      const capped = upTo === undefined ? sql`` : sql`limit ${upTo}`;
+      const { rows } = await sql<{ n: number }>`
+        select count(*) as n from (select rowid from recipes_fts where recipes_fts match ${scoped(query, scope)} ${capped})`.execute(
+        database,
+      );
+      return Number(rows[0]?.n ?? 0);
+    },
+
+    async ranked(database, query, scope, { offset, limit, exclude, byScore }) {
+      const excluded = exclude.length > 0 ? sql`and rowid not in (${sql.join(exclude)})` : sql``;
+      const order = byScore ? sql`order by ${sql.raw(RECIPE_BM25)}, rowid desc` : sql`order by rowid desc`;
+      const { rows } = await sql<{ seq: number }>`
+        select rowid as seq from recipes_fts
+        where recipes_fts match ${scoped(query, scope)} ${excluded}
+        ${order}
+        limit ${limit} offset ${offset}`.execute(database);
+      return rows.map((row) => Number(row.seq));
+    },
+
+    async nameCandidates(database, terms, limit) {
+      // The name must start with the phrase: few rows, checked exactly by the caller.
+      const phrase = `{name} : ^ ${ftsString(terms.join(" "))}`;
+      const { rows } = await sql<{ seq: number; name: string }>`
+        select r.seq, r.name from recipes_fts f join recipes r on r.seq = f.rowid
+        where recipes_fts match ${phrase}
+        order by r.seq
+        limit ${limit}`.execute(database);
+      return rows;
+    },
+  },
+
+  // Trigram index of username and name (users_fts): substring search in any script, accents aside.
+  peopleContaining: (terms) =>
+    sql<boolean>`u.seq in (select rowid from users_fts where users_fts match ${terms.map(ftsString).join(" ")})`,
+};
