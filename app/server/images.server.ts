@@ -10,6 +10,7 @@ import {
   removeStoredFile,
   storedFileExists,
   storedNameOf,
+  StoreUnavailableError,
   urlOf,
   writeStoredFile,
 } from "./storage.server";
@@ -45,6 +46,8 @@ export const IMAGE_MESSAGES = {
   formTooLarge: "The form is too large to send.",
   unreadableForm: "The form could not be read. Please try again.",
   notAForm: "Please send the form as a web form (application/x-www-form-urlencoded or multipart/form-data).",
+  /** The image store (an S3 bucket, the uploads folder) did not take the file: nothing was saved. */
+  notStored: "The photo could not be stored. Please try again.",
 } as const;
 
 /** A refused image or upload; `message` is meant for the user, `status` for the response. */
@@ -124,11 +127,26 @@ export async function processImage(input: Buffer | Uint8Array, options: Partial<
   throw new ImageError(IMAGE_MESSAGES.cannotShrink, 413);
 }
 
-/** Writes a processed image (card first, so a main file always has its card). */
+/** An unreachable store as the user's message (503); anything else is left as it is. */
+function storeProblem(error: unknown): unknown {
+  if (!(error instanceof StoreUnavailableError)) return error;
+  console.warn(error.message);
+  return new ImageError(IMAGE_MESSAGES.notStored, 503);
+}
+
+/**
+ * Writes a processed image (card first, so a main file always has its card). A store that cannot
+ * be reached is an ImageError (503, IMAGE_MESSAGES.notStored); a card written before the failure
+ * is an orphan the sweep removes.
+ */
 export async function storeProcessedImage(image: ProcessedImage): Promise<{ url: string; cardUrl: string }> {
   const hash = contentHash(image.main);
-  await writeStoredFile(`${hash}.card.webp`, image.card);
-  await writeStoredFile(`${hash}.webp`, image.main);
+  try {
+    await writeStoredFile(`${hash}.card.webp`, image.card);
+    await writeStoredFile(`${hash}.webp`, image.main);
+  } catch (error) {
+    throw storeProblem(error);
+  }
   scheduleSweep();
   return { url: urlOf(`${hash}.webp`), cardUrl: urlOf(`${hash}.card.webp`) };
 }
@@ -138,10 +156,18 @@ export async function storeImage(input: Buffer | Uint8Array): Promise<{ url: str
   return storeProcessedImage(await processImage(input));
 }
 
-/** True when `url` is a main image that storage produced and still holds (pending uploads come back this way). */
+/**
+ * True when `url` is a main image that storage produced and still holds (pending uploads come back
+ * this way). A store that cannot be reached is an ImageError (503): the answer is not known.
+ */
 export async function isStoredImageUrl(url: unknown): Promise<boolean> {
   const name = storedNameOf(url);
-  return name !== null && cardUrlOf(url as string) !== null && (await storedFileExists(name));
+  if (name === null || cardUrlOf(url as string) === null) return false;
+  try {
+    return await storedFileExists(name);
+  } catch (error) {
+    throw storeProblem(error);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -374,7 +400,8 @@ export async function isImageReferenced(url: string, database: DB = db): Promise
 /**
  * Deletes a stored image (and its card) when no recipe, post or user refers to it any more.
  * Anything storage did not produce (default pictures, external URLs) is left alone.
- * Returns true when files were removed.
+ * Returns true when files were removed. A store that cannot be reached leaves them (logged): the
+ * write that called this has happened, and the sweep removes them later.
  */
 export async function deleteImageIfUnreferenced(url: string | null | undefined, database: DB = db): Promise<boolean> {
   if (!url) return false;
@@ -382,9 +409,15 @@ export async function deleteImageIfUnreferenced(url: string | null | undefined, 
   const cardUrl = cardUrlOf(url);
   if (!name || !cardUrl) return false;
   if (await isImageReferenced(url, database)) return false;
-  await removeStoredFile(name);
-  const cardName = storedNameOf(cardUrl);
-  if (cardName) await removeStoredFile(cardName);
+  try {
+    await removeStoredFile(name);
+    const cardName = storedNameOf(cardUrl);
+    if (cardName) await removeStoredFile(cardName);
+  } catch (error) {
+    if (!(error instanceof StoreUnavailableError)) throw error;
+    console.warn(`${error.message} (left for the sweep of unused uploads)`);
+    return false;
+  }
   return true;
 }
 
@@ -421,10 +454,11 @@ export async function sweepOrphanUploads(
 const SWEEP_EVERY_MS = 6 * 60 * 60 * 1000;
 let lastSweep = 0;
 
-// Runs the sweep now and then, after a store. Never against an in-memory database (tests):
-// it knows no references there and would treat every real upload as an orphan.
+// Runs the sweep now and then, after a store. Never against an in-memory SQLite database (tests):
+// it knows no references there and would treat every real upload as an orphan. With DATABASE_URL
+// the database is PostgreSQL, a real one whatever DATABASE_PATH says: the sweep runs.
 function scheduleSweep(): void {
-  if (env.DATABASE_PATH === ":memory:") return;
+  if (env.DATABASE_PATH === ":memory:" && !env.DATABASE_URL) return;
   const now = Date.now();
   if (now - lastSweep < SWEEP_EVERY_MS) return;
   lastSweep = now;
@@ -439,9 +473,21 @@ function scheduleSweep(): void {
 /** What a write does with a picture: keep it, set an address, or store an upload (already processed in memory). */
 export type PicturePlan = { kind: "keep" } | { kind: "set"; url: string } | { kind: "upload"; image: ProcessedImage };
 
-/** Stores a planned upload; returns the picture's URL (`current` when kept) and whether a new file was written. */
-export async function applyPicture(plan: PicturePlan, current: string): Promise<{ url: string; uploaded: boolean }> {
-  if (plan.kind === "keep") return { url: current, uploaded: false };
-  if (plan.kind === "set") return { url: plan.url, uploaded: false };
-  return { url: (await storeProcessedImage(plan.image)).url, uploaded: true };
+/** A picture applied: its URL and whether a new file was written; or the store did not take the upload. */
+export type AppliedPicture = { ok: true; url: string; uploaded: boolean } | { ok: false; status: 503; message: string };
+
+/**
+ * Stores a planned upload; returns the picture's URL (`current` when kept) and whether a new file
+ * was written. When the store cannot be reached the answer says so (`ok: false`) rather than
+ * throwing, so every service turns it into a refusal before it writes anything.
+ */
+export async function applyPicture(plan: PicturePlan, current: string): Promise<AppliedPicture> {
+  if (plan.kind === "keep") return { ok: true, url: current, uploaded: false };
+  if (plan.kind === "set") return { ok: true, url: plan.url, uploaded: false };
+  try {
+    return { ok: true, url: (await storeProcessedImage(plan.image)).url, uploaded: true };
+  } catch (error) {
+    if (error instanceof ImageError && error.status === 503) return { ok: false, status: 503, message: error.message };
+    throw error;
+  }
 }

@@ -1,13 +1,19 @@
 import crypto from "node:crypto";
-import fs from "node:fs/promises";
 import path from "node:path";
 
-import { dataDir } from "./env.server";
+import { dataDir, env } from "./env.server";
+import { diskStore } from "./storage/disk.server";
+import { s3Store, type S3StoreSettings } from "./storage/s3.server";
+import { StoreUnavailableError, type FileStore, type StoredFile } from "./storage/store.server";
 
-// The one module that knows where uploaded files live (docs/rules.md#portability: uploads behind one storage
-// module, so a move to object storage touches only this file). Files are content-addressed:
-// the name is the SHA-256 of the stored bytes, so a name never points at different content and
-// can be cached for ever. A stored image has a main file and a card-sized variant beside it.
+// The one module that knows where uploaded files live (docs/rules.md#portability: uploads behind
+// one storage module). Files are content-addressed: the name is the SHA-256 of the stored bytes,
+// so a name never points at different content and can be cached for ever. A stored image has a
+// main file and a card-sized variant beside it. They live in one of two stores (IMAGE_STORE): the
+// uploads folder beside the database (disk, the default) or an S3-compatible bucket (s3); the
+// functions below are the same for both.
+
+export { StoreUnavailableError, type S3StoreSettings, type StoredFile };
 
 export const UPLOADS_URL_PREFIX = "/uploads/";
 
@@ -16,7 +22,7 @@ const STORED_NAME = /^([0-9a-f]{64})(\.card)?\.webp$/;
 
 let uploadsDirOverride: string | null = null;
 
-/** Where uploads live: `${dataDir()}/uploads`, unless a test or tool points it elsewhere. */
+/** Where uploads live on disk: `${dataDir()}/uploads`, unless a test or tool points it elsewhere. */
 export function uploadsDir(): string {
   return uploadsDirOverride ?? path.join(dataDir(), "uploads");
 }
@@ -29,6 +35,78 @@ export function setUploadsDir(dir: string | null): void {
 export function isStoredName(name: string): boolean {
   return STORED_NAME.test(name);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Which store
+
+/** The store to use: the disk folder, or a bucket with its settings. */
+export type ImageStoreChoice = { kind: "disk" } | ({ kind: "s3" } & S3StoreSettings);
+
+let choiceOverride: ImageStoreChoice | null = null;
+let active: { choice: ImageStoreChoice; store: FileStore } | null = null;
+
+/** IMAGE_STORE and its S3_* settings (env.server.ts has checked that s3 comes with a bucket and keys). */
+function choiceFromEnv(): ImageStoreChoice {
+  if (env.IMAGE_STORE !== "s3") return { kind: "disk" };
+  return {
+    kind: "s3",
+    endpoint: env.S3_ENDPOINT,
+    bucket: env.S3_BUCKET!,
+    region: env.S3_REGION,
+    accessKeyId: env.S3_ACCESS_KEY_ID!,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY!,
+    publicUrl: env.S3_PUBLIC_URL,
+  };
+}
+
+/**
+ * For tests and tools: use this store from now on without restarting (a bucket on a given S3
+ * server, or the disk folder of `uploadsDir()`); null goes back to IMAGE_STORE's.
+ */
+export function setImageStore(choice: ImageStoreChoice | null): void {
+  choiceOverride = choice;
+  active?.store.close();
+  active = null;
+}
+
+/** The store in use, made at first use (the S3 client is kept: it pools its connections). */
+function current(): { choice: ImageStoreChoice; store: FileStore } {
+  if (!active) {
+    const choice = choiceOverride ?? choiceFromEnv();
+    active = { choice, store: choice.kind === "s3" ? s3Store(choice) : diskStore(uploadsDir, isStoredName) };
+  }
+  return active;
+}
+
+/** "disk" or "s3": where new uploads go. */
+export function imageStoreKind(): ImageStoreChoice["kind"] {
+  return current().choice.kind;
+}
+
+/** Where the store can be reached, for messages: the uploads folder, or the bucket and its server. */
+export function imageStoreLabel(): string {
+  const { choice } = current();
+  if (choice.kind === "disk") return uploadsDir();
+  return `bucket ${choice.bucket} at ${choice.endpoint ?? `S3 (${choice.region})`}`;
+}
+
+/** Throws a StoreUnavailableError unless the store answers (the bucket exists and the keys work). */
+export async function checkImageStore(): Promise<void> {
+  await current().store.check();
+}
+
+/**
+ * Where browsers should fetch a stored file from instead of /uploads/ (S3_PUBLIC_URL, for a bucket
+ * served by a CDN or directly), or null when the app serves it itself.
+ */
+export function publicUrlOf(name: string): string | null {
+  const { choice } = current();
+  if (choice.kind !== "s3" || !choice.publicUrl || !isStoredName(name)) return null;
+  return `${choice.publicUrl.replace(/\/+$/, "")}/${name}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names and URLs
 
 /** The stored file name behind an `/uploads/…` URL, or null for anything storage did not produce. */
 export function storedNameOf(url: unknown): string | null {
@@ -53,65 +131,32 @@ export function contentHash(bytes: Uint8Array): string {
   return crypto.createHash("sha256").update(bytes).digest("hex");
 }
 
-/**
- * Writes a file unless one with that name exists (same name = same content). The bytes go to a
- * temporary file first and are renamed into place, so a reader never sees half a file.
- */
+// ---------------------------------------------------------------------------------------------
+// Files. With S3, every function but the name checks may throw a StoreUnavailableError.
+
+/** Writes a file (same name = same content, so one already there is left as it is or rewritten alike). */
 export async function writeStoredFile(name: string, bytes: Uint8Array): Promise<void> {
   if (!isStoredName(name)) throw new Error(`Refusing to store a file named ${JSON.stringify(name)}`);
-  const dir = uploadsDir();
-  const target = path.join(dir, name);
-  if (await storedFileExists(name)) return;
-  await fs.mkdir(dir, { recursive: true });
-  const temp = path.join(dir, `.${name}.${crypto.randomBytes(6).toString("hex")}.tmp`);
-  await fs.writeFile(temp, bytes);
-  await fs.rename(temp, target);
+  await current().store.write(name, bytes);
 }
 
 /** The stored bytes, or null when the name is not one of ours or the file is gone. */
 export async function readStoredFile(name: string): Promise<Buffer | null> {
   if (!isStoredName(name)) return null;
-  try {
-    return await fs.readFile(path.join(uploadsDir(), name));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
-  }
+  return current().store.read(name);
 }
 
 export async function storedFileExists(name: string): Promise<boolean> {
   if (!isStoredName(name)) return false;
-  try {
-    await fs.access(path.join(uploadsDir(), name));
-    return true;
-  } catch {
-    return false;
-  }
+  return current().store.exists(name);
 }
 
 export async function removeStoredFile(name: string): Promise<void> {
   if (!isStoredName(name)) return;
-  await fs.rm(path.join(uploadsDir(), name), { force: true });
+  await current().store.remove(name);
 }
 
 /** Every stored file with its age, for the orphan sweep. */
-export async function listStoredFiles(): Promise<{ name: string; modifiedMs: number }[]> {
-  let names: string[];
-  try {
-    names = await fs.readdir(uploadsDir());
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw error;
-  }
-  const files: { name: string; modifiedMs: number }[] = [];
-  for (const name of names) {
-    if (!isStoredName(name)) continue;
-    try {
-      const stat = await fs.stat(path.join(uploadsDir(), name));
-      files.push({ name, modifiedMs: stat.mtimeMs });
-    } catch {
-      // Removed meanwhile: nothing to sweep.
-    }
-  }
-  return files;
+export async function listStoredFiles(): Promise<StoredFile[]> {
+  return (await current().store.list()).filter((file) => isStoredName(file.name));
 }
