@@ -105,7 +105,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const role = outcome.errors?.adminPassword || outcome.errors?.role === ADMIN_SECRET_UNSET ? "USER" : outcome.errors?.role ? "ADMIN" : fields.role;
     const fieldErrors = { ...outcome.errors };
     if (outcome.message === ADMIN_SECRET_UNSET) fieldErrors.role = ADMIN_SECRET_UNSET;
-    const alert = ALERT_MESSAGES.has(outcome.message) || outcome.status === 429 || outcome.errors?.role ? outcome.message : null;
+    // 503: the image store did not take the photo (nothing was saved); said by the photo field and in the alert.
+    if (outcome.status === 503) {
+      delete fieldErrors.profile;
+      fieldErrors.photo = outcome.message;
+    }
+    const alert = ALERT_MESSAGES.has(outcome.message) || outcome.status === 429 || outcome.status === 503 || outcome.errors?.role ? outcome.message : null;
     return refuseSave(outcome.status, { formError: alert, fieldErrors, fields: { ...fields, ...(role ? { role } : {}) }, tags });
   }
   return redirect(outcome.value.grantedAdmin ? `${paths.profile(uid)}?admin=granted` : paths.profile(uid));

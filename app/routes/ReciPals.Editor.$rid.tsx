@@ -45,6 +45,7 @@ import { getRecipeOwnership } from "~/server/queries/recipe-writes.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { createRecipe, deleteRecipe, updateRecipe } from "~/server/services/recipes.server";
 import { getUser } from "~/server/session.server";
+import { storedNameOf } from "~/server/storage.server";
 import { isUsableRecipeId, validateRecipeDraft } from "~/server/validation/recipe.server";
 import editorStyles from "~/styles/editor.css";
 
@@ -137,7 +138,16 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const draft = draftFromFormData(formData);
   const pendingValue = formData.get(FIELD.pendingPhoto);
   // Only a URL our storage produced (and still holds) is taken back from the form.
-  const pendingPhoto = (await isStoredImageUrl(pendingValue)) ? (pendingValue as string) : null;
+  let pendingPhoto: string | null;
+  try {
+    pendingPhoto = (await isStoredImageUrl(pendingValue)) ? (pendingValue as string) : null;
+  } catch (error) {
+    if (!(error instanceof ImageError)) throw error;
+    // The image store cannot be reached: nothing is saved; the form comes back as typed, its
+    // upload address still carried (checked again on the next try) so nothing has to be chosen again.
+    const carried = storedNameOf(pendingValue) ? (pendingValue as string) : null;
+    return answer({ kind: "invalid", draft, fieldErrors: { [FIELD.photo]: error.message }, formError: error.message, pendingPhoto: carried }, error.status);
+  }
   const photoTooLarge = oversizedFiles.includes(FIELD.photo);
 
   // The form was opened in edit mode but the recipe is gone: do not quietly create a new one.
@@ -207,6 +217,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const saved = existing
     ? await updateRecipe({ actor: user, recipeId: rid, input, photo, pendingUploads })
     : await createRecipe({ actor: user, recipeId: rid, postId: crypto.randomUUID(), input, photo, fallbackPhoto: RECIPE_PLACEHOLDER_IMAGE, pendingUploads });
+  if (!saved.ok && saved.status === 503) {
+    // The image store did not take the photo: nothing was written. The form comes back as typed.
+    return answer(
+      {
+        kind: "invalid",
+        draft: { ...draft, tags: firstThreeTags(draft.tags) },
+        fieldErrors: { [FIELD.photo]: saved.message },
+        formError: saved.message,
+        pendingPhoto,
+      },
+      503,
+    );
+  }
   if (!saved.ok) throw fail(saved.message, saved.status);
   const target = existing ? paths.recipe(rid) : paths.post(user.id, saved.value.postId);
   return redirect(validation.tagsCut ? withNotice(target, "tags-cut") : target);
@@ -216,6 +239,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 async function keepChosenPhoto(photoEntry: FormDataEntryValue | null, pendingPhoto: string | null, photoTooLarge: boolean) {
   let pending = pendingPhoto;
   let photoError: string | null = photoTooLarge ? IMAGE_MESSAGES.tooLarge : null;
+  // 400 for a refused image, 503 when the image store could not take it.
+  let photoStatus = 400;
   const bytes = photoTooLarge ? null : await fileBytes(photoEntry);
   if (bytes) {
     try {
@@ -225,9 +250,10 @@ async function keepChosenPhoto(photoEntry: FormDataEntryValue | null, pendingPho
     } catch (error) {
       if (!(error instanceof ImageError)) throw error;
       photoError = error.message;
+      photoStatus = error.status === 503 ? 503 : 400;
     }
   }
-  return { pending, photoError };
+  return { pending, photoError, photoStatus };
 }
 
 /** A row button without JavaScript: the draft plus the change, nothing saved; a chosen photo is kept as pending. */
@@ -239,7 +265,7 @@ async function rowAnswer(
   photoTooLarge: boolean,
 ) {
   const change = applyRowIntent(normalizeDraft(draft), row);
-  const { pending, photoError } = await keepChosenPhoto(photoEntry, pendingPhoto, photoTooLarge);
+  const { pending, photoError, photoStatus } = await keepChosenPhoto(photoEntry, pendingPhoto, photoTooLarge);
   return answer(
     {
       kind: "draft",
@@ -249,7 +275,7 @@ async function rowAnswer(
       pendingPhoto: pending,
       focus: change.focus,
     },
-    photoError ? 400 : 200,
+    photoError ? photoStatus : 200,
   );
 }
 
@@ -293,7 +319,7 @@ async function importAnswer(userId: string, draft: RecipeDraft, formData: FormDa
       importLink: link,
       importNotes: imported ? imported.notes : [],
     },
-    importError ? importError.status : photoError ? 400 : 200,
+    importError ? importError.status : photoError ? kept.photoStatus : 200,
   );
 }
 

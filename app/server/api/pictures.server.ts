@@ -88,7 +88,15 @@ export async function planPicture(
   }
   const site = SITE_PICTURE.exec(value);
   if (site) return { kind: "set", url: sitePictureExists(site[1]!) ? value : fallback };
-  if (await isStoredImageUrl(value)) return { kind: "set", url: value };
+  let stored: boolean;
+  try {
+    stored = await isStoredImageUrl(value);
+  } catch (error) {
+    // The image store cannot be reached to confirm the upload is there (503).
+    if (error instanceof ImageError) throw pictureRefusal(field, error.message, error.status);
+    throw error;
+  }
+  if (stored) return { kind: "set", url: value };
   const address = webPicture(value, field);
   const clientPicture = ORIGINAL_CLIENT_HOSTS.has(address.hostname) ? SITE_PICTURE.exec(address.pathname) : null;
   if (clientPicture) return { kind: "set", url: sitePictureExists(clientPicture[1]!) ? clientPicture[0] : fallback };

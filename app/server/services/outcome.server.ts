@@ -6,7 +6,8 @@ export type { Actor };
 // answer with. Doors (page actions, /api handlers) turn a refusal into their own shape: a page
 // with the message, JSON `{message, errors}`, a fetcher's `{error}`.
 
-export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429;
+// 503: the image store could not take a photo (nothing was written; trying again may work).
+export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503;
 
 export interface Refusal {
   ok: false;

@@ -45,7 +45,9 @@ export async function changePost({ actor, postId, changes }: { actor: Actor; pos
   }
 
   const current = await db.selectFrom("posts").select(["title", "caption"]).where("id", "=", postId).executeTakeFirstOrThrow();
-  const { url, uploaded } = await applyPicture(photo, post.photo);
+  const applied = await applyPicture(photo, post.photo);
+  if (!applied.ok) return refusal(applied.status, applied.message, { errors: { photo: applied.message } });
+  const { url, uploaded } = applied;
   try {
     await db.transaction().execute(async (trx) => {
       if (changes.content || url !== post.photo) {

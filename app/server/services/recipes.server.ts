@@ -60,7 +60,9 @@ export async function createRecipe({
 }): Promise<Outcome<{ recipeId: string; postId: string }>> {
   if (!isUsableRecipeId(recipeId)) return refusal(400, RECIPE_SERVICE_MESSAGES.badId);
   if (await getRecipeOwnership(recipeId)) return refusal(409, RECIPE_SERVICE_MESSAGES.idTaken);
-  const { url, uploaded } = await applyPicture(photo, fallbackPhoto);
+  const applied = await applyPicture(photo, fallbackPhoto);
+  if (!applied.ok) return refusal(applied.status, applied.message, { errors: { photo: applied.message } });
+  const { url, uploaded } = applied;
   try {
     const created = await createRecipeWithPost({ recipeId, postId, userId: actor.id, input, photo: url });
     await discard(pendingUploads, url);
@@ -89,7 +91,9 @@ export async function updateRecipe({
   if (!current) return refusal(404, RECIPE_SERVICE_MESSAGES.notFound);
   if (!canEditRecipe(actor, current.user_created)) return refusal(403, RECIPE_SERVICE_MESSAGES.notAllowed);
   const postPhoto = current.post_id ? (await getPostOwnership(current.post_id))?.photo : undefined;
-  const { url, uploaded } = await applyPicture(photo, current.photo);
+  const applied = await applyPicture(photo, current.photo);
+  if (!applied.ok) return refusal(applied.status, applied.message, { errors: { photo: applied.message } });
+  const { url, uploaded } = applied;
   let updated: Awaited<ReturnType<typeof updateRecipeAndPost>>;
   try {
     updated = await updateRecipeAndPost({ recipeId, input, photo: url });

@@ -138,7 +138,9 @@ export async function updateProfile({
   }
   if (Object.keys(values).length === 0 && picture.kind === "keep") return done({ user, grantedAdmin: false });
 
-  const { url, uploaded } = await applyPicture(picture, user.profile);
+  const applied = await applyPicture(picture, user.profile);
+  if (!applied.ok) return refusal(applied.status, applied.message, { errors: { profile: applied.message } });
+  const { url, uploaded } = applied;
   let saved: UserProfile;
   try {
     saved = await updateUserProfile({
@@ -232,7 +234,9 @@ export async function createAccount(input: NewAccount, actor: Actor | null = nul
   const role = parsed.data.role ?? "USER";
   if (role === "ADMIN" && !isAdmin(actor)) return refusal(403, USER_MESSAGES.usersOnly, { refused: ["role"] });
   if (await isUsernameTaken(parsed.data.username)) return refusal(409, USER_MESSAGES.usernameTaken, { errors: { username: USER_MESSAGES.usernameTaken } });
-  const { url, uploaded } = await applyPicture(input.picture ?? { kind: "keep" }, DEFAULT_PROFILE_IMAGE);
+  const applied = await applyPicture(input.picture ?? { kind: "keep" }, DEFAULT_PROFILE_IMAGE);
+  if (!applied.ok) return refusal(applied.status, applied.message, { errors: { profile: applied.message } });
+  const { url, uploaded } = applied;
   try {
     return done(
       await createUser({ name: parsed.data.name, username: parsed.data.username, passwordHash, role, bio: parsed.data.bio ?? "", tags: parsed.data.tags ?? [], profile: url }),
