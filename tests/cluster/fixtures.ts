@@ -53,14 +53,17 @@ export function upstreamOf(state: ClusterState, headers: Record<string, string> 
 }
 
 /**
- * Whether a page came out of the server's shared page cache (scripts/page-cache.js). The app has no
- * header for it, but a kept page is the same bytes for every visitor, so it is answered with a
- * policy that allows its inline scripts by SHA-256 hash, where a freshly rendered page carries a
- * nonce of its own.
+ * Whether an answer came out of the server's shared page cache (scripts/page-cache.js). The app
+ * has no header saying so; what gives it away: a kept page is the same bytes for every visitor, so
+ * its policy allows its inline scripts by SHA-256 hash where a freshly rendered page carries a
+ * nonce of its own; any kept answer goes out in one piece (Content-Length) with the weak ETag the
+ * cache made for it, where a rendered one streams without either.
  */
 export function servedFromPageCache(headers: Record<string, string> | Headers): boolean {
-  const policy = (headers instanceof Headers ? headers.get("content-security-policy") : headers["content-security-policy"]) ?? "";
-  return /'sha256-/.test(policy) && !/'nonce-/.test(policy);
+  const get = (name: string) => (headers instanceof Headers ? headers.get(name) : headers[name]) ?? "";
+  const policy = get("content-security-policy");
+  if (policy) return /'sha256-/.test(policy) && !/'nonce-/.test(policy);
+  return get("etag").startsWith("W/") && get("content-length") !== "";
 }
 
 /** The server's own address (bypassing nginx). */
