@@ -7,6 +7,8 @@ import { fileURLToPath } from "node:url";
 
 import pg from "pg";
 
+import { startS3Server } from "../support/s3rver";
+
 // The cluster the tests in this folder run against: two app servers (scripts/server.js) with the
 // same settings behind nginx (round robin), on one database and one photo store. Everything
 // listens on 127.0.0.1 and is stopped by pid. The runner (global-setup.ts) starts it; the tests
@@ -17,7 +19,8 @@ import pg from "pg";
 //     TEST_POSTGRES_URL, as DATABASE_URL; each server keeps its own DATABASE_PATH folder, so a
 //     server that ignored DATABASE_URL would share nothing with the other.
 //   CLUSTER_DB=sqlite - one SQLite file (DATABASE_PATH) both servers open: one machine only.
-//   CLUSTER_IMAGES=s3 (default) - one bucket on s3rver (IMAGE_STORE=s3 and the S3_* settings).
+//   CLUSTER_IMAGES=s3 (default) - one bucket on s3rver (tests/support/s3rver.ts), as IMAGE_STORE=s3
+//     and the S3_* settings.
 //   CLUSTER_IMAGES=disk - the uploads folder beside one shared DATABASE_PATH: one machine only.
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -261,42 +264,6 @@ async function countUsersInPostgres(databaseUrl: string): Promise<number | null>
 }
 
 // --------------------------------------------------------------------------------------------
-// S3 (s3rver on loopback)
-
-interface S3Server {
-  endpoint: string;
-  port: number;
-  bucket: string;
-  stop(): Promise<void>;
-}
-
-/**
- * The shared helper (tests/support/s3rver.ts, `startS3Server({ bucket })`) when it is there, else
- * a minimal s3rver of our own with the same shape. Imported by a computed path so this file
- * compiles whether or not the helper exists yet.
- */
-async function startS3(bucket: string, dir: string): Promise<S3Server> {
-  const shared = path.join(ROOT, "tests/support/s3rver.ts");
-  if (fs.existsSync(shared)) {
-    const helper = (await import(shared)) as { startS3Server: (options: { bucket: string }) => Promise<S3Server> };
-    return helper.startS3Server({ bucket });
-  }
-  const { createRequire } = await import("node:module");
-  type S3rverInstance = { run(): Promise<{ port: number }>; close(): Promise<void> };
-  const S3rver = createRequire(import.meta.url)("s3rver") as new (options: Record<string, unknown>) => S3rverInstance;
-  const port = await freePort();
-  const instance = new S3rver({
-    address: "127.0.0.1",
-    port,
-    silent: true,
-    directory: path.join(dir, "s3rver"),
-    configureBuckets: [{ name: bucket }],
-  });
-  await instance.run();
-  return { endpoint: `http://127.0.0.1:${port}`, port, bucket, stop: () => instance.close() };
-}
-
-// --------------------------------------------------------------------------------------------
 // nginx
 
 function nginxBinary(): string {
@@ -433,10 +400,12 @@ export async function startCluster(): Promise<RunningCluster> {
     }
 
     let s3: ClusterState["s3"] = null;
+    let s3Env: Record<string, string> = {};
     if (images === "s3") {
-      const server = await startS3(`recipals-cluster-${process.pid}`, dir);
+      const server = await startS3Server({ bucket: `recipals-cluster-${process.pid}` });
       cleanups.push(() => server.stop());
-      s3 = { endpoint: server.endpoint, bucket: server.bucket, region: "us-east-1", accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
+      s3 = { endpoint: server.endpoint, bucket: server.bucket, region: server.region, accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey };
+      s3Env = server.env;
     }
 
     // A shared folder when the servers must share the SQLite file or the uploads on disk; else
@@ -465,15 +434,11 @@ export async function startCluster(): Promise<RunningCluster> {
       PAGE_CACHE_SECONDS,
       WEB_CONCURRENCY: "1",
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-      ...(s3
-        ? {
-            IMAGE_STORE: "s3",
-            S3_ENDPOINT: s3.endpoint,
-            S3_BUCKET: s3.bucket,
-            S3_REGION: s3.region,
-            S3_ACCESS_KEY_ID: s3.accessKeyId,
-            S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-          }
+      // IMAGE_STORE=s3 and the S3_* settings of the bucket.
+      ...s3Env,
+      // The AWS SDK's Node-version notice (tests/support/s3rver.ts sets this for its own process).
+      ...(process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED
+        ? { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED }
         : {}),
     };
 
