@@ -132,7 +132,8 @@ function describe(error: unknown): string {
   if (error instanceof S3ServiceException) return `${error.name} (HTTP ${error.$metadata.httpStatusCode ?? "?"})`;
   if (error instanceof Error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code ? `${code} ${error.message}`.trim() : error.message || error.name;
+    const message = error.message || error.name;
+    return code && !message.includes(code) ? `${code} ${message}` : message;
   }
   return String(error);
 }
