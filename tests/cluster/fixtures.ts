@@ -183,3 +183,37 @@ export async function storedCommentTexts(state: ClusterState, postId: string): P
     sqlite.close();
   }
 }
+
+/**
+ * Makes a recipe through the editor as the signed-in page (Create → Save), with a photo when
+ * given, and returns its ids and the server that took the Save.
+ */
+export async function createRecipeInEditor(
+  page: Page,
+  cluster: ClusterState,
+  { name, photo }: { name: string; photo?: Buffer },
+): Promise<{ recipeId: string; postId: string; savedOn: ServerName | null }> {
+  await page.goto("/ReciPals/Create");
+  await expect(page).toHaveURL(/\/ReciPals\/Editor\/[0-9a-f-]{36}$/);
+  const recipeId = decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!);
+  if (test.info().project.use.javaScriptEnabled !== false) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await page.getByLabel("Recipe Name").fill(name);
+  await page.getByLabel("Description (Caption)").fill("Made by the cluster tests.");
+  await page.getByLabel("Ingredient", { exact: true }).first().fill("Water (1 cup)");
+  await page.getByLabel("Step 1").fill("Boil it.");
+  if (photo) {
+    await page.getByLabel("Recipe Photo").setInputFiles({ name: "photo.jpg", mimeType: "image/jpeg", buffer: photo });
+    if (test.info().project.use.javaScriptEnabled !== false) {
+      // The browser downsizes the photo first; Save waits until it is ready.
+      await expect(page.getByRole("img", { name: "Recipe photo preview" })).toHaveAttribute("src", /^blob:/);
+    }
+  }
+  const [saved] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === "POST" && r.url().includes(`/ReciPals/Editor/${recipeId}`)),
+    page.getByRole("button", { name: "Save", exact: true }).click(),
+  ]);
+  expect(saved.status(), "the Save was accepted").toBeLessThan(400);
+  await expect(page).toHaveURL(/\/ReciPals\/Account\/Profile\/[^/]+\/Posts\/[0-9a-f-]{36}$/);
+  const postId = decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!);
+  return { recipeId, postId, savedOn: upstreamOf(cluster, saved.headers()) };
+}
