@@ -3,7 +3,18 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 // Each test file runs in its own module graph, so `db.server` opens a fresh, migrated
-// in-memory SQLite database per file: real SQL, no mocks, no shared state.
+// in-memory SQLite database per file: real SQL, no mocks, no shared state. With
+// RECIPALS_TEST_POSTGRES set (npm run test:unit:postgres), each file gets a fresh PostgreSQL
+// database instead, copied from one migrated template (tests/support/postgres*.ts).
+const onPostgres = Boolean(process.env.RECIPALS_TEST_POSTGRES);
+
+// What runs on SQLite only: tests of real server processes (they start their own servers on a
+// SQLite file; the cluster test runs servers on PostgreSQL) and of SQLite's own tools.
+const SQLITE_ONLY = [
+  "tests/security/{backup,durability,fuzz-routes,guards,http-headers,load,workers}.test.ts",
+  "tests/unit/{scale,query-plans}.test.ts",
+];
+
 export default defineConfig({
   resolve: { alias: { "~": path.resolve(__dirname, "app") } },
   esbuild: { jsx: "automatic" },
@@ -16,7 +27,9 @@ export default defineConfig({
       SESSION_SECRET: "test-session-secret-0123456789abcdef",
       RECIPALS_SEED_FILE: process.env.RECIPALS_SEED_FILE ?? path.resolve(__dirname, "../shared/data/recipals-seed.json"),
     },
-    setupFiles: ["tests/unit/setup.ts"],
+    exclude: ["**/node_modules/**", ...(onPostgres ? SQLITE_ONLY : [])],
+    globalSetup: onPostgres ? ["tests/support/postgres-global.ts"] : [],
+    setupFiles: ["tests/support/postgres-file.ts", "tests/unit/setup.ts"],
     testTimeout: 20_000,
   },
 });

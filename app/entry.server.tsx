@@ -9,6 +9,7 @@ import { renderToPipeableStream } from "react-dom/server";
 
 import { NonceContext } from "./lib/nonce";
 import { isPersonalRequest } from "./server/cookies.server";
+import { databaseLooksDown, isUnavailable } from "./server/db.server";
 import { offerToSharedCache } from "./server/shared-cache.server";
 
 const ABORT_DELAY = 5_000;
@@ -82,6 +83,8 @@ function revalidate(
  * visitor's pages, the same for every visitor: offered to the server's shared cache.
  */
 export function handleDataRequest(response: Response, { request, context }: LoaderFunctionArgs | ActionFunctionArgs): Response {
+  // A data request that failed for want of the database: Remix reports only a 500.
+  if (response.status === 500 && databaseLooksDown()) return unavailable(response);
   if (request.method === "GET" && response.status === 200 && !isPersonal(request) && !response.headers.has("Set-Cookie")) {
     offerToSharedCache(context);
   }
@@ -96,7 +99,17 @@ export function handleDataRequest(response: Response, { request, context }: Load
 export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs): void {
   if (request.signal.aborted) return;
   if (isRouteErrorResponse(error) && error.status < 500) return;
+  // One line, not a stack per request, while the database is away (the answer is a 503).
+  if (isUnavailable(error)) return void console.warn((error as Error).message);
   console.error(error);
+}
+
+/** The same answer as 503 Service Unavailable, to come back in a few seconds. */
+function unavailable(response: Response): Response {
+  const headers = new Headers(response.headers);
+  headers.set("Retry-After", "5");
+  headers.set("Cache-Control", "no-store");
+  return new Response(response.body, { status: 503, statusText: "Service Unavailable", headers });
 }
 
 export default function handleRequest(
@@ -106,6 +119,12 @@ export default function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
+  // A page that failed for want of the database is a 503, to try again shortly.
+  if (Object.values(remixContext.staticHandlerContext.errors ?? {}).some(isUnavailable)) {
+    responseStatusCode = 503;
+    responseHeaders.set("Retry-After", "5");
+    responseHeaders.set("Cache-Control", "no-store");
+  }
   // Revalidation first: a visitor who already holds this page gets a 304 and nothing is rendered.
   const revalidation = revalidate(request, responseStatusCode, responseHeaders, remixContext, loadContext);
   if (revalidation) return revalidation;

@@ -7,13 +7,36 @@ import { loadModule } from "./load-module.js";
 const seed = await loadModule(
   "prepare",
   `
-    export { db } from "~/server/db.server";
+    export { closeDatabaseHandle, db } from "~/server/db.server";
     export { env } from "~/server/env.server";
     export { seedDatabase } from "./seed/index";
     export { scaleSeed } from "./seed/scale";
   `,
-);
+).catch(cannotStart);
 const { db, env } = seed;
+
+/**
+ * A start that cannot go on (a setting that is wrong, a database that cannot be reached) ends
+ * with one line that says why, and exit code 1 — never a stack trace, never a silent fallback.
+ */
+function cannotStart(error) {
+  const known = error?.name === "DatabaseUnavailableError" || /^Invalid environment:/.test(error?.message ?? "");
+  if (!known) throw error;
+  const where = process.env.DATABASE_URL ? ` (DATABASE_URL ${redacted(process.env.DATABASE_URL)})` : "";
+  console.error(`ReciPals cannot start: ${error.message}${error.name === "DatabaseUnavailableError" ? where : ""}`);
+  process.exit(1);
+}
+
+/** A database URL without its password. */
+function redacted(url) {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(not a URL)";
+  }
+}
 if (!process.argv.includes("--migrate-only")) {
   const report = await seed.seedDatabase(db, {
     seedFile: env.RECIPALS_SEED_FILE,
@@ -27,6 +50,10 @@ if (!process.argv.includes("--migrate-only")) {
   }
 }
 const scaleAt = process.argv.indexOf("--scale");
+if (scaleAt >= 0 && !process.argv.includes("--migrate-only") && env.DATABASE_URL) {
+  console.error("ReciPals cannot start: --scale writes a SQLite file. Scale-seed SQLite, then move it with npm run db:copy -- --to postgres://…");
+  process.exit(1);
+}
 if (scaleAt >= 0 && !process.argv.includes("--migrate-only")) {
   const value = process.argv[scaleAt + 1];
   const users = value && /^\d+$/.test(value) ? Number(value) : 10_000;
@@ -39,5 +66,5 @@ if (scaleAt >= 0 && !process.argv.includes("--migrate-only")) {
     );
   }
 }
-await db.destroy();
+await seed.closeDatabaseHandle(db);
 process.exit(0);

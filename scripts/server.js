@@ -351,6 +351,12 @@ export async function startServer() {
     next();
   });
 
+  // NUL is never text (docs/rules.md#input-limits): an address holding one (%00) names nothing here.
+  app.use((req, res, next) => {
+    if (!/%00/i.test(req.originalUrl)) return next();
+    res.status(400).type("text/plain").send("Addresses may not contain NUL characters.");
+  });
+
   // Cross-site guard (docs/rules.md#cross-site-requests): a state-changing request from a page on another origin is
   // refused before any route sees it. Requests without Origin (curl, old clients) pass; the
   // SameSite=Lax session cookie is not sent cross-site anyway.

@@ -3,6 +3,7 @@ import { Link, Outlet, useLoaderData } from "@remix-run/react";
 
 import { AdminPager, AdminSearch } from "~/components/admin-list";
 import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
+import { queryText } from "~/server/body.server";
 import { listRecipesForAdmin } from "~/server/queries/admin.server";
 import { parsePage } from "~/server/queries/feed.server";
 import { requireAdmin } from "~/server/session.server";
@@ -10,7 +11,7 @@ import { requireAdmin } from "~/server/session.server";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin({ request, context });
   const url = new URL(request.url);
-  const q = (url.searchParams.get("q") ?? "").slice(0, 100);
+  const q = queryText(url.searchParams, "q").slice(0, 100);
   const page = parsePage(url.searchParams.get("page"));
   return { q, page, ...(await listRecipesForAdmin({ q, page })) };
 }

@@ -4,7 +4,7 @@ import { Form, Link, Outlet, useActionData, useLoaderData, useNavigation } from 
 import { AdminPager, AdminSearch } from "~/components/admin-list";
 import { Avatar } from "~/components/avatar";
 import { paths } from "~/lib/paths";
-import { readForm } from "~/server/body.server";
+import { queryText, readForm } from "~/server/body.server";
 import { readIntent } from "~/server/http.server";
 import { listUsersForAdmin } from "~/server/queries/admin.server";
 import { addPlaceholderUser } from "~/server/services/users.server";
@@ -14,7 +14,7 @@ import { requireAdmin } from "~/server/session.server";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin({ request, context });
   const url = new URL(request.url);
-  const q = (url.searchParams.get("q") ?? "").slice(0, 100);
+  const q = queryText(url.searchParams, "q").slice(0, 100);
   const page = parsePage(url.searchParams.get("page"));
   return { q, page, ...(await listUsersForAdmin({ q, page })) };
 }

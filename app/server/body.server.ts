@@ -28,7 +28,22 @@ export const BODY_MESSAGES = {
   jsonTooLarge: (bytes: number) =>
     `The request is too large (${bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.round(bytes / 1024)} KB`} at most).`,
   unreadable: "The form could not be read. Please try again.",
+  nul: "Text may not contain NUL characters. Please remove them and try again.",
 } as const;
+
+/**
+ * NUL is never text (docs/rules.md#input-limits): no field may hold one, and no engine stores one
+ * alike (PostgreSQL refuses it), so a form, a JSON body or an address that holds one is refused
+ * with 400 before anything reads it.
+ */
+export function holdsNul(text: string): boolean {
+  return text.includes("\u0000");
+}
+
+/** Text from an address's query (a search box): NUL characters dropped, as other control characters are by search. */
+export function queryText(searchParams: URLSearchParams, name: string): string {
+  return (searchParams.get(name) ?? "").replaceAll("\u0000", "");
+}
 
 // The pages whose forms carry photos, and the one whose form carries long text. Route paths match
 // in any letter case, as Remix matches them.
@@ -94,6 +109,11 @@ export async function readForm(request: Request): Promise<FormData> {
   const limit = formLimitFor(new URL(request.url).pathname);
   try {
     const { formData } = await readMultipartFormLenient(request, { maxBodyBytes: limit, maxFileBytes: limit, maxFieldBytes: limit });
+    for (const [name, value] of formData) {
+      if (holdsNul(name) || (typeof value === "string" && holdsNul(value))) {
+        throw new Response(BODY_MESSAGES.nul, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+      }
+    }
     return formData;
   } catch (error) {
     if (!(error instanceof ImageError)) throw error;

@@ -11,7 +11,10 @@ import { env } from "./env.server";
 // `engineOf(database)` for the few pieces of SQL that differ; they never test the engine.
 
 export type { DB } from "./engines/engine.server";
-export { DatabaseUnavailableError, isUnavailable } from "./engines/postgres.server";
+export { DatabaseUnavailableError, databaseLooksDown, isUnavailable } from "./engines/postgres.server";
+
+/** What a page or a JSON call says while the database cannot be reached (status 503). */
+export const UNAVAILABLE_MESSAGE = "ReciPals is briefly unavailable. Please try again in a moment.";
 
 export type DatabaseLocation = { engine: "sqlite"; path: string } | { engine: "postgres"; url: string; poolSize: number };
 
@@ -30,18 +33,15 @@ export function databaseLocation(): DatabaseLocation {
     : { engine: "sqlite", path: env.DATABASE_PATH };
 }
 
-/**
- * Opens a database (not migrated: see migrateToLatest). A string is a SQLite file (or
- * ":memory:"). `listen: false` for tools that never serve pages (no change notices needed).
- */
-export function openDatabase(location: DatabaseLocation | string, { listen = true } = {}): DB {
+/** Opens a database (not migrated: see migrateToLatest). A string is a SQLite file (or ":memory:"). */
+export function openDatabase(location: DatabaseLocation | string): DB {
   const where: DatabaseLocation = typeof location === "string" ? { engine: "sqlite", path: location } : location;
   if (where.engine === "sqlite") {
     const sqlite = openSqlite(where.path);
     opened.set(sqlite.database, { changeCounter: sqlite.changeCounter, ready: async () => undefined, close: () => sqlite.database.destroy() });
     return sqlite.database;
   }
-  const postgres = openPostgres({ url: where.url, poolSize: where.poolSize, listen });
+  const postgres = openPostgres({ url: where.url, poolSize: where.poolSize });
   opened.set(postgres.database, postgres);
   return postgres.database;
 }

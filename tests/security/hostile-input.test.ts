@@ -75,9 +75,10 @@ describe("hostile input at the page actions", () => {
         const request = formRequest("/ReciPals/Account/Login", { username: w.admin.username, password: w.admin.password, redirectTo: to });
         const outcome = await outcomeOf(() => loginAction({ request, params: {}, context: {} }));
         expectSafeAnswer(outcome, `login redirectTo ${JSON.stringify(to).slice(0, 60)}`);
-        // A redirectTo long enough to push the form over its 64 KB limit is refused whole (413).
+        // A redirectTo long enough to push the form over its 64 KB limit is refused whole (413);
+        // so is one holding NUL, which is never text (400).
         const formBytes = new URLSearchParams({ username: w.admin.username, password: w.admin.password, redirectTo: to }).toString().length;
-        expect(outcome.status).toBe(formBytes > BODY_LIMITS.formBytes ? 413 : 302);
+        expect(outcome.status).toBe(formBytes > BODY_LIMITS.formBytes ? 413 : to.includes("\u0000") ? 400 : 302);
       }),
       { ...options, examples: REDIRECT_ATTACKS.map((to) => [to] as [string]) },
     );

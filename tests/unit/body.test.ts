@@ -6,7 +6,7 @@ import * as followRoute from "~/routes/api.users.follow.$id";
 import { action as loginAction } from "~/routes/ReciPals.Account.Login";
 import { action as signupAction } from "~/routes/ReciPals.Account.Signup";
 import { action as recipeAction } from "~/routes/ReciPals.Recipes.$rid";
-import { BODY_LIMITS, bodyLimitFor, readForm } from "~/server/body.server";
+import { BODY_LIMITS, BODY_MESSAGES, bodyLimitFor, queryText, readForm } from "~/server/body.server";
 import { db } from "~/server/db.server";
 
 import { call } from "./api-helpers";
@@ -127,6 +127,43 @@ describe("what a form body must be", () => {
     expect(await commentCount()).toBe(before);
     const ok = await readForm(form("/x", "a=caf%C3%A9+au+lait&b=100%25%2&c=%E2%9C%93&d", "application/x-www-form-urlencoded"));
     expect([...ok.entries()]).toEqual([["a", "café au lait"], ["b", "100%%2"], ["c", "✓"], ["d", ""]]);
+  });
+
+  it("a form holding NUL, in a value or a name, is refused with 400 and the message; nothing stored", async () => {
+    const recipe = await makeRecipeWithPost({ userId: (await makeUser()).id });
+    const cookie = await asUser();
+    const before = await commentCount();
+    for (const body of ["intent=comment&text=hi%00there", "intent=comment&text=hi&x%00=1"]) {
+      const request = form(`/ReciPals/Recipes/${recipe.recipeId}`, body, "application/x-www-form-urlencoded");
+      request.headers.set("Cookie", cookie);
+      const outcome = (await settle(() => recipeAction({ request, params: { rid: recipe.recipeId }, context: {} }))) as Response;
+      expect(outcome.status).toBe(400);
+      expect(await outcome.text()).toBe(BODY_MESSAGES.nul);
+    }
+    expect(await commentCount()).toBe(before);
+  });
+});
+
+describe("NUL in JSON, path parameters and search boxes", () => {
+  it("a JSON string or key holding NUL is refused with 400 and the message; an escaped backslash-u is text", async () => {
+    const owner = await makeUser();
+    const recipe = await makeRecipeWithPost({ userId: owner.id });
+    const cookie = await signedInCookie(owner.id);
+    for (const body of ['{"name":"Pie\\u0000"}', '{"na\\u0000me":"Pie"}']) {
+      const answer = await call(recipeRoute, "PUT", `/api/recipes/${recipe.recipeId}`, { raw: body, contentType: "application/json", cookie, params: { recipe_id: recipe.recipeId } });
+      expect(answer.status).toBe(400);
+      expect(answer.body.message).toBe(BODY_MESSAGES.nul);
+    }
+    const answer = await call(recipeRoute, "PUT", `/api/recipes/${recipe.recipeId}`, { raw: '{"name":"Pie \\\\u0000"}', contentType: "application/json", cookie, params: { recipe_id: recipe.recipeId } });
+    expect(answer.status).toBe(200);
+    const row = await db.selectFrom("recipes").select("name").where("id", "=", recipe.recipeId).executeTakeFirstOrThrow();
+    expect(row.name).toBe("Pie \\u0000");
+  });
+
+  it("a path parameter holding NUL is refused with 400; a search box drops it", async () => {
+    const answer = await call(userRoute, "GET", "/api/users/a%00b", { params: { id: "a\u0000b" } });
+    expect(answer.status).toBe(400);
+    expect(queryText(new URLSearchParams("q=pi%00e"), "q")).toBe("pie");
   });
 });
 

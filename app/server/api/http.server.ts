@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 
-import { BODY_LIMITS, BODY_MESSAGES, jsonLimitFor } from "../body.server";
+import { BODY_LIMITS, BODY_MESSAGES, holdsNul, jsonLimitFor } from "../body.server";
+import { isUnavailable, UNAVAILABLE_MESSAGE } from "../db.server";
 import { env } from "../env.server";
 import type { SessionUser } from "../queries/users.server";
 import type { Outcome } from "../services/outcome.server";
@@ -184,11 +185,16 @@ async function readJsonObjectNow(request: Request, maxBytes: number): Promise<Re
     throw new ApiError(400, API_MESSAGES.malformed);
   }
   let value: unknown;
+  let nul = false;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(text, (key, item: unknown) => {
+      if (holdsNul(key) || (typeof item === "string" && holdsNul(item))) nul = true;
+      return item;
+    });
   } catch {
     throw new ApiError(400, API_MESSAGES.malformed);
   }
+  if (nul) throw new ApiError(400, BODY_MESSAGES.nul);
   if (value === null || typeof value !== "object" || Array.isArray(value)) throw new ApiError(400, API_MESSAGES.notObject);
   return value as Record<string, unknown>;
 }
@@ -229,7 +235,8 @@ export function apiRoute(handlers: Partial<Record<ApiMethod, ApiHandler>>): (arg
       try {
         // Whatever a write call carries must be a JSON object: anything else is refused before the
         // call runs. A DELETE takes no body at all (see noBody). The calls that may carry photos
-        // read theirs after their own guards.
+        // read theirs after their own guards. A path parameter holding NUL names nothing.
+        if (Object.values(args.params).some((value) => value !== undefined && holdsNul(value))) throw new ApiError(400, BODY_MESSAGES.nul);
         if (method === "DELETE") await expectNoBody(request);
         else if (carriesBody(request) && method !== "GET" && method !== "HEAD" && !takesPhotos(request)) await readJsonObject(request).catch(unlessEmpty);
         response = await handler(args);
@@ -245,6 +252,10 @@ export function apiRoute(handlers: Partial<Record<ApiMethod, ApiHandler>>): (arg
 
 async function toErrorResponse(error: unknown): Promise<Response> {
   if (error instanceof ApiError) return errorResponse(error);
+  if (isUnavailable(error)) {
+    console.warn(`API request failed: ${(error as Error).message}`);
+    return errorResponse(new ApiError(503, UNAVAILABLE_MESSAGE, {}, { "Retry-After": "5" }));
+  }
   if (error instanceof Response) {
     // A helper shared with the pages threw a plain Response (404, 403 …): same status, as JSON.
     if (error.status >= 300 && error.status < 400) return errorResponse(new ApiError(401, API_MESSAGES.signIn));
@@ -290,6 +301,7 @@ export function unwrap<T>(outcome: Outcome<T>): T {
 }
 
 /** Route params are untrusted text too: a missing one reads as "". */
+/** A path parameter (apiRoute has refused any holding NUL: docs/rules.md#input-limits). */
 export function param(args: ApiArgs, name: string): string {
   return args.params[name] ?? "";
 }

@@ -40,6 +40,15 @@ export class DatabaseUnavailableError extends Error {
 const UNAVAILABLE_CODES = /^(08|57P0[1-3]$|ECONNREFUSED$|ECONNRESET$|EPIPE$|ETIMEDOUT$|ENOTFOUND$|EAI_AGAIN$|EHOSTUNREACH$)/;
 const UNAVAILABLE_MESSAGES = /Connection terminated|connection error|not queryable|timeout exceeded when trying to connect|Client was closed/i;
 
+// When this process last met an unreachable database, and whether a query has worked since: for
+// answers that only see Remix's summary of an error (a 500), not the error itself.
+let unavailableSince: number | null = null;
+
+/** True while the last query failed for want of a database (and within a few seconds of it). */
+export function databaseLooksDown(now = Date.now()): boolean {
+  return unavailableSince !== null && now - unavailableSince < 10_000;
+}
+
 export function isUnavailable(error: unknown): boolean {
   if (error instanceof DatabaseUnavailableError) return true;
   const code = (error as { code?: unknown } | null)?.code;
@@ -48,7 +57,9 @@ export function isUnavailable(error: unknown): boolean {
 }
 
 function unavailableOr(error: unknown): unknown {
-  return isUnavailable(error) && !(error instanceof DatabaseUnavailableError) ? new DatabaseUnavailableError(error) : error;
+  if (!isUnavailable(error)) return error;
+  unavailableSince = Date.now();
+  return error instanceof DatabaseUnavailableError ? error : new DatabaseUnavailableError(error);
 }
 
 /** Reads are the queries that start with select (or with … select); every other statement writes. */
@@ -78,6 +89,7 @@ class TakingTurnsConnection implements DatabaseConnection {
       if (!write || this.inTransaction) {
         const result = await this.inner.executeQuery<R>(query);
         if (write) this.wroteInTransaction = true;
+        unavailableSince = null;
         return result;
       }
       await this.inner.executeQuery(CompiledQuery.raw("begin"));
@@ -215,12 +227,10 @@ export interface OpenedPostgres {
 export interface PostgresOptions {
   url: string;
   poolSize: number;
-  /** Listen for other servers' writes (the shared page cache needs it; scripts do not). */
-  listen?: boolean;
   log?: (line: string) => void;
 }
 
-export function openPostgres({ url, poolSize, listen = true, log = (line) => console.warn(line) }: PostgresOptions): OpenedPostgres {
+export function openPostgres({ url, poolSize, log = (line) => console.warn(line) }: PostgresOptions): OpenedPostgres {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000, types });
   // An idle client that loses its server emits here; without a listener that would end the process.
   let warnedIdle = false;
@@ -234,14 +244,15 @@ export function openPostgres({ url, poolSize, listen = true, log = (line) => con
 
   const counters: Counters = { localWrites: 0 };
   const database = new Kysely<Database>({ dialect: new TakingTurnsDialect(pool, counters) });
-  const notices = listen ? listenForChanges(url, log) : null;
+  // Listening starts with the first question (the page cache's): scripts never listen.
+  let notices: ReturnType<typeof listenForChanges> | null = null;
 
   return {
     database,
     pool,
     // While the listener is down another server's write could go unheard: then every call gives
     // a new value, so nothing kept is answered until it is back.
-    changeCounter: () => `${notices ? notices.version() : "0"}:${counters.localWrites}`,
+    changeCounter: () => `${(notices ??= listenForChanges(url, log)).version()}:${counters.localWrites}`,
     ready: async () => {
       try {
         const client = await pool.connect();
@@ -249,7 +260,6 @@ export function openPostgres({ url, poolSize, listen = true, log = (line) => con
       } catch (error) {
         throw new DatabaseUnavailableError(error);
       }
-      await notices?.ready;
     },
     close: async () => {
       notices?.stop();
@@ -271,8 +281,6 @@ function listenForChanges(url: string, log: (line: string) => void) {
   let client: pg.Client | null = null;
   let retryMs = 250;
   let timer: NodeJS.Timeout | null = null;
-  let markReady: () => void = () => undefined;
-  const ready = new Promise<void>((resolve) => (markReady = resolve));
 
   const connect = async () => {
     if (stopped) return;
@@ -291,7 +299,6 @@ function listenForChanges(url: string, log: (line: string) => void) {
       heard += 1; // whatever happened while nobody listened
       if (retryMs > 250) log("PostgreSQL: listening for other servers' writes again.");
       retryMs = 250;
-      markReady();
     } catch {
       lost(next);
     }
@@ -302,7 +309,6 @@ function listenForChanges(url: string, log: (line: string) => void) {
     connected = false;
     client = null;
     which.end().catch(() => undefined);
-    markReady();
     timer = setTimeout(() => void connect(), retryMs);
     timer.unref();
     retryMs = Math.min(retryMs * 2, 5000);
@@ -310,7 +316,6 @@ function listenForChanges(url: string, log: (line: string) => void) {
   void connect();
 
   return {
-    ready,
     version: () => (connected ? String(heard) : `off-${(unheard += 1)}`),
     stop: () => {
       stopped = true;
@@ -325,8 +330,9 @@ function listenForChanges(url: string, log: (line: string) => void) {
 // by the triggers of migrations/20261121T0100-search.ts. The text search configuration
 // `recipals` is English stemming without accents, like SQLite's porter + remove_diacritics.
 //
-// User text never reaches to_tsquery as syntax: each word becomes a quoted lexeme ('' for a quote,
-// \\ for a backslash inside), so & | ! ( ) : * < > are plain text.
+// User text never reaches to_tsquery as syntax: a word is cut into its runs of letters and digits,
+// each a quoted lexeme, and a word of several runs ("Yaki-Udon", "it's") becomes a phrase of them,
+// as SQLite's tokenizer reads a quoted word. So & | ! ( ) : * < > ' \\ are never operators.
 
 /** ts_rank weights for D (ingredient lines), C (description), B (tags), A (name): the same as bm25's. */
 const RANK_WEIGHTS = "{0.1, 0.2, 0.4, 1.0}";
@@ -334,10 +340,12 @@ const RANK_WEIGHTS = "{0.1, 0.2, 0.4, 1.0}";
 export function tsQueryText({ terms, stillTyping }: RecipeQuery): string {
   return terms
     .map((term, index) => {
-      const quoted = `'${term.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
+      const runs = term.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
       const prefix = stillTyping && index === terms.length - 1 && [...term].length >= 2;
-      return prefix ? `${quoted}:*` : quoted;
+      const lexemes = runs.map((run, i) => `'${run}'${prefix && i === runs.length - 1 ? ":*" : ""}`);
+      return lexemes.length === 1 ? lexemes[0] : `(${lexemes.join(" <-> ")})`;
     })
+    .filter(Boolean)
     .join(" & ");
 }
 

@@ -4,6 +4,8 @@ import { z } from "zod";
 
 import { MAX_QUERY_LENGTH } from "~/lib/limits";
 
+import { queryText } from "../body.server";
+
 // The Search page's query string (`?q=&page=&seed=`). Search never refuses input: anything odd
 // falls back to a sensible value, and the words themselves are made safe by the query module.
 
@@ -33,7 +35,7 @@ export interface SearchParams {
 
 export function parseSearchParams(searchParams: URLSearchParams): SearchParams {
   const parsed = SearchParamsSchema.parse({
-    q: searchParams.get("q") ?? "",
+    q: queryText(searchParams, "q"),
     page: searchParams.get("page") ?? undefined,
     seed: searchParams.get("seed") || undefined,
   });
