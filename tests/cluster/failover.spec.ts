@@ -1,3 +1,4 @@
+import net from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 
 import { FAIL_TIMEOUT_SECONDS, isAlive, readState, startAppServer, writeState } from "./harness";
@@ -72,7 +73,9 @@ test("a server killed under a load of writes: the balancer keeps answering and n
     const load = Promise.all(users.map((user, i) => client(user.cookie, i)));
     await sleep(BEFORE_KILL_MS);
     process.kill(victimState.pid, "SIGKILL");
-    while (isAlive(victimState.pid)) await sleep(5);
+    // Dead once the process is gone and its port refuses connections (a process's threads can
+    // outlive its main one for a moment, sockets and all).
+    while (isAlive(victimState.pid) || !(await refuses(victimState.port))) await sleep(2);
     killedAt = performance.now();
     await sleep(AFTER_KILL_MS);
     stopping = true;
@@ -82,9 +85,9 @@ test("a server killed under a load of writes: the balancer keeps answering and n
     const inFlight = attempts.filter((attempt) => attempt.startedAt <= killedAt && attempt.endedAt >= killedAt);
     const after = attempts.filter((attempt) => attempt.startedAt > killedAt);
     const summary =
-      `${attempts.length} writes: ${before.length} before the kill (${before.filter(acknowledged).length} acknowledged), ` +
-      `${inFlight.length} in flight (${inFlight.filter(acknowledged).length} acknowledged, statuses ${[...new Set(inFlight.map((a) => a.status))].join("/") || "-"}), ` +
-      `${after.length} after (${after.filter(acknowledged).length} acknowledged)`;
+      `${attempts.length} writes: ${before.length} answered before the server was gone (${before.filter(acknowledged).length} acknowledged), ` +
+      `${inFlight.length} in flight at that moment (${inFlight.filter(acknowledged).length} acknowledged, statuses ${[...new Set(inFlight.map((a) => a.status))].join("/") || "-"}), ` +
+      `${after.length} sent after (${after.filter(acknowledged).length} acknowledged)`;
     testInfo.annotations.push({ type: "load", description: summary });
     console.log(`Failover: server ${victim} killed; ${summary}.`);
 
@@ -117,21 +120,34 @@ test("a server killed under a load of writes: the balancer keeps answering and n
     ).toBe(0);
   } finally {
     stopping = true;
-    // Back to two servers for whatever runs next (the runner stops it by the pid in the state file).
-    if (!isAlive(victimState.pid)) {
-      const state = readState();
-      const restarted = await startAppServer(state, victim, victimState.port);
-      state.servers = state.servers.map((server) => (server.name === victim ? restarted : server));
-      writeState(state);
-      // nginx tries a failed server again after fail_timeout: wait until it answers through it.
-      const deadline = Date.now() + (FAIL_TIMEOUT_SECONDS + 8) * 1000;
-      for (;;) {
-        const response = await fetch(`${cluster.url}/favicon.svg`);
-        await response.arrayBuffer();
-        if (upstreamOf(state, response.headers) === victim) break;
-        if (Date.now() > deadline) throw new Error(`nginx did not send requests to the restarted server ${victim} again`);
-        await sleep(100);
-      }
-    }
+    if (!isAlive(victimState.pid)) await restart(victim, victimState.port);
   }
 });
+
+/** Whether nothing listens on the port any more. */
+function refuses(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1", () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.on("error", () => resolve(true));
+  });
+}
+
+/** Back to two servers for whatever runs next (the runner stops it by the pid in the state file). */
+async function restart(name: ServerName, port: number): Promise<void> {
+  const state = readState();
+  const restarted = await startAppServer(state, name, port);
+  state.servers = state.servers.map((server) => (server.name === name ? restarted : server));
+  writeState(state);
+  // nginx tries a failed server again after fail_timeout: wait until it answers through it.
+  const deadline = Date.now() + (FAIL_TIMEOUT_SECONDS + 8) * 1000;
+  for (;;) {
+    const response = await fetch(`${state.url}/favicon.svg`);
+    await response.arrayBuffer();
+    if (upstreamOf(state, response.headers) === name) return;
+    if (Date.now() > deadline) throw new Error(`nginx did not send requests to the restarted server ${name} again`);
+    await sleep(100);
+  }
+}
