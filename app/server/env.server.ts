@@ -52,6 +52,11 @@ const EnvSchema = z
     RECIPALS_SOURCE_URL: z.string().url().optional(),
   })
   .superRefine((value, context) => {
+    // Servers sharing a PostgreSQL database must sign cookies alike: a secret made up by each
+    // server (kept beside its SQLite file otherwise) would sign people out on the next server.
+    if (value.DATABASE_URL && !value.SESSION_SECRET) {
+      context.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "is needed when DATABASE_URL is set (the same on every server)" });
+    }
     if (value.IMAGE_STORE !== "s3") return;
     for (const key of ["S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const) {
       if (!value[key]) context.addIssue({ code: "custom", path: [key], message: "is needed when IMAGE_STORE=s3" });
