@@ -54,6 +54,8 @@ export default defineConfig({
       PORT: String(PORT),
       HOST: "127.0.0.1",
       DATABASE_PATH: path.join(E2E_DATA, "recipals.db"),
+      // An empty PostgreSQL database instead (npm run test:postgres runs the search flows there too).
+      ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
       RECIPALS_SEED_FILE: process.env.RECIPALS_SEED_FILE ?? path.resolve("../shared/data/recipals-seed.json"),
       SEED_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
       SESSION_SECRET: "e2e-session-secret-0123456789abcdef",

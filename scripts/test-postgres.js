@@ -1,9 +1,13 @@
 // `npm run test:postgres` (the last part of `npm test`): the unit and integration tests again on
-// PostgreSQL, then the cluster test (two app servers behind nginx on PostgreSQL and an S3 server).
-// RECIPALS_TEST_POSTGRES names the server and a role that may create databases, e.g.
-// postgres://recipals:recipals@127.0.0.1:5432/postgres (.ci/run starts PostgreSQL and makes the
-// role). Without it this says so and stops: a machine without PostgreSQL still runs `npm test`.
+// PostgreSQL, the search flows in a browser on PostgreSQL, then the cluster test (two app servers
+// behind nginx on PostgreSQL and an S3 server). RECIPALS_TEST_POSTGRES names the server and a role
+// that may create databases, e.g. postgres://recipals:recipals@127.0.0.1:5432/postgres (.ci/run
+// starts PostgreSQL and makes the role). Without it this says so and stops: a machine without
+// PostgreSQL still runs `npm test`.
 import { spawnSync } from "node:child_process";
+import path from "node:path";
+
+import pg from "pg";
 
 const url = process.env.RECIPALS_TEST_POSTGRES;
 if (!url) {
@@ -14,11 +18,40 @@ if (!url) {
   process.exit(0);
 }
 
-for (const [label, command, args] of [
-  ["unit and integration tests on PostgreSQL", "npx", ["vitest", "run"]],
-  ["cluster test (PostgreSQL, S3, two servers behind nginx)", "npx", ["playwright", "test", "-c", "playwright.cluster.config.ts"]],
-]) {
-  console.log(`\n== ${label}`);
-  const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, TEST_POSTGRES_URL: url } });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+async function admin(statement) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
 }
+
+const e2eDatabase = `recipals_e2e_${process.pid}`;
+const e2eUrl = new URL(url);
+e2eUrl.pathname = `/${e2eDatabase}`;
+
+const steps = [
+  ["unit and integration tests on PostgreSQL", ["vitest", "run"], {}],
+  [
+    "search in the browser on PostgreSQL",
+    ["playwright", "test", "tests/e2e/search.spec.ts"],
+    { E2E_DATABASE_URL: e2eUrl.toString(), E2E_PORT: "4190", E2E_DATA_DIR: path.resolve(".e2e-data-postgres") },
+  ],
+  ["cluster test (PostgreSQL, S3, two servers behind nginx)", ["playwright", "test", "-c", "playwright.cluster.config.ts"], {}],
+];
+
+let status = 0;
+for (const [label, args, env] of steps) {
+  console.log(`\n== ${label}`);
+  if (env.E2E_DATABASE_URL) await admin(`create database "${e2eDatabase}"`);
+  try {
+    const result = spawnSync("npx", args, { stdio: "inherit", env: { ...process.env, TEST_POSTGRES_URL: url, ...env } });
+    status = result.status ?? 1;
+  } finally {
+    if (env.E2E_DATABASE_URL) await admin(`drop database if exists "${e2eDatabase}" with (force)`);
+  }
+  if (status !== 0) break;
+}
+process.exit(status);
