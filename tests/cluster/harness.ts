@@ -16,8 +16,8 @@ import { startS3Server } from "../support/s3rver";
 //
 // What the servers share, chosen by two switches:
 //   CLUSTER_DB=postgres (default) - a fresh database `recipals_cluster_<pid>` made through
-//     TEST_POSTGRES_URL, as DATABASE_URL; each server keeps its own DATABASE_PATH folder, so a
-//     server that ignored DATABASE_URL would share nothing with the other.
+//     TEST_POSTGRES_URL, as DATABASE_URL. With S3 too, each server keeps its own DATABASE_PATH
+//     folder, so the servers share nothing the database and the bucket do not share.
 //   CLUSTER_DB=sqlite - one SQLite file (DATABASE_PATH) both servers open: one machine only.
 //   CLUSTER_IMAGES=s3 (default) - one bucket on s3rver (tests/support/s3rver.ts), as IMAGE_STORE=s3
 //     and the S3_* settings.
@@ -267,12 +267,15 @@ async function countUsersInPostgres(databaseUrl: string): Promise<number | null>
 // nginx
 
 function nginxBinary(): string {
-  const candidates = [process.env.NGINX_PATH, "/usr/sbin/nginx", "/usr/bin/nginx", "nginx"].filter((value): value is string => Boolean(value));
+  const candidates = process.env.NGINX_PATH ? [process.env.NGINX_PATH] : ["/usr/sbin/nginx", "/usr/bin/nginx", "nginx"];
   for (const candidate of candidates) {
     const probe = spawnSync(candidate, ["-v"], { encoding: "utf8" });
     if (probe.status === 0) return candidate;
   }
-  throw new Error("nginx is not installed (the cluster tests put it in front of the two app servers): apt-get install -y nginx, or set NGINX_PATH.");
+  throw new Error(
+    `nginx ${process.env.NGINX_PATH ? `is not at NGINX_PATH=${process.env.NGINX_PATH}` : "is not installed"} (the cluster tests put it in front of the two app servers): ` +
+      "apt-get install -y nginx, or set NGINX_PATH.",
+  );
 }
 
 function nginxConfig({ dir, port, upstreams }: { dir: string; port: number; upstreams: number[] }): string {
