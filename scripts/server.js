@@ -327,6 +327,13 @@ function remixHandler({ build, mode, getLoadContext }) {
   };
 }
 
+/** TRUST_PROXY as Express wants it: hop counts and booleans as such, anything else as given. */
+export function trustProxySetting(value) {
+  if (/^\d+$/.test(value)) return Number(value);
+  if (value === "true" || value === "false") return value === "true";
+  return value;
+}
+
 export async function startServer() {
   const build = await import(pathToFileURL(buildFile).href);
   installGlobals({ nativeFetch: build.future.v3_singleFetch });
@@ -341,7 +348,9 @@ export async function startServer() {
   const app = express();
   app.disable("x-powered-by");
   // Behind a proxy, TRUST_PROXY (e.g. "loopback" or 1) lets req.ip be the real client.
-  if (process.env.TRUST_PROXY) app.set("trust proxy", process.env.TRUST_PROXY);
+  // A number counts hops ("1": the balancer in front); other values are Express's (addresses,
+  // "loopback", "uniquelocal", "true"). Express would read "1" as an address, trusting nobody.
+  if (process.env.TRUST_PROXY) app.set("trust proxy", trustProxySetting(process.env.TRUST_PROXY));
 
   app.use((req, res, next) => {
     res.setHeader("X-Content-Type-Options", "nosniff");

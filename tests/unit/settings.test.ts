@@ -2,7 +2,12 @@ import { spawnSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 
+// express ships no type declarations (and @types/express is not installed).
+// @ts-expect-error -- untyped CommonJS module
+import express from "express";
 import { describe, expect, it } from "vitest";
+
+import { trustProxySetting } from "../../scripts/server.js";
 
 // Settings that only make sense together are refused at start with one line and exit 1
 // (app/server/env.server.ts), before anything opens a database or a store.
@@ -33,5 +38,25 @@ describe("settings that go together", () => {
     expect(status).toBe(1);
     expect(lines).toHaveLength(1);
     for (const name of ["S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"]) expect(lines[0]).toContain(`${name}: is needed when IMAGE_STORE=s3`);
+  });
+});
+
+describe("TRUST_PROXY", () => {
+  it("a number counts the proxies in front; Express alone would read \"1\" as an address and trust nobody", async () => {
+    const app = express();
+    app.set("trust proxy", trustProxySetting("1"));
+    app.get("/", (req: { ip: string }, res: { send(text: string): void }) => res.send(req.ip));
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const answer = await fetch(`http://127.0.0.1:${port}/`, { headers: { "X-Forwarded-For": "203.0.113.7" } });
+      expect(await answer.text()).toBe("203.0.113.7");
+    } finally {
+      server.close();
+    }
+    expect(trustProxySetting("true")).toBe(true);
+    expect(trustProxySetting("false")).toBe(false);
+    expect(trustProxySetting("loopback")).toBe("loopback");
   });
 });
