@@ -80,10 +80,10 @@ function refuse(message) {
 if (DATABASE && !/^postgres(ql)?:\/\//.test(DATABASE)) refuse("--database takes a postgres:// (or postgresql://) URL.");
 if (!Number.isInteger(NODES) || NODES < 1 || NODES > 8) refuse("--nodes must be a whole number from 1 to 8.");
 if (!Number.isInteger(WORKERS) || WORKERS < 1 || WORKERS > 64) refuse("--workers must be a whole number from 1 to 64.");
+if (COMPARE && !DATABASE) refuse("--compare needs --database postgres://… (a server and a role that may create databases).");
 if (NODES > 1 && !DATABASE) {
   refuse("--nodes above 1 needs --database postgres://…: several servers share PostgreSQL (one SQLite file shared by servers works on one machine only, and is not what this measures).");
 }
-if (COMPARE && !DATABASE) refuse("--compare needs --database postgres://… (a server and a role that may create databases).");
 if (COMPARE && NODES < 2) refuse("--compare sets one server against --nodes servers: give --nodes 2 or more (default 2).");
 
 /** The setups measured: one unless --compare. Each is served by `nodes` servers of WORKERS processes. */
