@@ -99,6 +99,8 @@ export function handleDataRequest(response: Response, { request, context }: Load
 export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs): void {
   if (request.signal.aborted) return;
   if (isRouteErrorResponse(error) && error.status < 500) return;
+  // Remix's sanitized copy of an error it reported here already (a boundary that rethrew it).
+  if (error instanceof Error && error.message === "Unexpected Server Error" && error.stack === undefined) return;
   // One line, not a stack per request, while the database is away (the answer is a 503).
   if (isUnavailable(error)) return void console.warn((error as Error).message);
   console.error(error);
@@ -119,8 +121,11 @@ export default function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  // A page that failed for want of the database is a 503, to try again shortly.
-  if (Object.values(remixContext.staticHandlerContext.errors ?? {}).some(isUnavailable)) {
+  // A page that failed for want of the database is a 503, to try again shortly. Outside
+  // development Remix hands this function sanitized errors ("Unexpected Server Error"), so a 500
+  // while the last query found no database counts too (as in handleDataRequest).
+  const errors = Object.values(remixContext.staticHandlerContext.errors ?? {});
+  if (errors.some(isUnavailable) || (responseStatusCode === 500 && errors.length > 0 && databaseLooksDown())) {
     responseStatusCode = 503;
     responseHeaders.set("Retry-After", "5");
     responseHeaders.set("Cache-Control", "no-store");

@@ -73,6 +73,7 @@ export function ErrorBoundary() {
   if (isRouteErrorResponse(error)) {
     return <ErrorPage status={error.status} message={typeof error.data === "string" ? error.data : undefined} />;
   }
-  console.error(error);
+  // On the server handleError (entry.server.tsx) has logged the real error already; this copy is sanitized.
+  if (typeof document !== "undefined") console.error(error);
   return <ErrorPage status={500} />;
 }

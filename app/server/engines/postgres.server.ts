@@ -238,8 +238,12 @@ export function openPostgres({ url, poolSize, log = (line) => console.warn(line)
     if (!warnedIdle) log(`PostgreSQL: an idle connection was lost (${error.message}); reconnecting on the next query.`);
     warnedIdle = true;
   });
-  pool.on("connect", () => {
+  pool.on("connect", (client) => {
     warnedIdle = false;
+    // A client lent to a query has no pool listener: losing its server there would emit an
+    // unheard "error" and end the process. The query fails by itself (DatabaseUnavailableError)
+    // and the pool drops the client when it comes back.
+    client.on("error", () => undefined);
   });
 
   const counters: Counters = { localWrites: 0 };

@@ -1,0 +1,498 @@
+import crypto from "node:crypto";
+import net from "node:net";
+import { performance } from "node:perf_hooks";
+
+import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
+import { PROFILE_TAGS } from "~/lib/tags";
+
+import { TEST_POSTGRES } from "../support/postgres";
+
+// The rules of docs/scaling.md across two app servers on one PostgreSQL database. Each "server"
+// here is its own copy of the app's modules (vi.resetModules, then import): its own pool, its own
+// change listener, its own module state — what two processes have. Requests go through the app's
+// own doors (services, route actions, a Remix request handler); nothing in the database is mocked.
+// PostgreSQL only: on a SQLite run the whole file is skipped.
+
+const log = (line: string) => console.log(`[postgres-engine] ${line}`);
+
+/** One app server: a fresh copy of the app's modules on `url` (a pool of its own, as another process has). */
+async function startServer(url: string) {
+  const keptDb = globalThis.__recipalsDb;
+  const keptUrl = process.env.DATABASE_URL;
+  vi.resetModules();
+  globalThis.__recipalsDb = undefined;
+  process.env.DATABASE_URL = url;
+  try {
+    const database = await import("~/server/db.server");
+    const [users, follows, recipes, passwords, throttle, loginRoute, apiUserRoute, recipeRoute, searchRoute, root, entry] = await Promise.all([
+      import("~/server/services/users.server"),
+      import("~/server/services/follows.server"),
+      import("~/server/services/recipes.server"),
+      import("~/server/password.server"),
+      import("~/server/throttle.server"),
+      import("~/routes/ReciPals.Account.Login"),
+      import("~/routes/api.users.$id"),
+      import("~/routes/ReciPals.Recipes.$rid"),
+      import("~/routes/ReciPals.Search"),
+      import("~/root"),
+      import("~/entry.server"),
+    ]);
+    // The few routes these tests ask for, as the compiler would list them.
+    const routes = {
+      root: { id: "root", path: "", module: root },
+      "routes/ReciPals.Account.Login": { id: "routes/ReciPals.Account.Login", parentId: "root", path: "ReciPals/Account/Login", module: loginRoute },
+      "routes/ReciPals.Recipes.$rid": { id: "routes/ReciPals.Recipes.$rid", parentId: "root", path: "ReciPals/Recipes/:rid", module: recipeRoute },
+      "routes/ReciPals.Search": { id: "routes/ReciPals.Search", parentId: "root", path: "ReciPals/Search", module: searchRoute },
+    };
+    const assetRoutes = Object.fromEntries(
+      Object.entries(routes).map(([id, route]) => {
+        const module = route.module as Record<string, unknown>;
+        return [
+          id,
+          {
+            id,
+            parentId: "parentId" in route ? route.parentId : undefined,
+            path: route.path,
+            module: `/build/${id}.js`,
+            hasAction: "action" in module,
+            hasLoader: "loader" in module,
+            hasClientAction: "clientAction" in module,
+            hasClientLoader: "clientLoader" in module,
+            hasErrorBoundary: "ErrorBoundary" in module,
+          },
+        ];
+      }),
+    );
+    const build = {
+      mode: "production",
+      entry: { module: entry },
+      routes,
+      assets: { entry: { imports: [], module: "/build/entry.client.js" }, routes: assetRoutes, url: "/build/manifest.js", version: "test" },
+      publicPath: "/build/",
+      assetsBuildDirectory: "public/build",
+      future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_lazyRouteDiscovery: true, v3_singleFetch: true },
+      isSpaMode: false,
+    } as unknown as ServerBuild;
+    const handler = createRequestHandler(build, "production");
+    return {
+      ...database,
+      users,
+      follows,
+      recipes,
+      passwords,
+      throttle,
+      loginAction: loginRoute.action,
+      apiUser: apiUserRoute,
+      /** A request answered by Remix, as the server answers it (a clientAddress in the load context). */
+      handle: (request: Request) => handler(request, { clientAddress: "203.0.113.250" }),
+    };
+  } finally {
+    globalThis.__recipalsDb = keptDb;
+    process.env.DATABASE_URL = keptUrl;
+  }
+}
+
+type Server = Awaited<ReturnType<typeof startServer>>;
+
+const ORIGIN = "http://localhost:4000";
+const uniqueName = (prefix: string) => `${prefix}_${crypto.randomBytes(4).toString("hex")}`;
+
+/** The status of what a route action answered or threw (a `data(…, { status })`, a Response). */
+async function statusOf(run: () => Promise<unknown>): Promise<number> {
+  try {
+    const value = await run();
+    if (value instanceof Response) return value.status;
+    return (value as { init?: { status?: number } | null }).init?.status ?? 200;
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown.status;
+    throw thrown;
+  }
+}
+
+const loginForm = (fields: Record<string, string>) =>
+  new Request(new URL("/ReciPals/Account/Login", ORIGIN), {
+    method: "POST",
+    body: new URLSearchParams(fields),
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+  });
+
+/**
+ * A TCP proxy in front of PostgreSQL, so a test can take the database away from one server (cut:
+ * every connection dropped, nothing listening) and give it back (start again on the same port).
+ */
+class CuttableProxy {
+  readonly #target: { host: string; port: number };
+  readonly #sockets = new Set<net.Socket>();
+  #server: net.Server | null = null;
+  port = 0;
+  /** Cuts everything when a client sends bytes that match (before they reach PostgreSQL). */
+  cutWhen: ((chunk: Buffer) => boolean) | null = null;
+
+  constructor(target: string) {
+    const url = new URL(target);
+    this.#target = { host: url.hostname, port: Number(url.port || 5432) };
+  }
+
+  urlFor(target: string): string {
+    const url = new URL(target);
+    url.host = `127.0.0.1:${this.port}`;
+    return url.toString();
+  }
+
+  async start(): Promise<void> {
+    const server = net.createServer((client) => {
+      const upstream = net.connect(this.#target.port, this.#target.host);
+      for (const socket of [client, upstream]) {
+        this.#sockets.add(socket);
+        socket.setNoDelay(true);
+        socket.on("error", () => undefined);
+        socket.on("close", () => {
+          this.#sockets.delete(socket);
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      // The end of the last chunk too, so a statement split across two chunks is still seen.
+      let tail = Buffer.alloc(0);
+      client.on("data", (chunk: Buffer) => {
+        const seen = Buffer.concat([tail, chunk]);
+        tail = seen.subarray(-64);
+        if (this.cutWhen?.(seen)) {
+          this.cutWhen = null;
+          void this.cut();
+          return;
+        }
+        upstream.write(chunk);
+      });
+      upstream.pipe(client);
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(this.port, "127.0.0.1", () => resolve());
+    });
+    this.port = (server.address() as net.AddressInfo).port;
+    this.#server = server;
+  }
+
+  /** Drops every connection and stops listening: the database is gone for whoever came through here. */
+  async cut(): Promise<void> {
+    const server = this.#server;
+    this.#server = null;
+    for (const socket of this.#sockets) socket.destroy();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))]!;
+
+/** What `promise` rejected with (failing when it resolved instead). */
+async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  let value: unknown;
+  try {
+    value = await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error(`Expected a rejection, got ${JSON.stringify(value)}`);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls until `done()` (checking on every turn of the event loop); the time it took, or null past `withinMs`. */
+async function timeUntil(done: () => boolean, withinMs: number): Promise<number | null> {
+  const start = performance.now();
+  while (!done()) {
+    if (performance.now() - start > withinMs) return null;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return performance.now() - start;
+}
+
+describe.skipIf(!TEST_POSTGRES)("PostgreSQL across two app servers (docs/scaling.md)", () => {
+  let a: Server;
+  let b: Server;
+  let passwordHash: string;
+  const password = "correct horse";
+
+  beforeAll(async () => {
+    a = await startServer(process.env.DATABASE_URL!);
+    b = await startServer(process.env.DATABASE_URL!);
+    passwordHash = await a.passwords.hashPassword(password);
+  });
+
+  afterAll(async () => {
+    await a?.closeDatabaseHandle(a.db);
+    await b?.closeDatabaseHandle(b.db);
+  });
+
+  /** A new account, made through the sign-up service on server A. */
+  async function account(role: "USER" | "ADMIN" = "USER") {
+    const username = uniqueName(role.toLowerCase());
+    const admin = { id: "setup", role: "ADMIN" } as const;
+    const created = await a.users.createAccount({ name: "Test Person", username, passwordHash, role }, admin);
+    if (!created.ok) throw new Error(created.message);
+    return created.value;
+  }
+
+  it("is two servers: each its own copy of the app's modules, its own pool", () => {
+    expect(a.db).not.toBe(b.db);
+    expect(a.DatabaseUnavailableError).not.toBe(b.DatabaseUnavailableError);
+    expect(a.engineOf(a.db).name).toBe("postgres");
+    expect(b.engineOf(b.db).name).toBe("postgres");
+  });
+
+  describe("sign-in throttling counts every server's attempts", () => {
+    it("40 wrong passwords for one account at once, half on each server: exactly 5 are checked, 35 refused", async () => {
+      const user = await account();
+      const { THROTTLE } = a.throttle;
+      const statuses = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          statusOf(() =>
+            (i % 2 === 0 ? a : b).loginAction({
+              request: loginForm({ username: user.username, password: `wrong-${i}` }),
+              params: {},
+              context: { clientAddress: `198.51.100.${i + 1}` },
+            }),
+          ),
+        ),
+      );
+      expect(statuses.filter((status) => status === 401)).toHaveLength(THROTTLE.perUsername);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(40 - THROTTLE.perUsername);
+      const counted = await a.db.selectFrom("sign_in_failures").select("id").where("username_key", "=", user.username.toLowerCase()).execute();
+      expect(counted).toHaveLength(THROTTLE.perUsername);
+      // The right password is refused on either server until the window has passed.
+      for (const server of [a, b]) {
+        const status = await statusOf(() =>
+          server.loginAction({ request: loginForm({ username: user.username, password }), params: {}, context: { clientAddress: "198.51.100.200" } }),
+        );
+        expect(status).toBe(429);
+      }
+    });
+  });
+
+  describe("check-then-write rules hold across servers", () => {
+    /** Only these two are ADMIN: earlier rounds' survivors step down first (setup, not the rule under test). */
+    async function onlyAdmins(ids: string[]) {
+      await a.db.updateTable("users").set({ role: "USER" }).where("role", "=", "ADMIN").where("id", "not in", ids).execute();
+      await a.db.updateTable("users").set({ role: "ADMIN" }).where("id", "in", ids).execute();
+      const admins = await a.db.selectFrom("users").select("id").where("role", "=", "ADMIN").execute();
+      expect(admins.map((row) => row.id).sort()).toEqual([...ids].sort());
+    }
+    const adminsLeft = async () => (await a.db.selectFrom("users").select("id").where("role", "=", "ADMIN").execute()).map((row) => row.id);
+
+    it("two admins demote each other at once, one on each server: one succeeds, one admin remains (10 rounds)", async () => {
+      const x = await account("ADMIN");
+      const y = await account("ADMIN");
+      for (let round = 0; round < 10; round++) {
+        await onlyAdmins([x.id, y.id]);
+        const [byA, byB] = await Promise.all([
+          a.users.changeRole({ actor: { id: x.id, role: "ADMIN" }, userId: y.id, role: "USER" }),
+          b.users.changeRole({ actor: { id: y.id, role: "ADMIN" }, userId: x.id, role: "USER" }),
+        ]);
+        const outcomes = [byA, byB];
+        expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);
+        expect(outcomes.find((outcome) => !outcome.ok)).toMatchObject({ ok: false, status: 409, message: "You cannot remove the last admin's role." });
+        const left = await adminsLeft();
+        expect(left).toHaveLength(1);
+        expect(left[0]).toBe(byA.ok ? x.id : y.id);
+      }
+    });
+
+    it("two admins delete each other at once, one on each server: one is deleted, one admin remains (5 rounds)", async () => {
+      for (let round = 0; round < 5; round++) {
+        const x = await account("ADMIN");
+        const y = await account("ADMIN");
+        await onlyAdmins([x.id, y.id]);
+        const outcomes = await Promise.all([
+          a.users.deleteUser({ actor: { id: x.id, role: "ADMIN" }, userId: y.id }),
+          b.users.deleteUser({ actor: { id: y.id, role: "ADMIN" }, userId: x.id }),
+        ]);
+        expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);
+        expect(outcomes.find((outcome) => !outcome.ok)).toMatchObject({ ok: false, status: 409, message: "You cannot delete the last admin." });
+        const remaining = await a.db.selectFrom("users").select("id").where("id", "in", [x.id, y.id]).execute();
+        expect(remaining).toHaveLength(1);
+        expect(await adminsLeft()).toEqual([remaining[0]!.id]);
+      }
+    });
+
+    it("one username signed up 6 times at once, 3 on each server, in different letter cases: one account, five 409s (5 rounds)", async () => {
+      for (let round = 0; round < 5; round++) {
+        const username = uniqueName("Same");
+        const spellings = [username, username.toLowerCase(), username.toUpperCase()];
+        const outcomes = await Promise.all(
+          Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? a : b).users.createAccount({ name: "Same Person", username: spellings[i % 3], passwordHash })),
+        );
+        expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);
+        const refused = outcomes.filter((outcome) => !outcome.ok);
+        expect(refused).toHaveLength(5);
+        for (const outcome of refused) expect(outcome).toMatchObject({ status: 409, message: a.users.USER_MESSAGES.usernameTaken });
+        const rows = await a.db.selectFrom("users").select("id").where(a.engineOf(a.db).equalsIgnoringCase("username", username)).execute();
+        expect(rows).toHaveLength(1);
+      }
+    });
+  });
+
+  describe("change notices: a write on one server moves the other's change counter", () => {
+    it("hears server A's writes on server B within a second; reading the counter costs microseconds; reads move nothing", async () => {
+      const counterOfB = () => b.changeCounter(b.db);
+      const counterOfA = () => a.changeCounter(a.db);
+      // The first question starts the listener; it answers "off-…" (never the same twice) until it listens.
+      const first = counterOfB();
+      expect(counterOfB()).not.toBe(first);
+      expect(await timeUntil(() => !counterOfB().startsWith("off-"), 5000)).not.toBeNull();
+      expect(await timeUntil(() => !counterOfA().startsWith("off-"), 5000)).not.toBeNull();
+
+      const follower = await account();
+      const followee = await account();
+      const actor = { id: follower.id, role: "USER" } as const;
+      const afterCommit: number[] = [];
+      const afterStart: number[] = [];
+      for (let i = 0; i < 50; i++) {
+        const before = counterOfB();
+        const ownBefore = counterOfA();
+        const start = performance.now();
+        const outcome = await a.follows.setFollowing({ actor, targetId: followee.id, following: i % 2 === 0 });
+        expect(outcome).toMatchObject({ ok: true, value: { following: i % 2 === 0 } });
+        const committed = performance.now();
+        // This server's own commit moves its own counter at once, before the answer leaves.
+        expect(counterOfA()).not.toBe(ownBefore);
+        const waited = await timeUntil(() => counterOfB() !== before, 1000);
+        expect(waited, `write ${i}: server B did not hear it within 1 s`).not.toBeNull();
+        afterCommit.push(waited!);
+        afterStart.push(committed - start + waited!);
+        expect(counterOfB()).not.toMatch(/^off-/);
+      }
+      afterCommit.sort((x, y) => x - y);
+      afterStart.sort((x, y) => x - y);
+      log(
+        `notice latency over 50 writes (server A commits, server B's counter moves): after the write returned p50 ${percentile(afterCommit, 0.5).toFixed(2)} ms, ` +
+          `max ${percentile(afterCommit, 1).toFixed(2)} ms; from the start of the write p50 ${percentile(afterStart, 0.5).toFixed(2)} ms, max ${percentile(afterStart, 1).toFixed(2)} ms`,
+      );
+      expect(percentile(afterCommit, 1)).toBeLessThan(1000);
+
+      // What the page cache pays per request: one synchronous read of the counter.
+      const calls = 100_000;
+      let sink = 0;
+      const start = performance.now();
+      for (let i = 0; i < calls; i++) sink += counterOfB().length;
+      const perCallUs = ((performance.now() - start) * 1000) / calls;
+      expect(sink).toBeGreaterThan(0);
+      log(`changeCounter() cost: ${perCallUs.toFixed(3)} µs per call (${calls.toLocaleString("en")} calls)`);
+      expect(perCallUs).toBeLessThan(50);
+
+      // Read-only requests — a recipe page, a search (raw SQL), a JSON read — on either server move no counter.
+      const recipeId = crypto.randomUUID();
+      const created = await a.recipes.createRecipe({
+        actor,
+        recipeId,
+        input: { name: "Quiet soup", description: "d", totalTime: "", serves: 2, tags: [], sections: [{ id: "", title: "Main", ingredients: ["Water"] }], steps: ["Boil."] },
+        photo: { kind: "keep" },
+        fallbackPhoto: "/images/recipe-placeholder.png",
+      });
+      expect(created.ok).toBe(true);
+      await sleep(300); // any notice still on its way arrives
+      const quiet = { a: counterOfA(), b: counterOfB() };
+      for (const server of [a, b]) {
+        expect((await server.handle(new Request(new URL(`/ReciPals/Recipes/${recipeId}`, ORIGIN)))).status).toBe(200);
+        expect((await server.handle(new Request(new URL("/ReciPals/Search?q=quiet%20soup", ORIGIN)))).status).toBe(200);
+        expect((await server.handle(new Request(new URL(`/ReciPals/Recipes/${recipeId}.data`, ORIGIN)))).status).toBe(200);
+        const json = await server.apiUser.loader({ request: new Request(new URL(`/api/users/${follower.id}`, ORIGIN)), params: { id: follower.id }, context: {} });
+        expect(json.status).toBe(200);
+      }
+      await sleep(300);
+      expect({ a: counterOfA(), b: counterOfB() }).toEqual(quiet);
+    });
+  });
+
+  describe("PostgreSQL lost while serving, and back", () => {
+    let proxy: CuttableProxy;
+    let c: Server;
+
+    beforeAll(async () => {
+      proxy = new CuttableProxy(process.env.DATABASE_URL!);
+      await proxy.start();
+      c = await startServer(proxy.urlFor(process.env.DATABASE_URL!));
+    });
+
+    afterAll(async () => {
+      await proxy?.cut();
+      await c?.closeDatabaseHandle(c.db);
+    });
+
+    it("503s while it is gone, rolls a cut transaction back whole, and serves and hears notices again once it is back", { timeout: 60_000 }, async () => {
+      const crashes: unknown[] = [];
+      const onCrash = (error: unknown) => crashes.push(error);
+      process.on("uncaughtException", onCrash);
+      process.on("unhandledRejection", onCrash);
+      try {
+        const user = await account();
+        // Connected: server C (behind the proxy) serves, and listens.
+        expect((await c.handle(new Request(new URL("/ReciPals/Search", ORIGIN)))).status).toBe(200);
+        expect(await timeUntil(() => !c.changeCounter(c.db).startsWith("off-"), 5000)).not.toBeNull();
+
+        await proxy.cut();
+        // A query refuses with DatabaseUnavailableError.
+        const failed = await rejectionOf(c.db.selectFrom("users").select("id").execute());
+        expect(failed).toBeInstanceOf(c.DatabaseUnavailableError);
+        expect(c.isUnavailable(failed)).toBe(true);
+        expect(c.databaseLooksDown()).toBe(true);
+        // The listener is down: the counter never answers the same twice, so the page cache keeps nothing.
+        expect(await timeUntil(() => c.changeCounter(c.db).startsWith("off-"), 2000)).not.toBeNull();
+        expect(c.changeCounter(c.db)).not.toBe(c.changeCounter(c.db));
+
+        // Through the app: a page (loader), its .data request, a sign-in (action) and a JSON call answer 503.
+        const page = await c.handle(new Request(new URL(`/ReciPals/Recipes/${crypto.randomUUID()}`, ORIGIN)));
+        expect(page.status).toBe(503);
+        expect(page.headers.get("Retry-After")).toBe("5");
+        const dataRequest = await c.handle(new Request(new URL(`/ReciPals/Recipes/${crypto.randomUUID()}.data`, ORIGIN)));
+        expect(dataRequest.status).toBe(503);
+        const signIn = await c.handle(loginForm({ username: user.username, password }));
+        expect(signIn.status).toBe(503);
+        const json = await c.apiUser.loader({ request: new Request(new URL(`/api/users/${user.id}`, ORIGIN)), params: { id: user.id }, context: {} });
+        expect(json.status).toBe(503);
+        expect(json.headers.get("Retry-After")).toBe("5");
+        expect(((await json.json()) as { message: string }).message).toBe(c.UNAVAILABLE_MESSAGE);
+
+        // A transaction cut half way (the account row written, its tags not yet): nothing of it stays.
+        await proxy.start();
+        expect((await c.db.selectFrom("users").select("id").where("id", "=", user.id).execute()).length).toBe(1);
+        proxy.cutWhen = (chunk) => chunk.includes('insert into "user_tags"');
+        const halfUsername = uniqueName("half");
+        const half = await rejectionOf(c.users.createAccount({ name: "Half Made", username: halfUsername, passwordHash, tags: PROFILE_TAGS.slice(0, 2) }));
+        expect(c.isUnavailable(half)).toBe(true);
+        expect(proxy.cutWhen).toBeNull(); // the cut came at the tags, after the user row
+        const seen = await a.db.selectFrom("users").select("id").where(a.engineOf(a.db).equalsIgnoringCase("username", halfUsername)).execute();
+        expect(seen).toEqual([]);
+        // …and its hold on the write lock went with it: the other server writes at once.
+        const writeStart = performance.now();
+        await account();
+        const writeMs = performance.now() - writeStart;
+        expect(writeMs).toBeLessThan(5000);
+
+        // Back: the same pool serves on the next query, and the listener hears notices again.
+        await proxy.start();
+        const back = performance.now();
+        expect(await c.db.selectFrom("users").select("id").where("id", "=", user.id).execute()).toHaveLength(1);
+        expect(c.databaseLooksDown()).toBe(false);
+        expect((await c.handle(new Request(new URL("/ReciPals/Search", ORIGIN)))).status).toBe(200);
+        expect(await timeUntil(() => !c.changeCounter(c.db).startsWith("off-"), 15_000), "the listener did not come back within 15 s").not.toBeNull();
+        const listeningAfter = performance.now() - back;
+        const before = c.changeCounter(c.db);
+        await account();
+        const heard = await timeUntil(() => c.changeCounter(c.db) !== before, 1000);
+        expect(heard, "server C did not hear server A's write after the outage").not.toBeNull();
+        log(
+          `outage: a write on the other server after the cut transaction took ${writeMs.toFixed(1)} ms; after the proxy came back ` +
+            `the pool answered at once, the listener was back after ${listeningAfter.toFixed(0)} ms, and heard a write in ${heard!.toFixed(2)} ms`,
+        );
+        await sleep(100);
+        expect(crashes).toEqual([]);
+      } finally {
+        process.off("uncaughtException", onCrash);
+        process.off("unhandledRejection", onCrash);
+      }
+    });
+  });
+});
