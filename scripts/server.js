@@ -363,7 +363,11 @@ export async function startServer() {
   // NUL is never text (docs/rules.md#input-limits): an address holding one (%00) names nothing here.
   app.use((req, res, next) => {
     if (!/%00/i.test(req.originalUrl)) return next();
-    res.status(400).type("text/plain").send("Addresses may not contain NUL characters.");
+    const message = "Addresses may not contain NUL characters.";
+    res.status(400);
+    // The API answers in JSON like every other refusal of it; pages in plain text.
+    if (req.path.startsWith("/api/")) res.json({ message });
+    else res.type("text/plain").send(message);
   });
 
   // Cross-site guard (docs/rules.md#cross-site-requests): a state-changing request from a page on another origin is
