@@ -1,7 +1,9 @@
 import { useSearchParams } from "@remix-run/react";
 
+import { paths } from "~/lib/paths";
 import type { FollowRow } from "~/server/queries/follows.server";
 
+import { EmptyState } from "./empty-state";
 import { EndFollowButton, FollowButton, usePendingFollowDelta } from "./follow-button";
 import { PersonLink } from "./person-link";
 import { profileTabHref } from "./profile-view";
@@ -29,7 +31,19 @@ export function FollowListDialog({ kind, data }: { kind: "followers" | "followin
   return (
     <RouteDialog title={title} closeTo={closeTo}>
       {shown.length === 0 ? (
-        <p className="follow-list__empty">{kind === "followers" ? "No followers yet" : "Not following anyone yet"}</p>
+        kind === "followers" ? (
+          <EmptyState
+            title="No followers yet"
+            text={isOwn ? "Share a recipe: people who like what you cook follow you." : "Be the first to follow."}
+            action={isOwn ? { to: paths.create(), label: "Share a recipe" } : undefined}
+          />
+        ) : (
+          <EmptyState
+            title="Not following anyone yet"
+            text="Follow people to see their recipes first in your feed."
+            action={{ to: paths.search(), label: "Find people" }}
+          />
+        )
       ) : null}
       {rows.length > 0 ? (
       <ul className="follow-list" aria-label={title}>

@@ -4,6 +4,8 @@ import { paths } from "~/lib/paths";
 import type { PostThumb } from "~/server/queries/posts.server";
 import type { ProfileSavedItem, ProfileTab } from "~/server/queries/profiles.server";
 
+import { EmptyState } from "./empty-state";
+
 export const countLabel = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** The profile's tab links (`?tab=saved` for Saved), so both work without JavaScript. */
@@ -11,9 +13,10 @@ export function profileTabHref(uid: string, tab: ProfileTab): string {
   return tab === "saved" ? `${paths.profile(uid)}?tab=saved` : paths.profile(uid);
 }
 
-export function ProfileTabs({ uid, tab }: { uid: string; tab: ProfileTab }) {
+/** The recipes tab is "My Recipes" on your own profile and "Recipes" on anyone else's. */
+export function ProfileTabs({ uid, tab, isOwn }: { uid: string; tab: ProfileTab; isOwn: boolean }) {
   const tabs: { id: ProfileTab; label: string }[] = [
-    { id: "recipes", label: "My Recipes" },
+    { id: "recipes", label: isOwn ? "My Recipes" : "Recipes" },
     { id: "saved", label: "Saved" },
   ];
   return (
@@ -42,11 +45,17 @@ function Thumb({ photo, alt }: { photo: string; alt: string }) {
   );
 }
 
-/** The My Recipes grid: each thumbnail opens the post viewer. */
-export function PostGrid({ uid, posts }: { uid: string; posts: PostThumb[] }) {
-  if (posts.length === 0) return <p className="profile-empty">No recipes yet</p>;
+/** The recipes grid: each thumbnail opens the post viewer. */
+export function PostGrid({ uid, posts, isOwn }: { uid: string; posts: PostThumb[]; isOwn: boolean }) {
+  if (posts.length === 0) {
+    return isOwn ? (
+      <EmptyState title="No recipes yet" text="Share your first recipe: it appears here and in your followers' feeds." action={{ to: paths.create(), label: "Create a recipe" }} />
+    ) : (
+      <EmptyState title="No recipes yet" text="Nothing shared here so far." />
+    );
+  }
   return (
-    <ul className="profile-grid" aria-label="My Recipes">
+    <ul className="profile-grid" aria-label={isOwn ? "My Recipes" : "Recipes"}>
       {posts.map((post) => (
         <li key={post.post_id}>
           <Link to={paths.post(uid, post.post_id)} className="profile-grid__item" title={post.title}>
@@ -59,8 +68,14 @@ export function PostGrid({ uid, posts }: { uid: string; posts: PostThumb[] }) {
 }
 
 /** The Saved grid: a saved recipe opens its post when it has one, else the recipe. */
-export function SavedGrid({ saved }: { saved: ProfileSavedItem[] }) {
-  if (saved.length === 0) return <p className="profile-empty">No saved recipes yet</p>;
+export function SavedGrid({ saved, isOwn }: { saved: ProfileSavedItem[]; isOwn: boolean }) {
+  if (saved.length === 0) {
+    return isOwn ? (
+      <EmptyState title="No saved recipes yet" text="Save recipes you want to cook: they collect here." action={{ to: paths.search(), label: "Find recipes" }} />
+    ) : (
+      <EmptyState title="No saved recipes yet" text="Nothing saved here so far." />
+    );
+  }
   return (
     <ul className="profile-grid" aria-label="Saved">
       {saved.map((item) => {

@@ -6,7 +6,18 @@ import { useEffect, useId, useRef, type ReactNode } from "react";
  * title, closed by a link back (the backdrop is that link too). Works without JavaScript;
  * with it, focus moves into the dialog and Escape closes it.
  */
-export function RouteDialog({ title, closeTo, children }: { title: string; closeTo: string; children: ReactNode }) {
+export function RouteDialog({
+  title,
+  closeTo,
+  wide = false,
+  children,
+}: {
+  title: string;
+  closeTo: string;
+  /** Room for a photo beside its text on wide screens (the post viewer). */
+  wide?: boolean;
+  children: ReactNode;
+}) {
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
   const close = useRef<HTMLAnchorElement>(null);
@@ -24,7 +35,7 @@ export function RouteDialog({ title, closeTo, children }: { title: string; close
   return (
     <div className="route-dialog">
       <Link to={closeTo} className="route-dialog__backdrop" aria-hidden="true" tabIndex={-1} preventScrollReset />
-      <div className="route-dialog__panel" role="dialog" aria-modal="true" aria-labelledby={titleId} ref={panel} tabIndex={-1}>
+      <div className={wide ? "route-dialog__panel route-dialog__panel--wide" : "route-dialog__panel"} role="dialog" aria-modal="true" aria-labelledby={titleId} ref={panel} tabIndex={-1}>
         <header className="route-dialog__header">
           <h2 id={titleId}>{title}</h2>
           <Link to={closeTo} className="route-dialog__close" ref={close} preventScrollReset>

@@ -1,4 +1,5 @@
 import { useFetcher } from "@remix-run/react";
+import clsx from "clsx";
 
 import { paths } from "~/lib/paths";
 
@@ -15,10 +16,13 @@ export function SaveButton({
   recipeId,
   saved,
   returnTo,
+  look = "icon",
 }: {
   recipeId: string;
   saved: boolean;
   returnTo: string;
+  /** "button": an outlined button beside the page's other buttons; "icon": a borderless toggle on a card. */
+  look?: "icon" | "button";
 }) {
   const fetcher = useFetcher<SaveResult>();
   let shown = saved;
@@ -33,7 +37,7 @@ export function SaveButton({
         type="submit"
         name="intent"
         value={shown ? "unsave" : "save"}
-        className={shown ? "icon-button is-on" : "icon-button"}
+        className={clsx(look === "button" ? "button button--ghost" : "icon-button", shown && "is-on")}
         disabled={fetcher.state !== "idle"}
       >
         <Icon name="bookmark" filled={shown} />

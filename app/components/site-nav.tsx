@@ -1,12 +1,14 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import clsx from "clsx";
 
+import { Icon } from "~/components/icons";
 import { isActiveEntry, navEntries, type NavViewer } from "~/lib/navigation";
 import { paths } from "~/lib/paths";
 
 /**
- * One list of entries, laid out as a left bar from medium screens up and as a bottom bar
- * below that (CSS only, so it works without JavaScript).
+ * One list of entries, laid out as a left bar from medium screens up and as bottom tabs below
+ * that (CSS only, so it works without JavaScript). Info is not a bottom tab on a phone: the top
+ * bar carries it there.
  */
 export function SiteNav({ viewer }: { viewer: NavViewer | null }) {
   const { pathname } = useLocation();
@@ -19,32 +21,55 @@ export function SiteNav({ viewer }: { viewer: NavViewer | null }) {
         {navEntries(viewer).map((entry) => {
           const active = isActiveEntry(entry, pathname);
           return (
-            <li key={entry.label}>
+            <li key={entry.label} className={clsx(entry.label === "Info" && "site-nav__item--info")}>
               <Link
                 to={entry.to}
                 className={clsx("site-nav__link", active && "is-active")}
                 aria-current={active ? "page" : undefined}
               >
-                <span className="site-nav__icon" aria-hidden="true">
-                  {entry.icon}
-                </span>
+                <Icon name={entry.icon} filled={active} size={24} />
                 <span className="site-nav__label">{entry.label}</span>
               </Link>
             </li>
           );
         })}
       </ul>
-      {viewer ? (
-        <Form method="post" action={paths.logout()} className="site-nav__signout">
-          <button type="submit" className="button button--ghost">
-            Sign out
-          </button>
-        </Form>
-      ) : (
-        <Link to={paths.login()} className="site-nav__signin">
-          Sign in
-        </Link>
-      )}
     </nav>
+  );
+}
+
+/**
+ * The bar above every page: the brand on a phone (the left bar has it on wide screens), Info on a
+ * phone, and the account's way in or out everywhere: Sign in and Sign up for visitors, Sign out
+ * (a plain form post) for people signed in.
+ */
+export function TopBar({ viewer }: { viewer: NavViewer | null }) {
+  return (
+    <header className="topbar">
+      <Link to={paths.home()} className="topbar__brand">
+        ReciPals
+      </Link>
+      <div className="topbar__actions">
+        <Link to={paths.info()} className="topbar__info" aria-label="Info">
+          <Icon name="info" size={24} />
+        </Link>
+        {viewer ? (
+          <Form method="post" action={paths.logout()}>
+            <button type="submit" className="button button--ghost button--small">
+              Sign out
+            </button>
+          </Form>
+        ) : (
+          <>
+            <Link to={paths.login()} className="button button--ghost button--small">
+              Sign in
+            </Link>
+            <Link to={paths.signup()} className="button button--small">
+              Sign up
+            </Link>
+          </>
+        )}
+      </div>
+    </header>
   );
 }

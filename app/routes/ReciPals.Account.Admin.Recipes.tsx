@@ -32,8 +32,8 @@ export default function AdminRecipesRoute() {
               <th scope="col">Creator Id</th>
               <th scope="col">Recipe Id</th>
               <th scope="col">Post Id</th>
-              <th scope="col">Likes</th>
-              <th scope="col">Comments</th>
+              <th scope="col" className="admin-table__num">Likes</th>
+              <th scope="col" className="admin-table__num">Comments</th>
               <th scope="col">Date Created</th>
             </tr>
           </thead>
@@ -47,16 +47,16 @@ export default function AdminRecipesRoute() {
                   </Link>
                 </td>
                 <td>
-                  <code>{recipe.user_created ?? "N/A"}</code>
+                  <code className="admin-table__id" title={recipe.user_created ?? undefined}>{recipe.user_created ?? "N/A"}</code>
                 </td>
                 <td>
-                  <code>{recipe.recipe_id}</code>
+                  <code className="admin-table__id" title={recipe.recipe_id}>{recipe.recipe_id}</code>
                 </td>
                 <td>
-                  <code>{recipe.post_id ?? "N/A"}</code>
+                  <code className="admin-table__id" title={recipe.post_id ?? undefined}>{recipe.post_id ?? "N/A"}</code>
                 </td>
-                <td>{recipe.likes}</td>
-                <td>{recipe.comments}</td>
+                <td className="admin-table__num">{recipe.likes}</td>
+                <td className="admin-table__num">{recipe.comments}</td>
                 <td>{recipe.created_at || "N/A"}</td>
               </tr>
             ))}

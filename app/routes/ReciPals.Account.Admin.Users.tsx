@@ -61,9 +61,9 @@ export default function AdminUsersRoute() {
               <th scope="col">User Id</th>
               <th scope="col">Username</th>
               <th scope="col">Role</th>
-              <th scope="col">Posts</th>
-              <th scope="col">Followers</th>
-              <th scope="col">Following</th>
+              <th scope="col" className="admin-table__num">Posts</th>
+              <th scope="col" className="admin-table__num">Followers</th>
+              <th scope="col" className="admin-table__num">Following</th>
             </tr>
           </thead>
           <tbody>
@@ -76,13 +76,13 @@ export default function AdminUsersRoute() {
                   </Link>
                 </td>
                 <td>
-                  <code>{user.id}</code>
+                  <code className="admin-table__id" title={user.id}>{user.id}</code>
                 </td>
                 <td>{user.username}</td>
                 <td>{user.role}</td>
-                <td>{user.posts}</td>
-                <td>{user.followers}</td>
-                <td>{user.following}</td>
+                <td className="admin-table__num">{user.posts}</td>
+                <td className="admin-table__num">{user.followers}</td>
+                <td className="admin-table__num">{user.following}</td>
               </tr>
             ))}
           </tbody>

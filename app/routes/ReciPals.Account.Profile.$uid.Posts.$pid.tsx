@@ -2,16 +2,18 @@ import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } 
 import { Link, Outlet, useLoaderData } from "@remix-run/react";
 
 import { Avatar } from "~/components/avatar";
+import { CommentItem } from "~/components/comment-item";
+import { Icon } from "~/components/icons";
 import { LikeControls } from "~/components/like-button";
 import { RouteDialog } from "~/components/route-dialog";
 import { recipesFeedLink, recipesFeedPath } from "~/lib/feeds";
 import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { absoluteUrl, shareMeta } from "~/lib/structured-data";
+import { listComments } from "~/server/queries/comments.server";
 import { getPostCard } from "~/server/queries/feed.server";
 import { listUserPosts } from "~/server/queries/posts.server";
 import { requireUser } from "~/server/session.server";
 import feedStyles from "~/styles/feed.css";
-import { Icon } from "~/components/icons";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: feedStyles }];
 
@@ -34,7 +36,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const pid = params.pid ?? "";
   const posts = await listUserPosts(uid);
   const index = posts.findIndex((p) => p.post_id === pid);
-  const post = index >= 0 ? await getPostCard(pid, viewer.id) : undefined;
+  const [post, comments] = index >= 0 ? await Promise.all([getPostCard(pid, viewer.id), listComments(pid)]) : [undefined, []];
   if (!post) {
     // The missing-post page lists what the author does have (docs/rules.md#post-viewer), with an honest 404.
     return data({ uid, postId: pid, available: posts.map((p) => p.post_id) }, { status: 404 });
@@ -43,6 +45,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return {
     uid,
     post,
+    comments,
     // Share previews (docs/rules.md#share-previews): absolute URLs.
     share: {
       url: absoluteUrl(origin, paths.post(uid, post.post_id)),
@@ -85,10 +88,11 @@ export default function PostViewerRoute() {
       </RouteDialog>
     );
   }
-  const { post, previous, next, isAuthor, uid } = loaded;
+  const { post, comments, previous, next, isAuthor, uid } = loaded;
   const viewerHref = paths.post(uid, post.post_id);
   return (
-    <RouteDialog title={post.title} closeTo={profileHref}>
+    <RouteDialog title={post.title} closeTo={profileHref} wide>
+      {/* On a phone one column; on a wide screen the photo beside author, caption, likes and comments. */}
       <div className="post-viewer">
         <header className="post-viewer__author">
           <Link to={post.author ? paths.profile(post.author.id) : profileHref} className="author-link">
@@ -104,6 +108,9 @@ export default function PostViewerRoute() {
         <Link to={paths.recipe(post.recipe_id)} className="post-viewer__photo">
           <img src={post.photo || RECIPE_PLACEHOLDER_IMAGE} alt={post.title} width={600} height={450} decoding="async" />
         </Link>
+        <p className="post-viewer__caption">
+          <strong>{post.author?.username ?? "Unknown User"}</strong> {post.caption}
+        </p>
         <nav className="post-viewer__chevrons" aria-label="Posts">
           {previous ? (
             <Link to={paths.post(uid, previous)} className="chevron" rel="prev">
@@ -137,9 +144,18 @@ export default function PostViewerRoute() {
             <Icon name="comment" /> {post.comments} {post.comments === 1 ? "comment" : "comments"}
           </Link>
         </div>
-        <p className="post-viewer__caption">
-          <strong>{post.author?.username ?? "Unknown User"}</strong> {post.caption}
-        </p>
+        <section className="post-viewer__comments" aria-label="Comments" tabIndex={0}>
+          {comments.length === 0 ? (
+            <p className="muted">No comments yet.</p>
+          ) : (
+            <ol className="comments__list">
+              {comments.map((comment) => (
+                <CommentItem key={comment.comment_id} comment={comment} />
+              ))}
+            </ol>
+          )}
+          <Link to={`${paths.recipe(post.recipe_id)}#comments`}>Add a comment on the recipe page</Link>
+        </section>
       </div>
       <Outlet />
     </RouteDialog>

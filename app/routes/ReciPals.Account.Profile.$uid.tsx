@@ -113,8 +113,8 @@ export default function ProfileRoute() {
           </ul>
         ) : null}
       </div>
-      <ProfileTabs uid={profile.id} tab={tab} />
-      {tab === "saved" ? <SavedGrid saved={saved} /> : <PostGrid uid={profile.id} posts={posts} />}
+      <ProfileTabs uid={profile.id} tab={tab} isOwn={isOwn} />
+      {tab === "saved" ? <SavedGrid saved={saved} isOwn={isOwn} /> : <PostGrid uid={profile.id} posts={posts} isOwn={isOwn} />}
       <Outlet />
     </section>
   );

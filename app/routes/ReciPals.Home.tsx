@@ -7,6 +7,7 @@ import { paths } from "~/lib/paths";
 import { getFeedPage, parseFeedSeed, parsePage, type PostCardData } from "~/server/queries/feed.server";
 import { getUserId } from "~/server/session.server";
 import feedStyles from "~/styles/feed.css";
+import { EmptyState } from "~/components/empty-state";
 
 export const meta: MetaFunction = () => [{ title: "Home · ReciPals" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: feedStyles }];
@@ -61,7 +62,7 @@ export default function HomeRoute() {
     <section className="feed-page">
       <h1 className="page-title">Home</h1>
       {posts.length === 0 ? (
-        <p className="empty-state">No posts yet.</p>
+        <EmptyState title="No posts yet." text="Recipes people share show up here." action={{ to: paths.create(), label: "Share a recipe" }} />
       ) : (
         <ol className="feed" aria-label="Posts">
           {posts.map((post, index) => (

@@ -19,6 +19,7 @@ import {
 import { useEffect, useState } from "react";
 
 import { Avatar } from "~/components/avatar";
+import { CommentItem } from "~/components/comment-item";
 import { ErrorPage } from "~/components/error-page";
 import { useResultKey } from "~/components/forms";
 import { InteractionFields } from "~/components/interaction-fields";
@@ -115,73 +116,88 @@ export default function RecipeRoute() {
   const { recipe, comments, saved, signedIn, canEdit, serves: servesFromUrl } = useLoaderData<typeof loader>();
   const [serves, setServes] = useState(servesFromUrl);
   useEffect(() => setServes(servesFromUrl), [servesFromUrl]);
+  // A recipe without stored servings cannot be scaled: there is nothing to scale from.
   const baseServes = recipe.serves ?? 1;
-  const factor = serves / baseServes;
+  const factor = recipe.serves === null ? 1 : serves / baseServes;
   const returnTo = paths.recipe(recipe.recipe_id);
+  const hasActions = signedIn || canEdit;
   return (
     <article className="recipe">
-      <img className="recipe__photo" src={recipe.photo || RECIPE_PLACEHOLDER_IMAGE} alt={recipe.name} width={800} height={600} />
-      <header className="recipe__header">
-        <div>
-          <h1 className="recipe__name">{recipe.name}</h1>
-          <p className="recipe__creator">
-            Created by{" "}
-            {recipe.creator ? <Link to={paths.profile(recipe.creator.id)}>{recipe.creator.username}</Link> : "Unknown User"}
-          </p>
-        </div>
-        <div className="recipe__actions">
-          {signedIn ? <SaveButton recipeId={recipe.recipe_id} saved={saved} returnTo={returnTo} /> : null}
-          {canEdit ? (
-            <Link to={paths.editor(recipe.recipe_id)} className="button button--ghost">
-              Edit Recipe
-            </Link>
+      <div className="recipe__hero">
+        <img className="recipe__photo" src={recipe.photo || RECIPE_PLACEHOLDER_IMAGE} alt={recipe.name} width={800} height={600} />
+        <div className="recipe__intro">
+          <header className="recipe__header">
+            <h1 className="recipe__name">{recipe.name}</h1>
+            <p className="recipe__creator">
+              Created by{" "}
+              {recipe.creator ? <Link to={paths.profile(recipe.creator.id)}>{recipe.creator.username}</Link> : "Unknown User"}
+            </p>
+          </header>
+          {hasActions ? (
+            <div className="recipe__actions">
+              {signedIn ? <SaveButton recipeId={recipe.recipe_id} saved={saved} returnTo={returnTo} look="button" /> : null}
+              {canEdit ? (
+                <Link to={paths.editor(recipe.recipe_id)} className="button button--ghost">
+                  Edit Recipe
+                </Link>
+              ) : null}
+            </div>
           ) : null}
-        </div>
-      </header>
-      <p className="recipe__description">{recipe.description}</p>
-      <dl className="recipe__facts">
-        <div>
-          <dt>Total Time</dt>
-          <dd>{recipe.total_time || "1+ min"}</dd>
-        </div>
-        <div>
-          <dt>Serves</dt>
-          <dd>{serves === baseServes && recipe.serves === null ? "1+" : serves}</dd>
-        </div>
-      </dl>
-      {recipe.tags.length > 0 ? (
-        <ul className="chips" aria-label="Tags">
-          {recipe.tags.map((tag) => (
-            <li key={tag} className="chip">
-              {tag}
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      <section className="recipe__section" aria-labelledby="ingredients-heading">
-        <div className="recipe__ingredients-head">
-          <h2 id="ingredients-heading">Ingredients</h2>
-          <ServesControl recipeId={recipe.recipe_id} serves={serves} onChange={setServes} />
-        </div>
-        {recipe.ingredients_sec.map((section) => (
-          <div key={section._id} className="recipe__ingredients">
-            <h3>For the {section.title}</h3>
-            <ul>
-              {section.ingredients.map((line, index) => (
-                <li key={index}>{factor === 1 ? line : scaleIngredientLine(line, factor)}</li>
+          {recipe.description ? <p className="recipe__description">{recipe.description}</p> : null}
+          {/* Facts the recipe does not have are left out, never shown as made-up values. */}
+          {recipe.total_time || recipe.serves !== null ? (
+            <dl className="recipe__facts">
+              {recipe.total_time ? (
+                <div>
+                  <dt>Total Time</dt>
+                  <dd>{recipe.total_time}</dd>
+                </div>
+              ) : null}
+              {recipe.serves !== null ? (
+                <div>
+                  <dt>Serves</dt>
+                  <dd>{serves}</dd>
+                </div>
+              ) : null}
+            </dl>
+          ) : null}
+          {recipe.tags.length > 0 ? (
+            <ul className="chips" aria-label="Tags">
+              {recipe.tags.map((tag) => (
+                <li key={tag} className="chip">
+                  {tag}
+                </li>
               ))}
             </ul>
+          ) : null}
+        </div>
+      </div>
+      <div className="recipe__body">
+        <section className="recipe__section recipe__ingredients-block" aria-labelledby="ingredients-heading">
+          <div className="recipe__ingredients-head">
+            <h2 id="ingredients-heading">Ingredients</h2>
+            {recipe.serves !== null ? <ServesControl recipeId={recipe.recipe_id} serves={serves} onChange={setServes} /> : null}
           </div>
-        ))}
-      </section>
-      <section className="recipe__section" aria-labelledby="steps-heading">
-        <h2 id="steps-heading">Instructions</h2>
-        <ol className="recipe__steps">
-          {recipe.steps.map((step, index) => (
-            <li key={index}>{step}</li>
+          {recipe.ingredients_sec.map((section) => (
+            <div key={section._id} className="recipe__ingredients">
+              <h3>For the {section.title}</h3>
+              <ul>
+                {section.ingredients.map((line, index) => (
+                  <li key={index}>{factor === 1 ? line : scaleIngredientLine(line, factor)}</li>
+                ))}
+              </ul>
+            </div>
           ))}
-        </ol>
-      </section>
+        </section>
+        <section className="recipe__section recipe__steps-block" aria-labelledby="steps-heading">
+          <h2 id="steps-heading">Instructions</h2>
+          <ol className="recipe__steps">
+            {recipe.steps.map((step, index) => (
+              <li key={index}>{step}</li>
+            ))}
+          </ol>
+        </section>
+      </div>
       <Comments comments={comments} signedIn={signedIn} recipeId={recipe.recipe_id} hasPost={recipe.post_id !== null} />
     </article>
   );
@@ -258,16 +274,7 @@ function Comments({
       <h2 id="comments-heading">Comments ({shown.length + (typeof pendingText === "string" ? 1 : 0)})</h2>
       <ol className="comments__list">
         {shown.map((comment) => (
-          <li key={comment.comment_id} id={`comment-${comment.comment_id}`} className="comment">
-            <Avatar src={comment.author?.profile ?? DEFAULT_PROFILE_IMAGE} size={32} />
-            <div>
-              <p className="comment__meta">
-                {comment.author ? <Link to={paths.profile(comment.author.id)}>{comment.author.username}</Link> : "Unknown User"}{" "}
-                <time dateTime={comment.created_at}>{comment.created_at}</time>
-              </p>
-              <p className="comment__text">{comment.text}</p>
-            </div>
-          </li>
+          <CommentItem key={comment.comment_id} comment={comment} />
         ))}
         {typeof pendingText === "string" ? (
           <li className="comment comment--pending" aria-busy="true">

@@ -6,6 +6,7 @@ import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { listSavedRecipes } from "~/server/queries/saved.server";
 import { requireUser } from "~/server/session.server";
 import feedStyles from "~/styles/feed.css";
+import { EmptyState } from "~/components/empty-state";
 
 export const meta: MetaFunction = () => [{ title: "Saved Recipes · ReciPals" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: feedStyles }];
@@ -28,10 +29,11 @@ export default function SavedRoute() {
     <section>
       <h1 className="page-title">Saved Recipes</h1>
       {shown.length === 0 ? (
-        <div className="empty-state">
-          <p>No saved recipes yet</p>
-          <p>Start exploring recipes and save your favorites!</p>
-        </div>
+        <EmptyState
+          title="No saved recipes yet"
+          text="Start exploring recipes and save your favorites! Tap Save on any recipe and it waits for you here, even offline."
+          action={{ to: paths.search(), label: "Find recipes" }}
+        />
       ) : (
         <ul className="card-grid" aria-label="Saved recipes">
           {shown.map((recipe) => (

@@ -23,6 +23,7 @@ import { withholdFromSharedCache } from "~/server/shared-cache.server";
 import { parseSearchParams } from "~/server/validation/search.server";
 import searchStyles from "~/styles/search.css";
 import { PersonLink } from "~/components/person-link";
+import { EmptyState } from "~/components/empty-state";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: searchStyles }];
 
@@ -202,7 +203,15 @@ export default function SearchRoute() {
         <h2 id="search-recipes">Recipes</h2>
         {more.items.length === 0 ? (
           data.error ? null : (
-            <p className="search-empty">{data.q ? `No recipes found matching "${data.q}"` : "No recipes yet."}</p>
+            data.q ? (
+              <EmptyState
+                title={`No recipes found matching "${data.q}"`}
+                text="Check the spelling, try fewer words, or search for an ingredient or a cuisine instead."
+                action={{ to: paths.home(), label: "Browse the feed" }}
+              />
+            ) : (
+              <EmptyState title="No recipes yet." text="Be the first to share one." action={{ to: paths.create(), label: "Create a recipe" }} />
+            )
           )
         ) : (
           <ul className="recipe-grid">
@@ -316,7 +325,7 @@ function RecipeResult({ recipe }: { recipe: RecipeCard }) {
       <span className="recipe-result__body">
         <span className="recipe-result__author">{recipe.author?.username ?? "Unknown User"}</span>
         <span className="recipe-result__name">{recipe.name}</span>
-        <span className="recipe-result__time">Total Time: {recipe.total_time || "0+ min"}</span>
+        {recipe.total_time ? <span className="recipe-result__time">Total Time: {recipe.total_time}</span> : null}
         <span className="recipe-result__description">{recipe.description}</span>
       </span>
     </Link>

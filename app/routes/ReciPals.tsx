@@ -1,6 +1,6 @@
 import { Outlet, useSearchParams } from "@remix-run/react";
 
-import { SiteNav } from "~/components/site-nav";
+import { SiteNav, TopBar } from "~/components/site-nav";
 import { noticeText } from "~/lib/notices";
 import { useOptionalUser } from "~/root";
 
@@ -9,8 +9,13 @@ export default function ReciPalsLayout() {
   const notice = noticeText(useSearchParams()[0].get("notice"));
   return (
     <div className="shell">
+      {/* The first Tab lands here, so keyboard users can pass the navigation by. */}
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <TopBar viewer={user} />
       <SiteNav viewer={user} />
-      <main className="shell__main" id="main">
+      <main className="shell__main" id="main" tabIndex={-1}>
         {notice ? (
           <p className="notice" role="status">
             {notice}

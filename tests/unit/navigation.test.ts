@@ -32,10 +32,13 @@ describe("navigation entries", () => {
     expect(entries.find((e) => e.label === "Admin")?.to).toBe("/ReciPals/Account/Admin");
   });
 
-  it("marks the entry whose name the path contains", () => {
+  it("marks the entry whose name the path contains; Profile only on the viewer's own profile", () => {
     const active = (path: string) => navEntries({ id: "a1", role: "ADMIN" }).filter((e) => isActiveEntry(e, path)).map((e) => e.label);
     expect(active("/ReciPals/Home")).toEqual(["Home"]);
-    expect(active("/ReciPals/Account/Profile/123/Posts/p1")).toEqual(["Profile"]);
+    expect(active("/ReciPals/Account/Profile/a1/Posts/p1")).toEqual(["Profile"]);
+    // Someone else's profile is not the viewer's own: no entry is current there.
+    expect(active("/ReciPals/Account/Profile/123/Posts/p1")).toEqual([]);
+    expect(active("/ReciPals/Account/Profile/a12")).toEqual([]);
     expect(active("/ReciPals/Account/Admin/Users")).toEqual(["Admin"]);
     expect(active("/ReciPals/Editor/abc")).toEqual(["Create"]);
     expect(active("/recipals/search")).toEqual(["Search"]);

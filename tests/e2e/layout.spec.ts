@@ -1,0 +1,204 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+
+import { ADMIN, SEEDED_USER, signInAs } from "./utils";
+
+// How every page looks at a phone's and a laptop's width (docs/design.md): nothing scrolls
+// sideways, the main column keeps its width whatever the page holds, every image has fixed
+// dimensions (no layout shift, and a photo that fails keeps its box), and axe-core finds no WCAG
+// 2.2 AA violation. Run with JavaScript on and off, like every flow.
+
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1366, height: 900 };
+/** The main column's design width on a 1366 px screen: 72rem, less nothing (the left bar leaves 1142 px). */
+const DESKTOP_MAIN_MIN = 1100;
+
+type Who = "visitor" | "user" | "admin";
+const PAGES: Record<Who, string[]> = {
+  visitor: [
+    "/ReciPals/Home",
+    "/ReciPals/Search?q=chicken",
+    "/ReciPals/Search?q=zzqxv",
+    "/ReciPals/Recipes/jd-R1",
+    "/ReciPals/Recipes/recipeBot-R302",
+    "/ReciPals/Account/Login",
+    "/ReciPals/Account/Signup",
+    "/ReciPals/Info",
+  ],
+  user: [
+    "/ReciPals/Home",
+    "/ReciPals/Saved",
+    `/ReciPals/Account/Profile/${SEEDED_USER.id}`,
+    "/ReciPals/Account/Profile/234",
+    `/ReciPals/Account/Profile/${SEEDED_USER.id}/Edit`,
+    `/ReciPals/Account/Profile/${SEEDED_USER.id}/Posts/jd-P1`,
+    `/ReciPals/Account/Profile/${SEEDED_USER.id}/Following`,
+    "/ReciPals/Recipes/jd-R1",
+  ],
+  admin: ["/ReciPals/Account/Admin/Users", "/ReciPals/Account/Admin/Recipes", "/ReciPals/Account/Admin/Users/123"],
+};
+
+async function signIn(page: Page, who: Who) {
+  if (who === "user") await signInAs(page, SEEDED_USER);
+  if (who === "admin") await signInAs(page, ADMIN);
+}
+
+/**
+ * What the page's boxes say: how wide the page really is (a full-page screenshot is as wide as
+ * the content), the main column's width, and images without fixed size. Only the browser's own
+ * tooling (locators, screenshots), so it measures the JavaScript-off pages too.
+ */
+async function measure(page: Page) {
+  const png = await page.screenshot({ fullPage: true });
+  const pageWidth = png.readUInt32BE(16); // the PNG header's width field
+  const main = (await page.locator("main").boundingBox())!.width;
+  const unsized: string[] = [];
+  for (const img of await page.locator("img:visible").all()) {
+    const [width, height, box] = await Promise.all([img.getAttribute("width"), img.getAttribute("height"), img.boundingBox()]);
+    if (!width || !height || !box || box.height < 24) unsized.push(`${await img.getAttribute("src")} ${Math.round(box?.width ?? 0)}x${Math.round(box?.height ?? 0)}`);
+  }
+  return { pageWidth, main, unsized };
+}
+
+for (const [name, viewport] of [
+  ["phone", PHONE],
+  ["desktop", DESKTOP],
+] as const) {
+  for (const who of Object.keys(PAGES) as Who[]) {
+    test(`${name}, ${who}: no sideways scrolling, a steady main column, sized images, no axe violations`, async ({ page, javaScriptEnabled }) => {
+      test.setTimeout(180_000);
+      await page.setViewportSize(viewport);
+      // Measured at rest: a dialog's opening animation would fade the colours axe checks.
+      await page.emulateMedia({ reducedMotion: "reduce" });
+      await signIn(page, who);
+      for (const path of PAGES[who]) {
+        await page.goto(path);
+        const box = await measure(page);
+        expect.soft(box.pageWidth, `${path} scrolls sideways`).toBeLessThanOrEqual(viewport.width);
+        if (name === "phone") expect.soft(box.main, `${path}: main column`).toBe(viewport.width);
+        else expect.soft(box.main, `${path}: main column`).toBeGreaterThanOrEqual(DESKTOP_MAIN_MIN);
+        expect.soft(box.unsized, `${path}: images without fixed dimensions`).toEqual([]);
+        // axe-core is a script: it checks the JavaScript-on pages (the same server HTML and CSS).
+        if (!javaScriptEnabled) continue;
+        const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+        const found = violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+        expect.soft(found, `${path}: axe violations`).toEqual([]);
+      }
+    });
+  }
+}
+
+test.describe("the shell", () => {
+  test("on a phone: the brand, Sign in and Sign up on top; Info there and not a bottom tab", async ({ page }) => {
+    await page.setViewportSize(PHONE);
+    await page.goto("/ReciPals/Home");
+    const top = page.getByRole("banner");
+    await expect(top.getByRole("link", { name: "ReciPals" })).toBeVisible();
+    await expect(top.getByRole("link", { name: "Sign in" })).toBeVisible();
+    await expect(top.getByRole("link", { name: "Sign up" })).toHaveAttribute("href", "/ReciPals/Account/Signup");
+    await expect(top.getByRole("link", { name: "Info" })).toBeVisible();
+    const tabs = page.getByRole("navigation", { name: "Main" });
+    await expect(tabs.getByRole("link", { name: "Info" })).toBeHidden();
+    await expect(tabs.getByRole("link", { name: "Home" })).toBeVisible();
+  });
+
+  test("on a phone, signed in: Sign out is one tap away on every page", async ({ page }) => {
+    await page.setViewportSize(PHONE);
+    await signInAs(page, SEEDED_USER);
+    await page.goto("/ReciPals/Search");
+    await page.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(/\/ReciPals\/(Home|Account\/Login)/);
+    await page.goto("/ReciPals/Saved");
+    await expect(page).toHaveURL(/\/ReciPals\/Account\/Login\?redirectTo=/);
+  });
+
+  test("the first Tab lands on a skip link that goes to the content", async ({ page }) => {
+    await page.goto("/ReciPals/Home");
+    await page.keyboard.press("Tab");
+    const skip = page.getByRole("link", { name: "Skip to content" });
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeVisible();
+    await expect(skip).toHaveAttribute("href", "#main");
+  });
+
+  test("navigation icons are drawn, not text symbols", async ({ page }) => {
+    await page.goto("/ReciPals/Home");
+    const links = page.getByRole("navigation", { name: "Main" }).getByRole("listitem").getByRole("link");
+    for (const link of await links.all()) {
+      await expect(link.locator("svg")).toHaveCount(1);
+      expect((await link.innerText()).trim()).toMatch(/^[A-Za-z]+$/);
+    }
+  });
+});
+
+test.describe("visible bugs stay fixed", () => {
+  test("someone else's profile: the tab says Recipes and the Profile entry is not current", async ({ page }) => {
+    await signInAs(page, SEEDED_USER);
+    await page.goto("/ReciPals/Account/Profile/234");
+    const tabs = page.getByRole("navigation", { name: "Profile sections" });
+    await expect(tabs.getByRole("link", { name: "Recipes", exact: true })).toHaveAttribute("aria-current", "page");
+    await expect(tabs.getByRole("link", { name: "My Recipes" })).toHaveCount(0);
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Profile" })).not.toHaveAttribute("aria-current", "page");
+  });
+
+  test("signed out, the recipe page has no empty actions block", async ({ page }) => {
+    await page.goto("/ReciPals/Recipes/jd-R1");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(page.locator(".recipe__actions")).toHaveCount(0);
+  });
+
+  test("a recipe without time or servings shows no made-up values", async ({ page }) => {
+    await page.goto("/ReciPals/Recipes/recipeBot-R302");
+    const article = page.locator("article.recipe");
+    await expect(article.getByRole("heading", { name: "Yaki Udon" })).toBeVisible();
+    for (const made of ["1+ min", "0+ min", "1+", "1 serving", "Total Time", "Serves"]) await expect(article).not.toContainText(made);
+    await expect(page.getByRole("group", { name: "Servings" })).toHaveCount(0);
+  });
+
+  test("a photo that fails keeps its placeholder box and shows no broken-image icon", async ({ page }) => {
+    // The sample recipes' photos live on TheMealDB, which the test browser cannot reach.
+    await page.goto("/ReciPals/Recipes/recipeBot-R302");
+    const photo = page.locator("img.recipe__photo");
+    await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete)).toBe(true);
+    const state = await photo.evaluate((img: HTMLImageElement) => ({
+      broken: img.naturalWidth === 0,
+      height: img.getBoundingClientRect().height,
+      cover: getComputedStyle(img, "::after").content,
+    }));
+    expect(state.broken).toBe(true);
+    expect(state.height).toBeGreaterThan(150);
+    expect(state.cover).not.toBe("none");
+  });
+
+  test("Like and the comments link are thumb-sized; Save and Edit look alike", async ({ page }) => {
+    await page.setViewportSize(PHONE);
+    await signInAs(page, SEEDED_USER);
+    await page.goto("/ReciPals/Home");
+    const card = page.getByRole("article").first();
+    for (const target of [card.getByRole("button", { name: /Like|Unlike/ }), card.getByRole("link", { name: /comments?$/ })]) {
+      expect((await target.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    }
+    await page.goto("/ReciPals/Recipes/jd-R1");
+    const save = page.getByRole("button", { name: /Save recipe|Unsave recipe/ });
+    const edit = page.getByRole("link", { name: "Edit Recipe" });
+    const look = (el: typeof save) => el.evaluate((node) => [getComputedStyle(node).borderTopStyle, getComputedStyle(node).borderRadius]);
+    expect(await look(save)).toEqual(await look(edit));
+  });
+
+  test("dialogs: no focus ring around the whole dialog, one dark overlay when two are stacked", async ({ page }) => {
+    await signInAs(page, SEEDED_USER);
+    await page.goto(`/ReciPals/Account/Profile/${SEEDED_USER.id}/Posts/jd-P1/Likes`);
+    const dialogs = page.getByRole("dialog");
+    await expect(dialogs).toHaveCount(2);
+    for (const dialog of await dialogs.all()) expect(await dialog.evaluate((node) => getComputedStyle(node).outlineStyle)).toBe("none");
+    const overlays = await page.locator(".route-dialog__backdrop").evaluateAll((nodes) => nodes.map((node) => getComputedStyle(node).backgroundColor));
+    expect(overlays.filter((colour) => colour !== "rgba(0, 0, 0, 0)")).toHaveLength(1);
+  });
+
+  test("empty lists explain themselves and lead somewhere", async ({ page }) => {
+    await page.goto("/ReciPals/Search?q=zzqxv");
+    const recipes = page.getByRole("region", { name: "Recipes" });
+    await expect(recipes.getByText('No recipes found matching "zzqxv"')).toBeVisible();
+    await expect(recipes.getByRole("link", { name: "Browse the feed" })).toHaveAttribute("href", "/ReciPals/Home");
+  });
+});
