@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const SOURCES = ["app", "migrations", "seed", "remix.config.js", "package.json"];
+const SOURCES = ["app", "migrations", "seed", "patches", "remix.config.js", "package.json", "node_modules/.package-lock.json"];
 
 function newestMtime(target) {
   const stat = fs.statSync(target, { throwIfNoEntry: false });

@@ -1,7 +1,7 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import clsx from "clsx";
 
-import { Icon } from "~/components/icons";
+import { NavIcon } from "~/components/icons";
 import { isActiveEntry, navEntries, type NavViewer } from "~/lib/navigation";
 import { paths } from "~/lib/paths";
 
@@ -27,7 +27,7 @@ export function SiteNav({ viewer }: { viewer: NavViewer | null }) {
                 className={clsx("site-nav__link", active && "is-active")}
                 aria-current={active ? "page" : undefined}
               >
-                <Icon name={entry.icon} filled={active} size={24} />
+                <NavIcon name={entry.icon} />
                 <span className="site-nav__label">{entry.label}</span>
               </Link>
             </li>
@@ -51,7 +51,7 @@ export function TopBar({ viewer }: { viewer: NavViewer | null }) {
       </Link>
       <div className="topbar__actions">
         <Link to={paths.info()} className="topbar__info" aria-label="Info">
-          <Icon name="info" size={24} />
+          <NavIcon name="info" />
         </Link>
         {viewer ? (
           <Form method="post" action={paths.logout()}>

@@ -1,11 +1,11 @@
-import type { IconName } from "~/components/icons";
+import type { NavIconName } from "~/components/icons";
 
 import { paths } from "./paths";
 
 export interface NavEntry {
   label: "Home" | "Search" | "Create" | "Saved" | "Profile" | "Admin" | "Info";
   to: string;
-  icon: IconName;
+  icon: NavIconName;
 }
 
 export interface NavViewer {

@@ -125,7 +125,9 @@ test.describe("the shell", () => {
     await page.goto("/ReciPals/Home");
     const links = page.getByRole("navigation", { name: "Main" }).getByRole("listitem").getByRole("link");
     for (const link of await links.all()) {
-      await expect(link.locator("svg")).toHaveCount(1);
+      const icon = link.locator(".nav-icon");
+      await expect(icon).toHaveCount(1);
+      expect(await icon.evaluate((node) => getComputedStyle(node).maskImage)).toMatch(/^url\("data:image\/svg\+xml/);
       expect((await link.innerText()).trim()).toMatch(/^[A-Za-z]+$/);
     }
   });
