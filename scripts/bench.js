@@ -400,9 +400,14 @@ ${upstreams.map((upstream) => `    server 127.0.0.1:${upstream};`).join("\n")}
     # Below Node's 5 s keep-alive timeout: nginx lets an idle connection go before the server
     # closes it, so no request is ever sent on a connection being closed (a 502).
     keepalive_timeout 4s;
+    keepalive_requests 1000000;
   }
   server {
     listen 127.0.0.1:${port} backlog=4096;
+    # nginx closes a client connection after 1,000 requests by default. autocannon then keeps the
+    # request it had sent as pending and pairs every later answer with the request before it:
+    # latencies grew by one request's time per thousand (1 ms and more after a few seconds).
+    keepalive_requests 1000000;
     location / {
       proxy_pass http://recipals;
       proxy_http_version 1.1;
