@@ -41,7 +41,7 @@ async function signUp(page: Page, prefix: string, { name = "Fresh Cook", tags = 
 }
 
 async function signOut(page: Page) {
-  await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/ReciPals\/Home$/);
 }
 
