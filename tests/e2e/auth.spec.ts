@@ -37,7 +37,7 @@ test.describe("login", () => {
 
   test("links to Sign up", async ({ page }) => {
     await page.goto("/ReciPals/Account/Login");
-    await page.getByRole("link", { name: "Sign up" }).click();
+    await page.getByRole("main").getByRole("link", { name: "Sign up" }).click();
     await expect(page).toHaveURL(/\/ReciPals\/Account\/Signup$/);
   });
 

@@ -90,9 +90,11 @@ test.describe("profile page", () => {
     await expect(page.getByRole("button", { name: "Follow" })).toHaveAttribute("aria-pressed", "false");
     await expect(page.getByRole("link", { name: "Edit Profile" })).toHaveCount(0);
     await expect(counts(page).getByRole("link").first()).toHaveText(/^\d+ posts?$/);
-    const thumbs = page.getByRole("list", { name: "My Recipes" }).getByRole("link");
+    // Someone else's recipes are "Recipes", not "My Recipes".
+    await expect(page.getByRole("list", { name: "My Recipes" })).toHaveCount(0);
+    const thumbs = page.getByRole("list", { name: "Recipes", exact: true }).getByRole("link");
     await expect(thumbs.first()).toHaveAttribute("href", new RegExp(`^/ReciPals/Account/Profile/${SEEDED_USER.id}/Posts/.+`));
-    await expect(page.getByRole("list", { name: "My Recipes" }).getByRole("link", { name: /./ }).last()).toHaveAttribute(
+    await expect(page.getByRole("list", { name: "Recipes", exact: true }).getByRole("link", { name: /./ }).last()).toHaveAttribute(
       "href",
       `/ReciPals/Account/Profile/${SEEDED_USER.id}/Posts/jd-P1`,
     );
