@@ -2,27 +2,14 @@ import path from "node:path";
 
 import { defineConfig } from "@playwright/test";
 
+import { chromiumLaunch } from "./tests/support/chromium";
+
 const PORT = Number(process.env.E2E_PORT ?? 4100);
 // E2E_PORT and E2E_DATA_DIR let two runs share a machine without clobbering each other.
 const E2E_DATA = path.resolve(process.env.E2E_DATA_DIR ?? ".e2e-data");
 process.env.E2E_DATA_DIR = E2E_DATA;
 const E2E_ADMIN_PASSWORD = "e2e-admin-password"; // tests/e2e/utils.ts signs in with it
 
-// Debian's Chromium (browsers cannot be downloaded here); flags keep it off the network.
-const chromium = {
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    // No network here: make outside hosts (TheMealDB photos) fail at once instead of hanging "load".
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
-  ],
-};
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -33,7 +20,7 @@ export default defineConfig({
   timeout: 30_000,
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
-    launchOptions: chromium,
+    launchOptions: chromiumLaunch,
     trace: "off",
   },
   // Every flow runs twice: once as a modern browser, once with JavaScript off.

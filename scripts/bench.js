@@ -47,6 +47,8 @@ import autocannon from "autocannon";
 import SQLite from "better-sqlite3";
 import pg from "pg";
 
+import { redactUrl } from "./redact-url.js";
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(`--${name}`);
@@ -128,19 +130,13 @@ function withDatabase(url, name) {
   return parsed.toString();
 }
 
-/** A database URL without its password. */
-function redacted(url) {
-  const parsed = new URL(url);
-  if (parsed.password) parsed.password = "***";
-  return parsed.toString();
-}
 
 async function withPostgres(url, body) {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
   try {
     await client.connect();
   } catch (error) {
-    throw new Error(`PostgreSQL is not reachable at ${redacted(url)}: ${error.message}`);
+    throw new Error(`PostgreSQL is not reachable at ${redactUrl(url)}: ${error.message}`);
   }
   try {
     return await body(client);
@@ -164,7 +160,7 @@ async function stopAll() {
 
 async function cleanUp() {
   if (databaseCreated) {
-    if (flag("keep")) console.log(`Kept the PostgreSQL database ${redacted(benchDatabaseUrl)}.`);
+    if (flag("keep")) console.log(`Kept the PostgreSQL database ${redactUrl(benchDatabaseUrl)}.`);
     else {
       await withPostgres(DATABASE, (client) => client.query(`drop database if exists "${benchDatabase}" with (force)`)).catch((error) =>
         console.error(`Could not drop ${benchDatabase}: ${error.message}`),
@@ -459,7 +455,7 @@ function copyIntoPostgres() {
   `;
   const copyModule = path.join(root, "scripts/db-copy.js");
   if (!fs.existsSync(copyModule)) throw new Error("scripts/db-copy.js is missing: it moves the scale seed into PostgreSQL.");
-  return run(`Copying ${databasePath} into ${redacted(benchDatabaseUrl)}`, process.execPath, ["--input-type=module", "-e", script], {
+  return run(`Copying ${databasePath} into ${redactUrl(benchDatabaseUrl)}`, process.execPath, ["--input-type=module", "-e", script], {
     ...baseEnv,
     BENCH_COPY_MODULE: copyModule,
     BENCH_COPY_FROM: databasePath,
@@ -835,12 +831,12 @@ try {
         label: LABEL || null,
         date: new Date().toISOString(),
         commit: `${commit}${dirty ? "+dirty" : ""}`,
-        command: `npm run bench -- ${args.map((arg) => (/^postgres(ql)?:/.test(arg) ? redacted(arg) : arg)).join(" ")}`.trim(),
+        command: `npm run bench -- ${args.map((arg) => (/^postgres(ql)?:/.test(arg) ? redactUrl(arg) : arg)).join(" ")}`.trim(),
         node: process.version,
         cpus: os.cpus().length,
         users: USERS,
         workers: WORKERS,
-        database: DATABASE ? redacted(benchDatabaseUrl) : null,
+        database: DATABASE ? redactUrl(benchDatabaseUrl) : null,
         setups: SETUPS.map((setup) => ({
           name: setup.name,
           engine: setup.engine,

@@ -28,6 +28,7 @@ import { Kysely, Migrator, PostgresDialect } from "kysely";
 import pg from "pg";
 
 import { loadModule } from "./load-module.js";
+import { redactUrl } from "./redact-url.js";
 
 const USAGE = "usage: npm run db:copy -- --to postgres://USER:PASSWORD@HOST:5432/DATABASE [--from FILE] [--batch-size N]";
 export const DEFAULT_BATCH_SIZE = 5000;
@@ -51,16 +52,6 @@ export class CopyRefused extends Error {
   }
 }
 
-/** A database URL without its password, for messages. */
-export function redactUrl(url) {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "(not a URL)";
-  }
-}
 
 /** Checks `to` and answers it; refuses anything that is not a postgres:// or postgresql:// URL. */
 function targetUrl(to) {

@@ -3,6 +3,7 @@
 // The seeder is not part of the app's build (the app never imports seed/): it is bundled here
 // from its TypeScript, with the app's modules it uses; loading db.server migrates the database.
 import { loadModule } from "./load-module.js";
+import { redactUrl } from "./redact-url.js";
 
 const seed = await loadModule(
   "prepare",
@@ -22,21 +23,11 @@ const { db, env } = seed;
 function cannotStart(error) {
   const known = error?.name === "DatabaseUnavailableError" || /^Invalid environment:/.test(error?.message ?? "");
   if (!known) throw error;
-  const where = process.env.DATABASE_URL ? ` (DATABASE_URL ${redacted(process.env.DATABASE_URL)})` : "";
+  const where = process.env.DATABASE_URL ? ` (DATABASE_URL ${redactUrl(process.env.DATABASE_URL)})` : "";
   console.error(`ReciPals cannot start: ${error.message}${error.name === "DatabaseUnavailableError" ? where : ""}`);
   process.exit(1);
 }
 
-/** A database URL without its password. */
-function redacted(url) {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "(not a URL)";
-  }
-}
 if (!process.argv.includes("--migrate-only")) {
   const report = await seed.seedDatabase(db, {
     seedFile: env.RECIPALS_SEED_FILE,

@@ -360,16 +360,6 @@ export async function startServer() {
     next();
   });
 
-  // NUL is never text (docs/rules.md#input-limits): an address holding one (%00) names nothing here.
-  app.use((req, res, next) => {
-    if (!/%00/i.test(req.originalUrl)) return next();
-    const message = "Addresses may not contain NUL characters.";
-    res.status(400);
-    // The API answers in JSON like every other refusal of it; pages in plain text.
-    if (req.path.startsWith("/api/")) res.json({ message });
-    else res.type("text/plain").send(message);
-  });
-
   // Cross-site guard (docs/rules.md#cross-site-requests): a state-changing request from a page on another origin is
   // refused before any route sees it. Requests without Origin (curl, old clients) pass; the
   // SameSite=Lax session cookie is not sent cross-site anyway.
@@ -390,6 +380,17 @@ export async function startServer() {
   });
   app.use(gateHeavyBodies(build.entry.module.bodyLimitFor));
   app.use(capBodies(build.entry.module.bodyLimitFor, allowedOrigins));
+
+  // NUL is never text (docs/rules.md#input-limits): an address holding one (%00) names nothing here.
+  // After the body limits, so an oversized body is a 413 whatever its address.
+  app.use((req, res, next) => {
+    if (!/%00/i.test(req.originalUrl)) return next();
+    const message = "Addresses may not contain NUL characters.";
+    res.status(400);
+    // The API answers in JSON like every other refusal of it; pages in plain text.
+    if (req.path.startsWith("/api/")) res.json({ message });
+    else res.type("text/plain").send(message);
+  });
 
   // Brotli as compression sets it up (quality 4) but with a 256 KB window instead of 4 MB: our
   // pages are far smaller, and every response allocated (and the GC reclaimed) the large window,
