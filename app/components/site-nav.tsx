@@ -44,13 +44,14 @@ export function SiteNav({ viewer }: { viewer: NavViewer | null }) {
  * (a plain form post) for people signed in.
  */
 export function TopBar({ viewer }: { viewer: NavViewer | null }) {
+  const onInfo = useLocation().pathname.toLowerCase() === paths.info().toLowerCase();
   return (
     <header className="topbar">
       <Link to={paths.home()} className="topbar__brand">
         ReciPals
       </Link>
       <div className="topbar__actions">
-        <Link to={paths.info()} className="topbar__info" aria-label="Info">
+        <Link to={paths.info()} className="topbar__info" aria-label="Info" aria-current={onInfo ? "page" : undefined}>
           <NavIcon name="info" />
         </Link>
         {viewer ? (
