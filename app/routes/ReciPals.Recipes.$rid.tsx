@@ -16,7 +16,7 @@ import {
   useNavigation,
   useRouteError,
 } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 
 import { Avatar } from "~/components/avatar";
 import { CommentItem } from "~/components/comment-item";
@@ -313,6 +313,12 @@ function Comments({
 function CommentBox({ initial, invalid, sending }: { initial: string; invalid: boolean; sending: boolean }) {
   const hydrated = useHydrated();
   const [hasText, setHasText] = useState(initial.trim() !== "");
+  // Text typed before the page hydrated is in the box but not in the state: read it once hydrated,
+  // or the button would turn disabled under a comment that is there.
+  const box = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (box.current) setHasText(box.current.value.trim() !== "");
+  }, []);
   return (
     <>
       <label htmlFor="comment-text" className="visually-hidden">
@@ -320,6 +326,7 @@ function CommentBox({ initial, invalid, sending }: { initial: string; invalid: b
       </label>
       <textarea
         id="comment-text"
+        ref={box}
         name="text"
         rows={2}
         placeholder="Add a comment..."
