@@ -27,6 +27,10 @@
 //                      scenario: SQLite on one server, PostgreSQL on one server, PostgreSQL on --nodes
 //                      (default 2) servers behind nginx. Needs --database. Scenarios (unless --only):
 //                      home-anon, recipe, home-signed-in, profile, post-viewer, writes-mixed.
+//   --baseline DIR     also serve the copy of the app in DIR (its scripts/, build in RECIPALS_BUILD_DIR and
+//                      node_modules: e.g. this checkout copied with a dependency patch reversed) on its own
+//                      copy of the database, measured interleaved with this one (SQLite): setups
+//                      "baseline" and "sqlite" side by side in one run.
 //
 // CPU columns, per request, from Linux /proc: `cpu ms` the app servers (all their processes
 // summed), `db cpu` PostgreSQL's backends serving the bench database (only when PostgreSQL runs
@@ -68,6 +72,7 @@ const WORKERS = Number(option("workers", 1));
 const WRITE_RATE = Number(option("write-rate", 20));
 const DATABASE = option("database", "");
 const NODES = Number(option("nodes", COMPARE ? 2 : 1));
+const BASELINE = option("baseline", "") ? path.resolve(option("baseline", "")) : "";
 const WARMUP_SECONDS = 2;
 const WRITERS = 50;
 const PASSWORD = "ReciPals"; // every scale user's password (seed/scale.ts)
@@ -86,6 +91,8 @@ if (COMPARE && !DATABASE) refuse("--compare needs --database postgres://… (a s
 if (NODES > 1 && !DATABASE) {
   refuse("--nodes above 1 needs --database postgres://…: several servers share PostgreSQL (one SQLite file shared by servers works on one machine only, and is not what this measures).");
 }
+if (BASELINE && (DATABASE || COMPARE)) refuse("--baseline compares two SQLite servers: leave out --database and --compare.");
+if (BASELINE && !fs.existsSync(path.join(BASELINE, "scripts/server.js"))) refuse(`--baseline ${BASELINE} holds no scripts/server.js.`);
 if (COMPARE && NODES < 2) refuse("--compare sets one server against --nodes servers: give --nodes 2 or more (default 2).");
 
 /** The setups measured: one unless --compare. Each is served by `nodes` servers of WORKERS processes. */
@@ -95,7 +102,10 @@ const SETUPS = COMPARE
       { name: "pg", engine: "postgres", nodes: 1 },
       { name: `pg x${NODES} nginx`, engine: "postgres", nodes: NODES },
     ]
-  : [{ name: DATABASE ? (NODES > 1 ? `pg x${NODES} nginx` : "pg") : "sqlite", engine: DATABASE ? "postgres" : "sqlite", nodes: NODES }];
+  : [
+      ...(BASELINE ? [{ name: "baseline", engine: "sqlite", nodes: 1, appRoot: BASELINE }] : []),
+      { name: DATABASE ? (NODES > 1 ? `pg x${NODES} nginx` : "pg") : "sqlite", engine: DATABASE ? "postgres" : "sqlite", nodes: NODES },
+    ];
 const PG_NODES = Math.max(0, ...SETUPS.filter((setup) => setup.engine === "postgres").map((setup) => setup.nodes));
 const USES_NGINX = SETUPS.some((setup) => setup.nodes > 1);
 
@@ -337,11 +347,11 @@ async function waitForAnswer(url, child, log) {
 }
 
 /** One app server (WORKERS processes) on 127.0.0.1:port. */
-async function startAppServer(name, port, env) {
+async function startAppServer(name, port, env, appRoot = root) {
   const log = path.join(tmp, `server-${name}.log`);
   const out = fs.openSync(log, "a");
-  const child = spawn(process.execPath, [path.join(root, "scripts/server.js")], {
-    cwd: root,
+  const child = spawn(process.execPath, [path.join(appRoot, "scripts/server.js")], {
+    cwd: appRoot,
     env: { ...env, PORT: String(port), HOST: "127.0.0.1", WEB_CONCURRENCY: String(WORKERS) },
     stdio: ["ignore", out, out],
   });
@@ -619,7 +629,11 @@ try {
   // the first of them, addressed directly; a setup of N servers is the first N behind nginx.
   const startMs = Date.now();
   let sqliteServer = null;
-  if (SETUPS.some((setup) => setup.engine === "sqlite")) sqliteServer = await startAppServer("sqlite", await freePort(), baseEnv);
+  // The baseline's copy is taken before any server opens the database.
+  const baselineDatabase = path.join(tmp, "baseline.db");
+  if (BASELINE) fs.copyFileSync(databasePath, baselineDatabase);
+  if (SETUPS.some((setup) => setup.engine === "sqlite" && !setup.appRoot)) sqliteServer = await startAppServer("sqlite", await freePort(), baseEnv);
+  const baselineServer = BASELINE ? await startAppServer("baseline", await freePort(), { ...baseEnv, DATABASE_PATH: baselineDatabase }, BASELINE) : null;
   const pgServers = [];
   if (PG_NODES > 0) {
     const ports = await consecutivePorts(PG_NODES);
@@ -638,10 +652,10 @@ try {
     }
   }
   for (const setup of SETUPS) {
-    setup.database = setup.engine;
+    setup.database = setup.appRoot ? "baseline" : setup.engine;
     if (setup.engine === "sqlite") {
-      setup.servers = [sqliteServer];
-      setup.origin = sqliteServer.origin;
+      setup.servers = [setup.appRoot ? baselineServer : sqliteServer];
+      setup.origin = setup.servers[0].origin;
       setup.balancer = null;
     } else {
       setup.servers = pgServers.slice(0, setup.nodes);
