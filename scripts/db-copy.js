@@ -39,6 +39,12 @@ export const DEFAULT_BATCH_SIZE = 5000;
  * tables with shadow tables of their own; neither kind is listed as a plain table.)
  */
 const DERIVED_TABLES = new Set(["recipe_search", "recipe_shuffle"]);
+/**
+ * The page cache's record of what commits changed (migrations/20261125T0000-cache-scopes.ts):
+ * about the source's servers, not about content. Never copied, nor counted as data in the target;
+ * the copy records itself as one change to everything.
+ */
+const CACHE_TABLES = new Set(["cache_versions", "cache_scoping"]);
 /** The app's write lock (app/server/engines/postgres.server.ts): servers' writes wait for the copy. */
 const WRITE_LOCK = "select pg_advisory_xact_lock(7245001)";
 const NOTICE_CHANNEL = "recipals_changes";
@@ -156,7 +162,7 @@ function sourceTables(source) {
     .prepare("select name from pragma_table_list where schema = 'main' and type = 'table'")
     .pluck()
     .all()
-    .filter((name) => !/^sqlite_/.test(name) && !/^kysely_migration/.test(name) && !DERIVED_TABLES.has(name));
+    .filter((name) => !/^sqlite_/.test(name) && !/^kysely_migration/.test(name) && !DERIVED_TABLES.has(name) && !CACHE_TABLES.has(name));
 }
 
 function sourceMigrations(source, file) {
@@ -190,14 +196,14 @@ async function targetTablesWithRows(client) {
   return rows.filter((row) => row.has_rows).map((row) => tables[row.i]);
 }
 
-/** The tables of the target's schema, but the migrator's own. */
+/** The tables of the target's schema, but the migrator's own and the page cache's. */
 async function targetTables(client) {
   const { rows } = await client.query(
     `select c.relname as name from pg_class c
       where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p') and c.relname not like 'kysely\\_migration%'
       order by c.relname`,
   );
-  return rows.map((row) => row.name);
+  return rows.map((row) => row.name).filter((name) => !CACHE_TABLES.has(name));
 }
 
 function refuseIfNotEmpty(withRows, url) {
@@ -425,7 +431,11 @@ export async function copyDatabase({ from, to, batchSize = DEFAULT_BATCH_SIZE, o
         }
         if (searchDocuments !== recipes) throw new CopyRefused(`the search index holds ${searchDocuments} documents for ${recipes} recipes; nothing was copied`, { counts });
 
-        // Servers already listening drop their page caches when this commits.
+        // Servers already listening drop their page caches when this commits: everything changed.
+        await client.query(
+          `insert into cache_versions (scope, version) select '*', coalesce(max(version), 0) + 1 from cache_versions
+             on conflict (scope) do update set version = excluded.version`,
+        );
         await client.query("select pg_notify($1, '')", [NOTICE_CHANNEL]);
         await client.query("commit");
         source.exec("commit");

@@ -1,8 +1,16 @@
 // A shared page cache in front of Remix (issue 9): what a visitor without cookies is shown is
 // the same for every such visitor, so rendering it again for each one is wasted work. A page
 // rendered for one visitor is kept — already compressed — and answered to the next ones until
-// the database changes (any commit, by this process or another) or `ttlMs` passes (feeds are
-// shuffled per response, and time moves on), whichever comes first.
+// what it shows changes in the database (a commit by this process or another) or `ttlMs` passes
+// (feeds are shuffled per response, and time moves on), whichever comes first.
+//
+// What a page shows is named by scopes (docs/scaling.md, "What a write drops from the page
+// cache"): while rendering, the app calls `scope("recipe:…", "feed", …)` for the data it reads, and
+// each commit records the scopes it changed. When `version()` moves, `changes()` says which scopes
+// changed since it was last asked, and only the entries naming one of them are dropped; a change
+// to everything ("all") drops every entry, and so does any change for an entry that named no
+// scope (it may show anything). While `changes()` cannot tell (null), nothing is answered from
+// memory or kept. Without `changes`, any move of `version()` drops every entry.
 //
 // What may be kept is the app's call, not this file's: the app calls `context.sharedCache.offer()`
 // (app/server/shared-cache.server.ts) for an answer that depends only on the URL, and `withhold()`
@@ -104,6 +112,7 @@ const NOT_MODIFIED_HEADERS = ["etag", "cache-control", "vary", "last-modified"];
 /**
  * @param {{
  *   version: () => string,   // changes whenever the database may have changed
+ *   changes?: () => ({ all: boolean, scopes: string[] } | null), // scopes changed since the last call; null: unknown now
  *   isPersonal: (cookieHeader?: string, authorization?: string) => boolean, // the app's rule: never shared
  *   variantsOf?: (url: string) => number, // how many differently shuffled copies a URL keeps (default 1)
  *   ttlMs?: number,          // the longest an entry is answered
@@ -112,21 +121,107 @@ const NOT_MODIFIED_HEADERS = ["etag", "cache-control", "vary", "last-modified"];
  *   maxEntries?: number,
  * }} options
  */
-export function createPageCache({ version, isPersonal, variantsOf = () => 1, ttlMs = 10_000, maxBytes = 64 * 1024 * 1024, maxEntryBytes = 512 * 1024, maxEntries = 10_000 }) {
+export function createPageCache({
+  version,
+  changes = null,
+  isPersonal,
+  variantsOf = () => 1,
+  ttlMs = 10_000,
+  maxBytes = 64 * 1024 * 1024,
+  maxEntryBytes = 512 * 1024,
+  maxEntries = 10_000,
+}) {
   if (typeof isPersonal !== "function") throw new Error("createPageCache needs the app's isPersonal(cookieHeader, authorization).");
   /** Insertion order is recency order: a hit moves its entry to the end; the oldest go first. */
   const entries = new Map();
   let bytes = 0;
-  /** The database version the entries were made at: when it moves, every entry is stale. */
+  /** Keys of the entries naming each scope, and of those naming none (they depend on everything). */
+  const byScope = new Map();
+  const unscoped = new Set();
+  /** The database version the entries are up to date with. */
   let entriesVersion = null;
+  /**
+   * The changes learnt of lately, numbered: a render that started before one of them must not be
+   * kept when the change is in what it shows. `changeCount` numbers the last one.
+   */
+  const recentChanges = [];
+  const RECENT_CHANGES = 1024;
+  let changeCount = 0;
   const stats = { hits: 0, misses: 0, stored: 0 };
+  /** Entries dropped because what they show changed. */
+  let dropped = 0;
+
+  const unindex = (key, entry) => {
+    if (entry.scopes === null) return void unscoped.delete(key);
+    for (const scope of entry.scopes) {
+      const keys = byScope.get(scope);
+      keys?.delete(key);
+      if (keys?.size === 0) byScope.delete(scope);
+    }
+  };
 
   const drop = (key) => {
     const entry = entries.get(key);
     if (!entry) return;
     entries.delete(key);
+    unindex(key, entry);
     bytes -= entry.bytes;
   };
+
+  const clearAll = () => {
+    dropped += entries.size;
+    entries.clear();
+    byScope.clear();
+    unscoped.clear();
+    bytes = 0;
+  };
+
+  const record = (change) => {
+    changeCount++;
+    recentChanges.push({ n: changeCount, ...change });
+    if (recentChanges.length > RECENT_CHANGES) recentChanges.shift();
+  };
+
+  /**
+   * Brings the entries up to date with the database: drops what changed since the last look.
+   * False when that cannot be told now (the app's `changes()` said so): then nothing kept may be
+   * answered, nor anything rendered meanwhile kept.
+   */
+  function sync() {
+    const current = version();
+    if (current === entriesVersion) return true;
+    if (!changes) {
+      clearAll();
+      entriesVersion = current;
+      record({ all: true, scopes: new Set() });
+      return true;
+    }
+    const changed = changes();
+    if (changed === null) return false;
+    entriesVersion = current;
+    if (changed.all) {
+      clearAll();
+      record({ all: true, scopes: new Set() });
+    } else if (changed.scopes.length > 0) {
+      const before = entries.size;
+      for (const key of [...unscoped]) drop(key);
+      for (const scope of changed.scopes) for (const key of [...(byScope.get(scope) ?? [])]) drop(key);
+      dropped += before - entries.size;
+      record({ all: false, scopes: new Set(changed.scopes) });
+    }
+    return true;
+  }
+
+  /** Whether a change learnt of after `since` touches what an answer naming `scopes` (null: anything) shows. */
+  function changedSince(since, scopes) {
+    if (changeCount - since > recentChanges.length) return true; // older than what is remembered
+    for (let i = recentChanges.length - 1; i >= 0 && recentChanges[i].n > since; i--) {
+      const change = recentChanges[i];
+      if (change.all || (scopes === null && change.scopes.size > 0)) return true;
+      if (scopes !== null) for (const scope of scopes) if (change.scopes.has(scope)) return true;
+    }
+    return false;
+  }
 
   // Everything the app's answer can depend on besides the database: Remix builds the request URL
   // from the protocol, Host and X-Forwarded-Host (absolute links in a page), and the API's CORS
@@ -145,6 +240,14 @@ export function createPageCache({ version, isPersonal, variantsOf = () => 1, ttl
     drop(key);
     if (entry.bytes > maxBytes) return;
     entries.set(key, entry);
+    if (entry.scopes === null) unscoped.add(key);
+    else {
+      for (const scope of entry.scopes) {
+        let keys = byScope.get(scope);
+        if (!keys) byScope.set(scope, (keys = new Set()));
+        keys.add(key);
+      }
+    }
     bytes += entry.bytes;
     stats.stored++;
     for (const oldest of entries.keys()) {
@@ -170,8 +273,10 @@ export function createPageCache({ version, isPersonal, variantsOf = () => 1, ttl
   }
 
   /** Wraps res to see what the app answers and keep it when the app offered it. */
-  function capture(req, res, key, versionAtStart) {
+  function capture(req, res, key, changesAtStart) {
     let offered = false;
+    /** What the answer shows, as the app named it; null while it named nothing (it may show anything). */
+    let scopes = null;
     let headers = null;
     let chunks = [];
     let size = 0;
@@ -199,7 +304,7 @@ export function createPageCache({ version, isPersonal, variantsOf = () => 1, ttl
       collect(chunk, encoding);
       const result = end.call(this, chunk, encoding, callback);
       if (offered && !withheld && chunks !== null && res.statusCode === 200 && !res.hasHeader("set-cookie")) {
-        keep(key, versionAtStart, headers, Buffer.concat(chunks));
+        keep(key, changesAtStart, scopes, headers, Buffer.concat(chunks));
       }
       chunks = null;
       return result;
@@ -213,6 +318,15 @@ export function createPageCache({ version, isPersonal, variantsOf = () => 1, ttl
       withhold() {
         withheld = true;
       },
+      /**
+       * What this answer shows, by scope (`recipe:…`, `user:…`, `feed` …): it is dropped when a
+       * commit changes one of them. Called by every part of the answer that reads data; with no
+       * names, a part that reads none. An answer nothing named scopes for depends on everything.
+       */
+      scope(...names) {
+        scopes ??= new Set();
+        for (const name of names) scopes.add(String(name));
+      },
     };
   }
 
@@ -223,9 +337,9 @@ export function createPageCache({ version, isPersonal, variantsOf = () => 1, ttl
     return copy;
   };
 
-  function keep(key, entryVersion, headers, identity) {
-    // The database changed while this was rendered: it may already be out of date.
-    if (version() !== entryVersion) return;
+  function keep(key, changesAtStart, scopes, headers, identity) {
+    // What it shows changed while it was rendered: it may already be out of date.
+    if (!sync() || changedSince(changesAtStart, scopes)) return;
     const headerMap = new Map(headers);
     // "private" marks an answer for one person: never shared, whatever was offered.
     if (/\bprivate\b/i.test(String(headerMap.get("cache-control") ?? ""))) return;
@@ -258,6 +372,7 @@ export function createPageCache({ version, isPersonal, variantsOf = () => 1, ttl
     };
     const kept = [...headerMap];
     store(key, {
+      scopes,
       expires: Date.now() + ttlMs,
       etag: String(etag),
       headers: kept,
@@ -269,17 +384,15 @@ export function createPageCache({ version, isPersonal, variantsOf = () => 1, ttl
 
   function middleware(req, res, next) {
     if (!isShareableRequest(req, isPersonal)) return next();
-    const key = keyOf(req);
-    const current = version();
-    if (current !== entriesVersion) {
-      // Every entry is older than this change: drop them all (no stale entry lingers in memory).
-      entries.clear();
-      bytes = 0;
-      entriesVersion = current;
+    // Entries whose data changed are dropped at once (no stale entry lingers in memory); one that
+    // went stale while rendering was never kept. While the changes cannot be told, the page is
+    // rendered for this request alone.
+    if (!sync()) {
+      stats.misses++;
+      return next();
     }
+    const key = keyOf(req);
     const entry = entries.get(key);
-    // Entries are all of the current version: they were dropped when it moved, and one that
-    // went stale while rendering was never kept.
     if (entry && entry.expires > Date.now()) {
       stats.hits++;
       entries.delete(key);
@@ -288,7 +401,7 @@ export function createPageCache({ version, isPersonal, variantsOf = () => 1, ttl
     }
     if (entry) drop(key);
     stats.misses++;
-    res.locals.sharedCache = capture(req, res, key, current);
+    res.locals.sharedCache = capture(req, res, key, changeCount);
     next();
   }
 
@@ -301,8 +414,13 @@ export function createPageCache({ version, isPersonal, variantsOf = () => 1, ttl
     get bytes() {
       return bytes;
     },
+    get dropped() {
+      return dropped;
+    },
     clear() {
       entries.clear();
+      byScope.clear();
+      unscoped.clear();
       bytes = 0;
     },
   };

@@ -414,16 +414,19 @@ export async function startServer() {
     res.status(404).json({ message: "Not found." });
   });
   app.all("*", coalesceWrites);
-  // Pages and API reads without cookies, kept until the database changes (scripts/page-cache.js).
+  // Pages and API reads without cookies, kept until what they show changes (scripts/page-cache.js).
   // PAGE_CACHE_SECONDS=0 turns it off.
   const cacheSeconds = Number(process.env.PAGE_CACHE_SECONDS || 10);
   if (!(cacheSeconds >= 0 && cacheSeconds <= 3600)) throw new Error("PAGE_CACHE_SECONDS must be a number of seconds from 0 to 3600.");
   const dataVersion = build.entry.module.dataVersion;
   if (cacheSeconds > 0 && typeof dataVersion === "function") {
+    // Which scopes commits changed (docs/scaling.md): a write drops only the pages showing them.
+    const feed = build.entry.module.pageCacheChanges?.();
     app.all(
       "*",
       createPageCache({
-        version: dataVersion,
+        version: feed ? feed.version : dataVersion,
+        changes: feed?.changes,
         isPersonal: build.entry.module.isPersonalRequest,
         variantsOf: build.entry.module.shuffledVariants,
         ttlMs: cacheSeconds * 1000,

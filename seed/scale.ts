@@ -568,7 +568,19 @@ export async function scaleSeed(file: string, options: ScaleOptions = {}): Promi
       };
     }
 
-    const report = sqlite.transaction(() => writeScaleData(sqlite, userCount, passwordHash, random, sink))();
+    // The page cache hears of this as one change to everything, not one per row: marked as a
+    // writer that names its scopes, it names `*` (migrations/20261125T0000-cache-scopes.ts).
+    const report = sqlite.transaction(() => {
+      sqlite.prepare("INSERT INTO cache_scoping (id) VALUES (1) ON CONFLICT DO NOTHING").run();
+      const written = writeScaleData(sqlite, userCount, passwordHash, random, sink);
+      sqlite.prepare("DELETE FROM cache_scoping").run();
+      sqlite
+        .prepare(
+          "INSERT INTO cache_versions (scope, version) VALUES ('*', (SELECT coalesce(max(version), 0) + 1 FROM cache_versions)) ON CONFLICT (scope) DO UPDATE SET version = excluded.version",
+        )
+        .run();
+      return written;
+    })();
     report.heavyFollower = heavyFollowerName();
     sqlite.pragma("wal_checkpoint(TRUNCATE)");
     report.ms = performance.now() - started;

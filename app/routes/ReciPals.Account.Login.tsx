@@ -9,6 +9,7 @@ import { readForm } from "~/server/body.server";
 import { authenticateForm, LoginError, throttledSignIn } from "~/server/auth.server";
 import { keptFields, type FormFailure } from "~/server/forms.server";
 import { createUserSession, requireAnonymous } from "~/server/session.server";
+import { scopeSharedCache } from "~/server/shared-cache.server";
 import { clientAddress, ThrottledError } from "~/server/throttle.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · ReciPals" }];
@@ -29,8 +30,10 @@ const REASONS: Record<string, string> = {
   expired: "Session expired. Please log in again.",
 };
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAnonymous(request);
+  // Nothing from the database: no write changes this page.
+  scopeSharedCache(context);
   return null;
 }
 

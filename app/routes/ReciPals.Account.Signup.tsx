@@ -16,6 +16,7 @@ import { formValues, toFailure, type FormFailure } from "~/server/forms.server";
 import { hashPassword } from "~/server/password.server";
 import { isUsernameTaken } from "~/server/queries/users.server";
 import { commitSignupDraft, getSignupDraft, requireAnonymous } from "~/server/session.server";
+import { scopeSharedCache } from "~/server/shared-cache.server";
 import {
   FILL_ALL_FIELDS,
   PASSWORDS_DONT_MATCH,
@@ -26,8 +27,10 @@ import {
 
 export const meta: MetaFunction = () => [{ title: "Sign up · ReciPals" }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAnonymous(request);
+  // Nothing from the database (the draft is in a cookie: such a request is never shared).
+  scopeSharedCache(context);
   // Coming back from the tags step keeps name and username (never the password).
   const draft = await getSignupDraft(request);
   return { name: draft?.name ?? "", username: draft?.username ?? "" };

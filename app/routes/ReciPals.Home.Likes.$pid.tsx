@@ -6,13 +6,17 @@ import { RouteDialog } from "~/components/route-dialog";
 import { paths } from "~/lib/paths";
 import { invariantResponse } from "~/server/http.server";
 import { listLikers } from "~/server/queries/likes.server";
-import { postExists } from "~/server/queries/posts.server";
+import { getPostOwnership } from "~/server/queries/posts.server";
+import { CacheScope } from "~/server/cache-scopes.server";
+import { scopeSharedCache } from "~/server/shared-cache.server";
 
 export const meta: MetaFunction = () => [{ title: "Likes · ReciPals" }];
 
-export async function loader({ params }: LoaderFunctionArgs) {
+export async function loader({ params, context }: LoaderFunctionArgs) {
   const postId = params.pid ?? "";
-  invariantResponse(await postExists(postId), "Post not found.", 404);
+  const post = await getPostOwnership(postId);
+  invariantResponse(post, "Post not found.", 404);
+  scopeSharedCache(context, [CacheScope.recipe(post.recipe_id)]);
   return { likers: await listLikers(postId) };
 }
 

@@ -5,19 +5,23 @@ import { useEffect, useState } from "react";
 import { PostCard } from "~/components/post-card";
 import { paths } from "~/lib/paths";
 import { getFeedPage, parseFeedSeed, parsePage, type PostCardData } from "~/server/queries/feed.server";
+import { CacheScope } from "~/server/cache-scopes.server";
 import { getUserId } from "~/server/session.server";
+import { scopeSharedCache } from "~/server/shared-cache.server";
 import feedStyles from "~/styles/feed.css";
 import { EmptyState } from "~/components/empty-state";
 
 export const meta: MetaFunction = () => [{ title: "Home · ReciPals" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: feedStyles }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const viewerId = await getUserId(request);
   const seed = parseFeedSeed(url.searchParams.get("seed"));
   const page = parsePage(url.searchParams.get("page"));
   const { posts, hasMore } = await getFeedPage({ viewerId, seed, page });
+  // Which posts there are, and each card's recipe with its post (counts included).
+  scopeSharedCache(context, [CacheScope.feed, ...posts.map((post) => CacheScope.recipe(post.recipe_id))]);
   return { posts, hasMore, seed, page, signedIn: viewerId !== null };
 }
 

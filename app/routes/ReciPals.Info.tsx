@@ -1,12 +1,15 @@
-import type { MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 
 import { SITE } from "~/lib/site";
+import { scopeSharedCache } from "~/server/shared-cache.server";
 import { projectSourceUrl } from "~/server/site.server";
 
 export const meta: MetaFunction = () => [{ title: "About · ReciPals" }];
 
-export function loader() {
+export function loader(args?: LoaderFunctionArgs) {
+  // Nothing from the database: no write changes this page.
+  scopeSharedCache(args?.context);
   return { sourceUrl: projectSourceUrl() };
 }
 

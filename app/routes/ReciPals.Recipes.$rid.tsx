@@ -30,6 +30,7 @@ import { DEFAULT_PROFILE_IMAGE, paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/pa
 import { MAX_SERVES, parseServes, scaleIngredientLine } from "~/lib/servings";
 import { absoluteUrl, recipeJsonLd, shareMeta } from "~/lib/structured-data";
 import { readForm } from "~/server/body.server";
+import { CacheScope } from "~/server/cache-scopes.server";
 import { invariantResponse, readIntent } from "~/server/http.server";
 import { isFetcherSubmission } from "~/server/interaction.server";
 import { listComments, type CommentView } from "~/server/queries/comments.server";
@@ -38,6 +39,7 @@ import { getPostIdForRecipe } from "~/server/queries/posts.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { isRecipeSaved } from "~/server/queries/saved.server";
 import { getUser, requireUser } from "~/server/session.server";
+import { scopeSharedCache } from "~/server/shared-cache.server";
 import { addComment } from "~/server/services/interactions.server";
 import recipeStyles from "~/styles/recipe.css";
 
@@ -54,9 +56,12 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   ];
 };
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const recipe = await getRecipeDetail(params.rid ?? "");
   invariantResponse(recipe, "Recipe not found.", 404);
+  // The recipe with its post (comments, likes). Its creator's and commenters' names and pictures
+  // change everything when they change (cache-scopes.server.ts).
+  scopeSharedCache(context, [CacheScope.recipe(recipe.recipe_id)]);
   const viewer = await getUser(request);
   const [comments, saved, likes] = await Promise.all([
     recipe.post_id ? listComments(recipe.post_id) : Promise.resolve([] as CommentView[]),

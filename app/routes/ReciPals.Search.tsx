@@ -19,7 +19,8 @@ import { MAX_QUERY_LENGTH } from "~/lib/limits";
 import { paths } from "~/lib/paths";
 import type { RecipeCard, RecipePage, UserCard } from "~/server/queries/search.server";
 import { searchRecipes, searchUsers } from "~/server/queries/search.server";
-import { withholdFromSharedCache } from "~/server/shared-cache.server";
+import { CacheScope } from "~/server/cache-scopes.server";
+import { scopeSharedCache, withholdFromSharedCache } from "~/server/shared-cache.server";
 import { parseSearchParams } from "~/server/validation/search.server";
 import searchStyles from "~/styles/search.css";
 import { PersonLink } from "~/components/person-link";
@@ -62,6 +63,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
   // A failure is this moment's, not the page's: never kept for the next visitors.
   if (error) withholdFromSharedCache(context);
+  scopeSharedCache(context, [CacheScope.search, q ? CacheScope.people : null]);
   return { q, page, seed, recipes, people, error };
 }
 

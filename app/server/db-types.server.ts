@@ -122,6 +122,17 @@ export interface RateEventsTable {
   at: number;
 }
 
+/** The last commit that changed each page-cache scope (migrations/20261125T0000-cache-scopes.ts). */
+export interface CacheVersionsTable {
+  scope: string;
+  version: number;
+}
+
+/** Empty outside a transaction: the mark of a writer that names the scopes it changes. */
+export interface CacheScopingTable {
+  id: number;
+}
+
 export interface Database {
   users: UsersTable;
   user_tags: UserTagsTable;
@@ -139,4 +150,6 @@ export interface Database {
   seed_runs: SeedRunsTable;
   sign_in_failures: SignInFailuresTable;
   rate_events: RateEventsTable;
+  cache_versions: CacheVersionsTable;
+  cache_scoping: CacheScopingTable;
 }

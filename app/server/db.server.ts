@@ -1,7 +1,7 @@
 import { Migrator, PostgresAdapter } from "kysely";
 
 import { migrationProvider } from "../../migrations/index";
-import type { DB, Engine } from "./engines/engine.server";
+import type { ChangeFeed, DB, Engine } from "./engines/engine.server";
 import { openPostgres, postgresEngine } from "./engines/postgres.server";
 import { openSqlite, sqliteEngine } from "./engines/sqlite.server";
 import { env } from "./env.server";
@@ -10,7 +10,7 @@ import { env } from "./env.server";
 // is set, otherwise the SQLite file at DATABASE_PATH. Query modules take a `DB` and ask
 // `engineOf(database)` for the few pieces of SQL that differ; they never test the engine.
 
-export type { DB } from "./engines/engine.server";
+export type { ChangeFeed, DB, ScopeChanges } from "./engines/engine.server";
 export { DatabaseUnavailableError, databaseLooksDown, isUnavailable } from "./engines/postgres.server";
 
 /** What a page or a JSON call says while the database cannot be reached (status 503). */
@@ -20,6 +20,7 @@ export type DatabaseLocation = { engine: "sqlite"; path: string } | { engine: "p
 
 interface Opened {
   changeCounter(): string;
+  changeFeed(): ChangeFeed;
   ready(): Promise<void>;
   close(): Promise<void>;
 }
@@ -38,7 +39,12 @@ export function openDatabase(location: DatabaseLocation | string): DB {
   const where: DatabaseLocation = typeof location === "string" ? { engine: "sqlite", path: location } : location;
   if (where.engine === "sqlite") {
     const sqlite = openSqlite(where.path);
-    opened.set(sqlite.database, { changeCounter: sqlite.changeCounter, ready: async () => undefined, close: () => sqlite.database.destroy() });
+    opened.set(sqlite.database, {
+      changeCounter: sqlite.changeCounter,
+      changeFeed: sqlite.changeFeed,
+      ready: async () => undefined,
+      close: () => sqlite.database.destroy(),
+    });
     return sqlite.database;
   }
   const postgres = openPostgres({ url: where.url, poolSize: where.poolSize });
@@ -61,6 +67,16 @@ export function changeCounter(database: DB): string {
   const handle = opened.get(database);
   if (!handle) throw new Error("changeCounter: not a database opened by openDatabase");
   return handle.changeCounter();
+}
+
+/**
+ * What the shared page cache asks when the counter moves: which page-cache scopes commits changed
+ * since it last asked (cache-scopes.server.ts). One feed per cache: each remembers where it stopped.
+ */
+export function openChangeFeed(database: DB): ChangeFeed {
+  const handle = opened.get(database);
+  if (!handle) throw new Error("openChangeFeed: not a database opened by openDatabase");
+  return handle.changeFeed();
 }
 
 /** Waits until the database answers; throws DatabaseUnavailableError when it cannot be reached. */

@@ -1,4 +1,4 @@
-import { changeCounter, closeDatabaseHandle, db } from "./db.server";
+import { changeCounter, closeDatabaseHandle, db, openChangeFeed, type ChangeFeed } from "./db.server";
 
 // What scripts/server.js asks of the app, through the server build (app/entry.server.tsx exports
 // these): the rules for request bodies, what makes a request personal, which pages keep shuffled
@@ -11,6 +11,14 @@ export { shuffledVariants } from "./shared-cache.server";
 /** For the shared page cache: changes whenever the database may have changed. */
 export function dataVersion(): string {
   return changeCounter(db);
+}
+
+/**
+ * For the shared page cache: its `version` and `changes` (which page-cache scopes commits
+ * changed since it last asked; cache-scopes.server.ts). One per cache.
+ */
+export function pageCacheChanges(): ChangeFeed {
+  return openChangeFeed(db);
 }
 
 /** Called on SIGTERM, after the last request has finished. */

@@ -59,6 +59,11 @@ interface TestApp {
   renders: number;
   /** What `version()` returns. */
   version: string;
+  /** With `scoped`: the changes `changes()` reports next, and whether it can tell them now. */
+  pending: { all: boolean; scopes: string[] }[];
+  unknown: boolean;
+  /** How many times the cache asked `changes()`. */
+  asked: number;
 }
 
 const servers: http.Server[] = [];
@@ -67,14 +72,32 @@ const servers: http.Server[] = [];
  * Query flags the handler understands: offer (calls sharedCache.offer()), status=N, setcookie,
  * private (Cache-Control: private), pad=N (bytes of padding; random: incompressible), chunks (body written in pieces),
  * noetag, bump (the data version changes while rendering), inject (an inline script without the
- * nonce, as injected markup would be), withhold (the app withholds the answer). A request header X-Withhold keeps
- * the handler from offering whatever the URL says (headers other than Origin are not in the key).
+ * nonce, as injected markup would be), withhold (the app withholds the answer), scope=a,b (the
+ * answer shows scopes a and b; `scope=` none at all), change=x (scope x changes while rendering).
+ * A request header X-Withhold keeps the handler from offering whatever the URL says (headers other
+ * than Origin are not in the key).
  */
 async function startApp(
-  options: { ttlMs?: number; maxBytes?: number; maxEntryBytes?: number; maxEntries?: number; trustProxy?: boolean; variantsOf?: (url: string) => number } = {},
+  options: {
+    ttlMs?: number;
+    maxBytes?: number;
+    maxEntryBytes?: number;
+    maxEntries?: number;
+    trustProxy?: boolean;
+    variantsOf?: (url: string) => number;
+    /** Give the cache `changes()`: what changed is said by `change(app, …)` rather than "everything". */
+    scoped?: boolean;
+  } = {},
 ): Promise<TestApp> {
-  const testApp = { port: 0, renders: 0, version: "v1" } as TestApp;
-  testApp.cache = createPageCache({ version: () => testApp.version, isPersonal: isPersonalRequest, ...options });
+  const testApp = { port: 0, renders: 0, version: "v1", pending: [] as TestApp["pending"], unknown: false, asked: 0 } as TestApp;
+  const { scoped, ...cacheOptions } = options;
+  const changes = () => {
+    testApp.asked += 1;
+    if (testApp.unknown) return null;
+    const told = testApp.pending.splice(0);
+    return { all: told.some((change) => change.all), scopes: told.flatMap((change) => change.scopes) };
+  };
+  testApp.cache = createPageCache({ version: () => testApp.version, ...(scoped ? { changes } : {}), isPersonal: isPersonalRequest, ...cacheOptions });
   const app = express();
   if (options.trustProxy) app.set("trust proxy", true);
   app.use(compression());
@@ -97,6 +120,8 @@ async function startApp(
     if (flags.has("inject")) html = html.replace("</body>", "<script>stolen(document.cookie)</script></body>");
     if (flags.has("withhold")) res.locals.sharedCache?.withhold();
     if (flags.has("bump")) testApp.version = `${testApp.version}+`;
+    if (flags.has("scope")) res.locals.sharedCache?.scope(...(flags.get("scope") ? flags.get("scope")!.split(",") : []));
+    if (flags.has("change")) change(testApp, flags.get("change")!);
     if (!flags.has("chunks")) return res.end(html);
     const piece = Math.ceil(html.length / 8);
     for (let i = 0; i < html.length; i += piece) res.write(html.slice(i, i + piece));
@@ -143,6 +168,12 @@ function request(app: TestApp, path: string, headers: Record<string, string> = {
 }
 
 /** Asserts that `action` made the handler render exactly `count` times. */
+/** A commit that changed `scopes` ("*": everything): the version moves and `changes()` will say so. */
+function change(app: TestApp, ...scopes: string[]): void {
+  app.pending.push({ all: scopes.includes("*"), scopes: scopes.filter((scope) => scope !== "*") });
+  app.version = `${app.version}+`;
+}
+
 async function expectRenders<T>(app: TestApp, count: number, action: () => Promise<T>): Promise<T> {
   const before = app.renders;
   const result = await action();
@@ -610,6 +641,93 @@ describe("page cache: size limits", () => {
     expect(app.cache.size).toBe(0);
     expect(app.cache.bytes).toBe(0);
     await expectRenders(app, 1, () => request(app, "/a?offer"));
+  });
+});
+
+describe("page cache: scopes (what a write drops)", () => {
+  it("drops only the entries naming a changed scope", async () => {
+    const app = await startApp({ scoped: true });
+    await request(app, "/a?offer&scope=recipe:a,feed");
+    await request(app, "/b?offer&scope=recipe:b");
+    await request(app, "/info?offer&scope=");
+    change(app, "recipe:a");
+    await expectRenders(app, 1, () => request(app, "/a?offer&scope=recipe:a,feed"));
+    await expectRenders(app, 0, () => request(app, "/b?offer&scope=recipe:b"));
+    await expectRenders(app, 0, () => request(app, "/info?offer&scope="));
+    change(app, "feed", "user:x");
+    await expectRenders(app, 1, () => request(app, "/a?offer&scope=recipe:a,feed"));
+    await expectRenders(app, 0, () => request(app, "/b?offer&scope=recipe:b"));
+    expect(app.cache.dropped).toBe(2);
+  });
+
+  it("drops an answer that named no scope on any change, and keeps everything when nothing a page shows changed", async () => {
+    const app = await startApp({ scoped: true });
+    await request(app, "/list?offer");
+    await request(app, "/b?offer&scope=recipe:b");
+    // A commit that changed no scope (a sign-in): the version moves, nothing is dropped.
+    change(app);
+    await expectRenders(app, 0, () => request(app, "/list?offer"));
+    await expectRenders(app, 0, () => request(app, "/b?offer&scope=recipe:b"));
+    change(app, "recipe:zzz");
+    await expectRenders(app, 1, () => request(app, "/list?offer"));
+    await expectRenders(app, 0, () => request(app, "/b?offer&scope=recipe:b"));
+  });
+
+  it("drops every entry, those naming no data too, when everything changed", async () => {
+    const app = await startApp({ scoped: true });
+    await request(app, "/b?offer&scope=recipe:b");
+    await request(app, "/info?offer&scope=");
+    change(app, "*");
+    expect(app.cache.size).toBe(2);
+    await expectRenders(app, 1, () => request(app, "/info?offer&scope="));
+    expect(app.cache.size).toBe(1);
+    await expectRenders(app, 1, () => request(app, "/b?offer&scope=recipe:b"));
+  });
+
+  it("answers nothing from memory, and keeps nothing, while the changes cannot be told", async () => {
+    const app = await startApp({ scoped: true });
+    await request(app, "/b?offer&scope=recipe:b");
+    app.unknown = true;
+    change(app, "recipe:b");
+    await expectRenders(app, 1, () => request(app, "/b?offer&scope=recipe:b"));
+    await expectRenders(app, 1, () => request(app, "/c?offer&scope=recipe:c"));
+    await expectRenders(app, 1, () => request(app, "/c?offer&scope=recipe:c"));
+    app.unknown = false;
+    await expectRenders(app, 1, () => request(app, "/b?offer&scope=recipe:b"));
+    await expectRenders(app, 0, () => request(app, "/b?offer&scope=recipe:b"));
+  });
+
+  it("does not keep an answer whose scope changed while it rendered; keeps one when another scope changed", async () => {
+    const app = await startApp({ scoped: true });
+    await expectRenders(app, 1, () => request(app, "/a?offer&scope=recipe:a&change=recipe:a"));
+    await expectRenders(app, 1, () => request(app, "/a?offer&scope=recipe:a&change=recipe:a"));
+    await expectRenders(app, 1, () => request(app, "/b?offer&scope=recipe:b&change=recipe:a"));
+    await expectRenders(app, 0, () => request(app, "/b?offer&scope=recipe:b&change=recipe:a"));
+    // An answer that named nothing may show the changed scope.
+    await expectRenders(app, 1, () => request(app, "/list?offer&change=recipe:a"));
+    await expectRenders(app, 1, () => request(app, "/list?offer&change=recipe:a"));
+  });
+
+  it("asks what changed only when the version moved: a request costs one version() while nothing changes", async () => {
+    const app = await startApp({ scoped: true });
+    await request(app, "/b?offer&scope=recipe:b");
+    const asked = app.asked;
+    for (let i = 0; i < 20; i++) await request(app, "/b?offer&scope=recipe:b");
+    expect(app.asked).toBe(asked);
+    change(app, "recipe:c");
+    await request(app, "/b?offer&scope=recipe:b");
+    await request(app, "/b?offer&scope=recipe:b");
+    expect(app.asked).toBe(asked + 1);
+  });
+
+  it("forgets an entry's scopes with the entry (evicted, expired or replaced)", async () => {
+    const app = await startApp({ scoped: true, maxEntries: 1 });
+    await request(app, "/a?offer&scope=recipe:a");
+    await request(app, "/b?offer&scope=recipe:b");
+    expect(app.cache.size).toBe(1);
+    change(app, "recipe:a");
+    await expectRenders(app, 0, () => request(app, "/b?offer&scope=recipe:b"));
+    expect(app.cache.dropped).toBe(0);
   });
 });
 

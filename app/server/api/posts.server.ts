@@ -5,10 +5,12 @@ import { z } from "zod";
 import { canEditRecipe, isAdmin } from "~/lib/permissions";
 import { RECIPE_LIMITS, RECIPE_MESSAGES } from "~/lib/recipe-form";
 
-import { createPostForRecipe, getPostForRecipe, postExists, readPostsFull } from "../queries/posts.server";
+import { CacheScope } from "../cache-scopes.server";
+import { getPostForRecipe, postExists, readPostsFull } from "../queries/posts.server";
 import { getRecipeOwnership } from "../queries/recipe-writes.server";
 import { addComment } from "../services/interactions.server";
-import { changePost, POST_MESSAGES } from "../services/posts.server";
+import { addPostToRecipe, changePost, POST_MESSAGES } from "../services/posts.server";
+import { scopeSharedCache } from "../shared-cache.server";
 import { isUsableRecipeId } from "../validation/recipe.server";
 import { apiPost, NOT_FOUND, parseListWindow, streamPosts } from "./entities.server";
 import { ApiError, invalid, json, param, readJsonObject, requireApiUser, unwrap, type ApiArgs } from "./http.server";
@@ -91,7 +93,9 @@ export async function listPosts({ request }: ApiArgs): Promise<Response> {
 
 /** GET /api/posts/{id}. */
 export async function getPost(args: ApiArgs): Promise<Response> {
-  return json(await apiPost(param(args, "post_id")));
+  const post = await apiPost(param(args, "post_id"));
+  scopeSharedCache(args.context, [CacheScope.recipe(post.recipe_id)]);
+  return json(post);
 }
 
 /** POST /api/posts: see the comment at the top (idempotent after POST /api/recipes). */
@@ -107,7 +111,7 @@ export async function createPost({ request }: ApiArgs): Promise<Response> {
   const wanted = body.post_id ?? body._id;
   const postId = wanted && isUsableRecipeId(wanted) && !(await postExists(wanted)) ? wanted : crypto.randomUUID();
   try {
-    await createPostForRecipe({ postId, recipeId: recipe.id });
+    await addPostToRecipe({ postId, recipeId: recipe.id, creatorId: recipe.user_created });
   } catch (error) {
     // Two creates at once: the other one won; answer its post.
     const existing = await getPostForRecipe(recipe.id);
@@ -183,7 +187,9 @@ export async function deletePostApi(args: ApiArgs): Promise<Response> {
 
 /** GET /api/posts/{id}/comments: the post's comments. */
 export async function listPostComments(args: ApiArgs): Promise<Response> {
-  return json((await apiPost(param(args, "post_id"))).comments);
+  const post = await apiPost(param(args, "post_id"));
+  scopeSharedCache(args.context, [CacheScope.recipe(post.recipe_id)]);
+  return json(post.comments);
 }
 
 /** POST /api/posts/{id}/comments `{text}`: comments as the session user; answers the post (201). */

@@ -6,6 +6,7 @@ import { RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { canEditRecipe } from "~/lib/permissions";
 import { draftFromRecipe, ERROR_KEY, type RecipeDraft } from "~/lib/recipe-form";
 
+import { CacheScope } from "../cache-scopes.server";
 import type { Actor } from "../services/outcome.server";
 import { postExists } from "../queries/posts.server";
 import { getRecipeOwnership } from "../queries/recipe-writes.server";
@@ -13,6 +14,7 @@ import { createRecipe as createRecipeService, deleteRecipe as deleteRecipeServic
 import { getRecipeDetail, recipeExists } from "../queries/recipes.server";
 import { searchRecipeIds, searchRecipes } from "../queries/search.server";
 import { isUsableRecipeId, validateRecipeDraft, type RecipeInput } from "../validation/recipe.server";
+import { scopeSharedCache } from "../shared-cache.server";
 import { parseSearchParams } from "../validation/search.server";
 import { apiRecipe, apiRecipesByIds, jsonList, NOT_FOUND, parseListWindow, streamRecipes } from "./entities.server";
 import { ApiError, invalid, json, param, readJsonObject, requireApiUser, unwrap, type ApiArgs } from "./http.server";
@@ -145,7 +147,9 @@ export async function listRecipes({ request }: ApiArgs): Promise<Response> {
 
 /** GET /api/recipes/{id}. */
 export async function getRecipe(args: ApiArgs): Promise<Response> {
-  return json(await apiRecipe(param(args, "recipe_id")));
+  const recipe = await apiRecipe(param(args, "recipe_id"));
+  scopeSharedCache(args.context, [CacheScope.recipe(recipe.recipe_id)]);
+  return json(recipe);
 }
 
 /**
@@ -153,7 +157,7 @@ export async function getRecipe(args: ApiArgs): Promise<Response> {
  * just characters), best first, as whole recipes. `?page=N` gives one page of the search
  * module's size; without it the first SEARCH_MAX_RESULTS.
  */
-export async function searchRecipesApi({ request }: ApiArgs): Promise<Response> {
+export async function searchRecipesApi({ request, context }: ApiArgs): Promise<Response> {
   const url = new URL(request.url);
   const { q, page } = parseSearchParams(url.searchParams);
   if (q === "") throw invalid({ q: SEARCH_REQUIRED });
@@ -165,7 +169,10 @@ export async function searchRecipesApi({ request }: ApiArgs): Promise<Response> 
     // slowest endpoint at ~100 ms).
     ids.push(...(await searchRecipeIds({ q, limit: SEARCH_MAX_RESULTS })));
   }
-  return jsonList(await apiRecipesByIds([...new Set(ids)].slice(0, SEARCH_MAX_RESULTS)), { offset: 0, limit: null });
+  const recipes = await apiRecipesByIds([...new Set(ids)].slice(0, SEARCH_MAX_RESULTS));
+  // What matches, and each whole recipe (steps too, which search does not read).
+  scopeSharedCache(context, [CacheScope.search, ...recipes.map((recipe) => CacheScope.recipe(recipe.recipe_id))]);
+  return jsonList(recipes, { offset: 0, limit: null });
 }
 
 /** POST /api/recipes: creates the recipe and its post (201). */

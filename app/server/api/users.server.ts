@@ -4,15 +4,17 @@ import { DEFAULT_PROFILE_IMAGE } from "~/lib/paths";
 import { canEditProfile, isAdmin } from "~/lib/permissions";
 
 import { checkCredentials, LoginError, throttledSignIn } from "../auth.server";
+import { CacheScope } from "../cache-scopes.server";
 import { searchUsers } from "../queries/search.server";
 import { readUsersWithLists, type SessionUser } from "../queries/users.server";
 import { removeFollower, setFollowing as setFollowingService } from "../services/follows.server";
 import { INTERACTION_MESSAGES, setSaved as setSavedService } from "../services/interactions.server";
 import { addPlaceholderUser, createAccount, deleteUser, updateProfile, USER_MESSAGES } from "../services/users.server";
 import { endSession, startSession } from "../session.server";
+import { scopeSharedCache } from "../shared-cache.server";
 import { clientAddress, ThrottledError } from "../throttle.server";
 import { NOT_ALLOWED } from "../validation/profile.server";
-import { apiUser, apiUsersByIds, jsonList, NOT_FOUND, parseListWindow, streamUsers } from "./entities.server";
+import { apiUser, apiUsersByIds, jsonList, NOT_FOUND, parseListWindow, streamUsers, type ApiUser } from "./entities.server";
 import { ApiError, invalid, json, param, readJsonObject, requireApiUser, unwrap, type ApiArgs } from "./http.server";
 import { planPicture, type PicturePlan } from "./pictures.server";
 import { issuesToErrors, withoutNulls } from "./validation.server";
@@ -101,20 +103,33 @@ async function planOptionalPicture(
 // Reading
 
 /** GET /api/users: everyone (streamed), or `?name=` people search (literal text); `?limit=&offset=`. */
-export async function listUsers({ request }: ApiArgs): Promise<Response> {
+export async function listUsers({ request, context }: ApiArgs): Promise<Response> {
   const url = new URL(request.url);
   const window = parseListWindow(url);
   const name = url.searchParams.get("name");
   if (name !== null && name.trim() !== "") {
     const cards = await searchUsers(name.slice(0, 200));
-    return jsonList(await apiUsersByIds(cards.map((card) => card.id)), window);
+    const users = await apiUsersByIds(cards.map((card) => card.id));
+    scopeSharedCache(context, [CacheScope.people, ...users.flatMap(userScopes)]);
+    return jsonList(users, window);
   }
+  // Everyone, with every list: names no scope, so any write drops it.
   return streamUsers(window);
+}
+
+/**
+ * The page-cache scopes of a user as the API shows them: their own (lists and profile), and
+ * each saved recipe's (deleting a recipe takes it out of its savers' lists).
+ */
+function userScopes(user: ApiUser): string[] {
+  return [CacheScope.user(user._id), ...user.saved_recipes.map((recipeId) => CacheScope.recipe(recipeId))];
 }
 
 /** GET /api/users/{id}. */
 export async function getUserById(args: ApiArgs): Promise<Response> {
-  return json(await apiUser(param(args, "id")));
+  const user = await apiUser(param(args, "id"));
+  scopeSharedCache(args.context, userScopes(user));
+  return json(user);
 }
 
 // ---------------------------------------------------------------------------------------------

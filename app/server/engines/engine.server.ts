@@ -1,4 +1,4 @@
-import type { Kysely, RawBuilder, SqlBool } from "kysely";
+import { CompiledQuery, type Kysely, type RawBuilder, type SqlBool } from "kysely";
 
 import type { Database } from "../db-types.server";
 
@@ -52,4 +52,51 @@ export interface Engine {
 /** A LIKE pattern matching `text` literally (`\` escapes the wildcards). */
 export function likePattern(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Reads are the queries that start with select (or with … select); every other statement writes. */
+export function isWrite(query: CompiledQuery): boolean {
+  const kind = query.query.kind;
+  if (kind === "SelectQueryNode") return false;
+  if (kind === "RawNode") return !/^\s*(select|with|show|explain)\b/i.test(query.sql) || /^\s*with\b[\s\S]*\b(insert|update|delete)\b/i.test(query.sql);
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What changed, for the shared page cache (migrations/20261125T0000-cache-scopes.ts,
+// cache-scopes.server.ts): each engine records the scopes a transaction names inside it, and
+// reads back which scopes moved.
+
+/** Scopes changed since the last look; `all` when everything may have changed. */
+export interface ScopeChanges {
+  all: boolean;
+  scopes: string[];
+}
+
+/** One page cache's view of the changes (each cache has its own, with its own last look). */
+export interface ChangeFeed {
+  /** Moves whenever `changes()` may have something new; read on every request, so it costs next to nothing. */
+  version(): string;
+  /** What changed since the previous call; null while that cannot be told (nothing may be answered from memory). */
+  changes(): ScopeChanges | null;
+}
+
+/** The statement that records `scopes` as changed by the transaction it runs in (one number per commit). */
+export function recordScopesQuery(engine: EngineName, scopes: ReadonlySet<string>): CompiledQuery {
+  const list = [...scopes];
+  return engine === "postgres"
+    ? CompiledQuery.raw(
+        `insert into cache_versions (scope, version)
+           select s, m.v from unnest($1::text[]) as s, (select coalesce(max(version), 0) + 1 as v from cache_versions) as m
+           on conflict (scope) do update set version = excluded.version
+           returning version`,
+        [list],
+      )
+    : CompiledQuery.raw(
+        `insert into cache_versions (scope, version)
+           select value, (select coalesce(max(version), 0) + 1 from cache_versions) from json_each(?) where true
+           on conflict (scope) do update set version = excluded.version
+           returning version`,
+        [JSON.stringify(list)],
+      );
 }

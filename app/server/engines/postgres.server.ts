@@ -14,8 +14,9 @@ import {
 } from "kysely";
 import pg from "pg";
 
+import { declaredScopes } from "../cache-scopes.server";
 import type { Database } from "../db-types.server";
-import type { DB, Engine, RecipeQuery, RecipeScope } from "./engine.server";
+import { isWrite, recordScopesQuery, type ChangeFeed, type DB, type Engine, type RecipeQuery, type RecipeScope, type ScopeChanges } from "./engine.server";
 
 // PostgreSQL, for a community that runs several app servers (docs/scaling.md). Selected by
 // DATABASE_URL; everything that differs from SQLite is in this file and sqlite.server.ts.
@@ -26,6 +27,9 @@ import type { DB, Engine, RecipeQuery, RecipeScope } from "./engine.server";
 // next `seq`) hold across servers without a second, PostgreSQL-only version of each. Reads
 // never wait for it. Writes here are a few milliseconds; the bench measures what this costs.
 const WRITE_LOCK = CompiledQuery.raw("select pg_advisory_xact_lock(7245001)");
+// The same, for a writer that named its page-cache scopes: the transaction-local setting tells
+// the content tables' triggers to leave `*` alone (migrations/20261125T0000-cache-scopes.ts).
+const WRITE_LOCK_SCOPED = CompiledQuery.raw("select pg_advisory_xact_lock(7245001), set_config('recipals.cache_scoped', 'on', true)");
 const NOTICE_CHANNEL = "recipals_changes";
 
 /** The database cannot be reached (down, restarting, network): pages and the API answer 503. */
@@ -62,22 +66,36 @@ function unavailableOr(error: unknown): unknown {
   return error instanceof DatabaseUnavailableError ? error : new DatabaseUnavailableError(error);
 }
 
-/** Reads are the queries that start with select (or with … select); every other statement writes. */
-function isWrite(query: CompiledQuery): boolean {
-  const kind = query.query.kind;
-  if (kind === "SelectQueryNode") return false;
-  if (kind === "RawNode") return !/^\s*(select|with|show|explain)\b/i.test(query.sql) || /^\s*with\b[\s\S]*\b(insert|update|delete)\b/i.test(query.sql);
-  return true;
-}
-
 interface Counters {
   /** Bumped when this process commits a write (at once, before the answer leaves). */
   localWrites: number;
+  /** This process committed a write that recorded `scopes` as commit `version` (told at once, before the answer leaves). */
+  recorded(scopes: ReadonlySet<string>, version: number): void;
+}
+
+// Asked before a transaction that named no scope commits a write: did a content table's trigger
+// record `*` (everything), and as which commit? Then this server's cache hears of it at once.
+const UNSCOPED_CHECK = CompiledQuery.raw(
+  "select current_setting('recipals.cache_unscoped', true) as unscoped, (select version from cache_versions where scope = '*') as version",
+);
+const EVERYTHING: ReadonlySet<string> = new Set(["*"]);
+
+/** The commit number of a `*` the triggers recorded in this transaction, or null. */
+async function unscopedVersion(connection: DatabaseConnection): Promise<number | null> {
+  const [row] = (await connection.executeQuery<{ unscoped: string | null; version: number | null }>(UNSCOPED_CHECK)).rows;
+  return row?.unscoped === "on" && row.version !== null ? Number(row.version) : null;
+}
+
+/** The commit number a recordScopesQuery answered. */
+function recordedVersion(result: QueryResult<unknown>): number {
+  return Math.max(...(result.rows as { version: number }[]).map((row) => Number(row.version)));
 }
 
 class TakingTurnsConnection implements DatabaseConnection {
   inTransaction = false;
   wroteInTransaction = false;
+  /** The page-cache scopes the open transaction records when it commits. */
+  scopes: ReadonlySet<string> | null = null;
   constructor(
     readonly inner: DatabaseConnection,
     private readonly counters: Counters,
@@ -92,12 +110,15 @@ class TakingTurnsConnection implements DatabaseConnection {
         unavailableSince = null;
         return result;
       }
+      const scopes = declaredScopes();
       await this.inner.executeQuery(CompiledQuery.raw("begin"));
       try {
-        await this.inner.executeQuery(WRITE_LOCK);
+        await this.inner.executeQuery(scopes ? WRITE_LOCK_SCOPED : WRITE_LOCK);
         const result = await this.inner.executeQuery<R>(query);
+        const recorded = scopes ? recordedVersion(await this.inner.executeQuery(recordScopesQuery("postgres", scopes))) : await unscopedVersion(this.inner);
         await this.inner.executeQuery(CompiledQuery.raw("commit"));
         this.counters.localWrites += 1;
+        if (recorded !== null) this.counters.recorded(scopes ?? EVERYTHING, recorded);
         return result;
       } catch (error) {
         await this.inner.executeQuery(CompiledQuery.raw("rollback")).catch(() => undefined);
@@ -144,14 +165,20 @@ class TakingTurnsDriver implements Driver {
       await this.#inner.beginTransaction(own.inner, settings);
       own.inTransaction = true;
       own.wroteInTransaction = false;
-      await own.inner.executeQuery(WRITE_LOCK);
+      own.scopes = declaredScopes() ?? null;
+      await own.inner.executeQuery(own.scopes ? WRITE_LOCK_SCOPED : WRITE_LOCK);
     } catch (error) {
       throw unavailableOr(error);
     }
   }
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     const own = connection as TakingTurnsConnection;
+    const scopes = own.scopes;
+    own.scopes = null;
+    let recorded: number | null = null;
     try {
+      // The scopes go in the same commit as the writes (a transaction that wrote nothing records nothing).
+      if (own.wroteInTransaction) recorded = scopes ? recordedVersion(await own.inner.executeQuery(recordScopesQuery("postgres", scopes))) : await unscopedVersion(own.inner);
       await this.#inner.commitTransaction(own.inner);
     } catch (error) {
       throw unavailableOr(error);
@@ -159,9 +186,11 @@ class TakingTurnsDriver implements Driver {
       own.inTransaction = false;
     }
     if (own.wroteInTransaction) this.#counters.localWrites += 1;
+    if (recorded !== null) this.#counters.recorded(scopes ?? EVERYTHING, recorded);
   }
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     const own = connection as TakingTurnsConnection;
+    own.scopes = null;
     try {
       await this.#inner.rollbackTransaction(own.inner);
     } catch (error) {
@@ -219,6 +248,8 @@ export interface OpenedPostgres {
   pool: pg.Pool;
   /** See changeCounter in db.server.ts. */
   changeCounter(): string;
+  /** A page cache's view of the changed scopes (see ChangeFeed); one per cache. */
+  changeFeed(): ChangeFeed;
   /** Connects once (refusing with DatabaseUnavailableError when the server cannot be reached). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -246,17 +277,38 @@ export function openPostgres({ url, poolSize, log = (line) => console.warn(line)
     client.on("error", () => undefined);
   });
 
-  const counters: Counters = { localWrites: 0 };
+  const scopeLog = new ScopeLog();
+  const counters: Counters = {
+    localWrites: 0,
+    recorded: (scopes, version) => scopeLog.recordedHere(scopes, version),
+  };
   const database = new Kysely<Database>({ dialect: new TakingTurnsDialect(pool, counters) });
   // Listening starts with the first question (the page cache's): scripts never listen.
   let notices: ReturnType<typeof listenForChanges> | null = null;
+  const listening = () => (notices ??= listenForChanges(url, log, scopeLog));
 
   return {
     database,
     pool,
     // While the listener is down another server's write could go unheard: then every call gives
     // a new value, so nothing kept is answered until it is back.
-    changeCounter: () => `${(notices ??= listenForChanges(url, log)).version()}:${counters.localWrites}`,
+    changeCounter: () => `${listening().version()}:${counters.localWrites}`,
+    changeFeed: () => {
+      listening();
+      let seen = 0;
+      let unheard = 0;
+      return {
+        // Moves when the log grows: a scoped commit of this process (at once), or what a notice
+        // from any server brought (once read from cache_versions).
+        version: () => (scopeLog.ready ? String(scopeLog.count) : `off-${(unheard += 1)}`),
+        changes: () => {
+          if (!scopeLog.ready) return null;
+          const changed = scopeLog.since(seen);
+          seen = scopeLog.count;
+          return changed;
+        },
+      };
+    },
     ready: async () => {
       try {
         const client = await pool.connect();
@@ -273,11 +325,70 @@ export function openPostgres({ url, poolSize, log = (line) => console.warn(line)
 }
 
 /**
+ * What this process learnt changed, in the order it learnt it: the scopes of its own scoped
+ * commits (at once) and, after each notice, the scopes other commits recorded in cache_versions
+ * (read by the listener). Each page cache reads it from where it last stopped.
+ */
+class ScopeLog {
+  /** Whether the listener is connected and has read where cache_versions stood: until then nothing is known. */
+  ready = false;
+  /** The number of the last entry. */
+  count = 0;
+  /** The last commit number read from cache_versions. */
+  seen = 0;
+  readonly #entries: { n: number; all: boolean; scopes: readonly string[] }[] = [];
+  /** Commit numbers of this process's own scoped commits, told already: not told again when read back. */
+  readonly #toldHere = new Set<number>();
+  static readonly KEPT = 4096;
+
+  add(all: boolean, scopes: readonly string[]): void {
+    if (!all && scopes.length === 0) return;
+    this.count += 1;
+    this.#entries.push({ n: this.count, all, scopes });
+    if (this.#entries.length > ScopeLog.KEPT) this.#entries.shift();
+  }
+
+  recordedHere(scopes: ReadonlySet<string>, version: number): void {
+    if (version <= this.seen) return; // read back already
+    this.#toldHere.add(version);
+    this.add(scopes.has("*"), [...scopes]);
+  }
+
+  /** Rows of cache_versions above `seen`, in version order. */
+  read(rows: { scope: string; version: number }[]): void {
+    let all = false;
+    const scopes: string[] = [];
+    for (const row of rows) {
+      const version = Number(row.version);
+      if (version > this.seen) this.seen = version;
+      if (this.#toldHere.has(version)) continue;
+      if (row.scope === "*") all = true;
+      else scopes.push(row.scope);
+    }
+    for (const version of this.#toldHere) if (version <= this.seen) this.#toldHere.delete(version);
+    this.add(all, scopes);
+  }
+
+  /** Everything after entry `n` (all, when some of it is no longer kept). */
+  since(n: number): ScopeChanges {
+    if (this.count - n > this.#entries.length) return { all: true, scopes: [] };
+    const scopes = new Set<string>();
+    for (let i = this.#entries.length - 1; i >= 0 && this.#entries[i]!.n > n; i--) {
+      const entry = this.#entries[i]!;
+      if (entry.all) return { all: true, scopes: [] };
+      for (const scope of entry.scopes) scopes.add(scope);
+    }
+    return { all: false, scopes: [...scopes] };
+  }
+}
+
+/**
  * One connection that LISTENs for the notices every content table's triggers send at commit
  * (migrations/20261124T0100-change-notices.ts), so this server's page cache hears the others'
- * writes. Reconnects with a growing pause when the connection is lost.
+ * writes, and reads after each one which scopes they changed (`scopes`). Reconnects with a
+ * growing pause when the connection is lost.
  */
-function listenForChanges(url: string, log: (line: string) => void) {
+function listenForChanges(url: string, log: (line: string) => void, scopes: ScopeLog) {
   let heard = 0;
   let connected = false;
   let stopped = false;
@@ -285,6 +396,27 @@ function listenForChanges(url: string, log: (line: string) => void) {
   let client: pg.Client | null = null;
   let retryMs = 250;
   let timer: NodeJS.Timeout | null = null;
+  // Reads of cache_versions, one at a time on the listening connection; notices heard during one
+  // ask for one more read after it, not one each.
+  let reading: Promise<void> = Promise.resolve();
+  let readWanted = false;
+  const readScopes = (from: pg.Client) => {
+    if (readWanted) return;
+    readWanted = true;
+    reading = reading.then(async () => {
+      readWanted = false;
+      if (from !== client || !scopes.ready) return;
+      try {
+        const { rows } = await from.query<{ scope: string; version: number }>(
+          "select scope, version from cache_versions where version > $1 order by version",
+          [scopes.seen],
+        );
+        scopes.read(rows);
+      } catch {
+        lost(from);
+      }
+    });
+  };
 
   const connect = async () => {
     if (stopped) return;
@@ -292,13 +424,21 @@ function listenForChanges(url: string, log: (line: string) => void) {
     client = next;
     next.on("notification", () => {
       heard += 1;
+      readScopes(next);
     });
     next.on("error", () => lost(next));
     next.on("end", () => lost(next));
     try {
       await next.connect();
       await next.query(`listen ${NOTICE_CHANNEL}`);
+      // Where the commits stand: what came before is either in no kept page yet (the first
+      // connection) or unheard (a lost one), so everything counts as changed.
+      const { rows } = await next.query<{ v: number }>("select coalesce(max(version), 0) as v from cache_versions");
       if (stopped) return void next.end().catch(() => undefined);
+      scopes.seen = Math.max(scopes.seen, Number(rows[0]?.v ?? 0));
+      scopes.add(true, []);
+      scopes.ready = true;
+      readScopes(next); // notices heard before `ready`
       connected = true;
       heard += 1; // whatever happened while nobody listened
       if (retryMs > 250) log("PostgreSQL: listening for other servers' writes again.");
@@ -311,6 +451,7 @@ function listenForChanges(url: string, log: (line: string) => void) {
     if (which !== client || stopped) return;
     if (connected) log("PostgreSQL: lost the connection that hears other servers' writes; the page cache is off until it is back.");
     connected = false;
+    scopes.ready = false;
     client = null;
     which.end().catch(() => undefined);
     timer = setTimeout(() => void connect(), retryMs);

@@ -1,11 +1,13 @@
 import { isAdmin } from "~/lib/permissions";
 
+import { CacheScope, changing } from "../cache-scopes.server";
 import { follow, isFollowing, removeFollower as deleteFollow, unfollow } from "../queries/follows.server";
 import { getSessionUserById } from "../queries/users.server";
 import { done, refusal, type Actor, type Outcome } from "./outcome.server";
 
 // Follows, for the profile pages and the API alike (docs/rules.md#follows). A follow is one row,
-// so both people's lists always agree; every write here is idempotent.
+// so both people's lists always agree; every write here is idempotent. What a visitor's kept page
+// shows of a follow is both people's lists in the JSON API (profiles are for signed-in people).
 
 export const FOLLOW_MESSAGES = {
   self: "You cannot follow yourself.",
@@ -18,8 +20,9 @@ export const FOLLOW_MESSAGES = {
 export async function setFollowing({ actor, targetId, following }: { actor: Actor; targetId: string; following: boolean }): Promise<Outcome<{ following: boolean }>> {
   if (targetId === actor.id) return refusal(400, FOLLOW_MESSAGES.self);
   if (!(await getSessionUserById(targetId))) return refusal(404, FOLLOW_MESSAGES.missing);
-  if (following) await follow({ followerId: actor.id, followeeId: targetId });
-  else await unfollow({ followerId: actor.id, followeeId: targetId });
+  await changing([CacheScope.user(actor.id), CacheScope.user(targetId)], () =>
+    following ? follow({ followerId: actor.id, followeeId: targetId }) : unfollow({ followerId: actor.id, followeeId: targetId }),
+  );
   return done({ following: await isFollowing({ followerId: actor.id, followeeId: targetId }) });
 }
 
@@ -28,6 +31,6 @@ export async function removeFollower({ actor, ownerId, followerId }: { actor: Ac
   if (actor.id !== ownerId && !isAdmin(actor)) return refusal(403, FOLLOW_MESSAGES.notYours);
   if (followerId === ownerId) return refusal(400, FOLLOW_MESSAGES.selfRemove);
   if (!(await getSessionUserById(followerId))) return refusal(404, FOLLOW_MESSAGES.missing);
-  await deleteFollow({ ownerId, followerId });
+  await changing([CacheScope.user(ownerId), CacheScope.user(followerId)], () => deleteFollow({ ownerId, followerId }));
   return done();
 }

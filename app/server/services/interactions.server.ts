@@ -1,17 +1,21 @@
 import { canLikeAs, canRemoveComments } from "~/lib/permissions";
 
+import { CacheScope, changing } from "../cache-scopes.server";
 import { db } from "../db.server";
 import { removeComment as deleteComment } from "../queries/admin.server";
 import { addComment as insertComment, type CommentView } from "../queries/comments.server";
 import { setPostLiked } from "../queries/likes.server";
-import { postExists } from "../queries/posts.server";
+import { getPostOwnership } from "../queries/posts.server";
 import { recipeExists } from "../queries/recipes.server";
 import { setRecipeSaved } from "../queries/saved.server";
 import { CommentSchema } from "../validation/comment.server";
 import { done, refusal, type Actor, type Outcome } from "./outcome.server";
 
 // Likes, saves and comments, for the pages and the API alike (docs/rules.md#likes-saves-comments).
-// Likes and saves are idempotent both ways; each write is one transaction.
+// Likes and saves are idempotent both ways; each write is one transaction. A like or a comment
+// changes its post — the page-cache scope of its recipe (cache-scopes.server.ts) — and nothing
+// else a visitor's kept page shows; a save changes only the saver's JSON entity (their saved
+// list; visitors see no saves).
 
 export const INTERACTION_MESSAGES = {
   postMissing: "Post not found.",
@@ -28,8 +32,9 @@ export const INTERACTION_MESSAGES = {
  */
 export async function setLike({ actor, postId, liked, userId = actor.id }: { actor: Actor; postId: string; liked: boolean; userId?: string }): Promise<Outcome<{ likes: number }>> {
   if (!canLikeAs(actor, userId)) return refusal(403, INTERACTION_MESSAGES.ownLikeOnly);
-  if (!(await postExists(postId))) return refusal(404, INTERACTION_MESSAGES.postMissing);
-  const likes = await db.transaction().execute((trx) => setPostLiked({ postId, userId, liked }, trx));
+  const post = await getPostOwnership(postId);
+  if (!post) return refusal(404, INTERACTION_MESSAGES.postMissing);
+  const likes = await changing([CacheScope.recipe(post.recipe_id)], () => db.transaction().execute((trx) => setPostLiked({ postId, userId, liked }, trx)));
   return done({ likes });
 }
 
@@ -37,7 +42,7 @@ export async function setLike({ actor, postId, liked, userId = actor.id }: { act
 export async function setSaved({ actor, recipeId, saved, userId = actor.id }: { actor: Actor; recipeId: string; saved: boolean; userId?: string }): Promise<Outcome> {
   if (userId !== actor.id) return refusal(403, INTERACTION_MESSAGES.ownSavesOnly);
   if (!(await recipeExists(recipeId))) return refusal(404, INTERACTION_MESSAGES.recipeMissing);
-  await db.transaction().execute((trx) => setRecipeSaved({ userId, recipeId, saved }, trx));
+  await changing([CacheScope.user(userId)], () => db.transaction().execute((trx) => setRecipeSaved({ userId, recipeId, saved }, trx)));
   return done();
 }
 
@@ -48,13 +53,20 @@ export async function addComment({ actor, postId, text }: { actor: Actor; postId
     const message = parsed.error.issues[0]?.message ?? "Please check your comment.";
     return refusal(400, message, { errors: { text: message } });
   }
-  if (!(await postExists(postId))) return refusal(404, INTERACTION_MESSAGES.postMissing);
-  return done(await db.transaction().execute((trx) => insertComment({ postId, userId: actor.id, text: parsed.data.text }, trx)));
+  const post = await getPostOwnership(postId);
+  if (!post) return refusal(404, INTERACTION_MESSAGES.postMissing);
+  return done(
+    await changing([CacheScope.recipe(post.recipe_id)], () =>
+      db.transaction().execute((trx) => insertComment({ postId, userId: actor.id, text: parsed.data.text }, trx)),
+    ),
+  );
 }
 
 /** An ADMIN removes a comment of a post. */
 export async function removeComment({ actor, postId, commentId }: { actor: Actor; postId: string; commentId: string }): Promise<Outcome> {
   if (!canRemoveComments(actor)) return refusal(403, INTERACTION_MESSAGES.adminOnly);
-  const removed = await db.transaction().execute((trx) => deleteComment({ postId, commentId }, trx));
+  const post = await getPostOwnership(postId);
+  if (!post) return refusal(404, INTERACTION_MESSAGES.commentMissing);
+  const removed = await changing([CacheScope.recipe(post.recipe_id)], () => db.transaction().execute((trx) => deleteComment({ postId, commentId }, trx)));
   return removed ? done() : refusal(404, INTERACTION_MESSAGES.commentMissing);
 }

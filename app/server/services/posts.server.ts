@@ -1,10 +1,11 @@
 import { canEditRecipe, canLikeAs, canRemoveComments } from "~/lib/permissions";
 
+import { CacheScope, changing } from "../cache-scopes.server";
 import { db } from "../db.server";
 import { applyPicture, deleteImageIfUnreferenced, type PicturePlan } from "../images.server";
 import { removeComment } from "../queries/admin.server";
 import { setPostLiked } from "../queries/likes.server";
-import { getPostOwnership, updatePostContent } from "../queries/posts.server";
+import { createPostForRecipe, getPostOwnership, updatePostContent } from "../queries/posts.server";
 import { readUsersWithLists } from "../queries/users.server";
 import { INTERACTION_MESSAGES } from "./interactions.server";
 import { done, refusal, type Actor, type Outcome } from "./outcome.server";
@@ -12,7 +13,8 @@ import { done, refusal, type Actor, type Outcome } from "./outcome.server";
 // A post changed as a whole (the API's PUT of a whole post object): its own title, caption and
 // photo (the author or an ADMIN), likes (one's own, or anyone's for an ADMIN) and comments an ADMIN
 // removes, all in one transaction (docs/rules.md#whole-object-put-merge-rules). The same
-// permission rules as the single likes and comment removals of the pages.
+// permission rules as the single likes and comment removals of the pages. All of it is in the
+// page-cache scope of the post's recipe (cache-scopes.server.ts).
 
 export const POST_MESSAGES = {
   notFound: "Post not found.",
@@ -49,18 +51,30 @@ export async function changePost({ actor, postId, changes }: { actor: Actor; pos
   if (!applied.ok) return refusal(applied.status, applied.message, { errors: { photo: applied.message } });
   const { url, uploaded } = applied;
   try {
-    await db.transaction().execute(async (trx) => {
-      if (changes.content || url !== post.photo) {
-        const content = changes.content ?? current;
-        await updatePostContent({ postId, title: content.title, caption: content.caption, photo: url }, trx);
-      }
-      for (const op of likes) await setPostLiked({ postId, userId: op.userId, liked: op.liked }, trx);
-      for (const commentId of removeComments) await removeComment({ postId, commentId }, trx);
-    });
+    await changing([CacheScope.recipe(post.recipe_id)], () =>
+      db.transaction().execute(async (trx) => {
+        if (changes.content || url !== post.photo) {
+          const content = changes.content ?? current;
+          await updatePostContent({ postId, title: content.title, caption: content.caption, photo: url }, trx);
+        }
+        for (const op of likes) await setPostLiked({ postId, userId: op.userId, liked: op.liked }, trx);
+        for (const commentId of removeComments) await removeComment({ postId, commentId }, trx);
+      }),
+    );
   } catch (error) {
     if (uploaded) await deleteImageIfUnreferenced(url);
     throw error;
   }
   if (url !== post.photo) await deleteImageIfUnreferenced(post.photo);
   return done();
+}
+
+/**
+ * Gives a recipe that has none its post (the API's POST /api/posts; the door checks who may).
+ * The post joins the feed, the recipe's JSON names it, and so does its creator's list of posts.
+ */
+export async function addPostToRecipe({ postId, recipeId, creatorId }: { postId: string; recipeId: string; creatorId: string | null }): Promise<void> {
+  await changing([CacheScope.recipe(recipeId), CacheScope.feed, creatorId && CacheScope.user(creatorId)], () =>
+    createPostForRecipe({ postId, recipeId }),
+  );
 }

@@ -1,6 +1,7 @@
 import { canEditRecipe, isAdmin } from "~/lib/permissions";
 import { formatIngredientText, formatStepsText, parseIngredientText, parseStepsText } from "~/lib/ingredient-text";
 
+import { CacheScope, changing } from "../cache-scopes.server";
 import { db } from "../db.server";
 import { applyPicture, deleteImageIfUnreferenced, type PicturePlan } from "../images.server";
 import { getPostOwnership } from "../queries/posts.server";
@@ -21,6 +22,10 @@ import { done, refusal, type Actor, type Outcome } from "./outcome.server";
 // together in one transaction. Photos: a new upload is stored only once everything else is
 // acceptable and removed again when the write fails; a replaced or deleted photo (the recipe's
 // and the post's) goes once nothing else refers to it.
+//
+// Page-cache scopes (cache-scopes.server.ts): a recipe with its post is one scope (its page and
+// JSON, its post's card and JSON), and its content is what search finds; creating or deleting one
+// also changes the feed and its creator's list of posts.
 
 export const RECIPE_SERVICE_MESSAGES = {
   notFound: "Recipe not found.",
@@ -64,7 +69,9 @@ export async function createRecipe({
   if (!applied.ok) return refusal(applied.status, applied.message, { errors: { photo: applied.message } });
   const { url, uploaded } = applied;
   try {
-    const created = await createRecipeWithPost({ recipeId, postId, userId: actor.id, input, photo: url });
+    const created = await changing([CacheScope.recipe(recipeId), CacheScope.feed, CacheScope.search, CacheScope.user(actor.id)], () =>
+      createRecipeWithPost({ recipeId, postId, userId: actor.id, input, photo: url }),
+    );
     await discard(pendingUploads, url);
     return done(created);
   } catch (error) {
@@ -96,7 +103,12 @@ export async function updateRecipe({
   const { url, uploaded } = applied;
   let updated: Awaited<ReturnType<typeof updateRecipeAndPost>>;
   try {
-    updated = await updateRecipeAndPost({ recipeId, input, photo: url });
+    // A recipe without its post gets one here: a new post in the feed and in its creator's list.
+    const newPost = !current.post_id;
+    updated = await changing(
+      [CacheScope.recipe(recipeId), CacheScope.search, newPost && CacheScope.feed, newPost && current.user_created && CacheScope.user(current.user_created)],
+      () => updateRecipeAndPost({ recipeId, input, photo: url }),
+    );
   } catch (error) {
     if (uploaded) await deleteImageIfUnreferenced(url);
     throw error;
@@ -115,7 +127,15 @@ export async function deleteRecipe({ actor, recipeId }: { actor: Actor; recipeId
   if (!current) return refusal(404, RECIPE_SERVICE_MESSAGES.notFound);
   if (!canEditRecipe(actor, current.user_created)) return refusal(403, RECIPE_SERVICE_MESSAGES.notAllowedDelete);
   const postPhoto = current.post_id ? (await getPostOwnership(current.post_id))?.photo : undefined;
-  const deleted = await deleteRecipeRows({ recipeId });
+  const deleted = await changing(
+    [
+      CacheScope.recipe(recipeId),
+      CacheScope.feed,
+      CacheScope.search,
+      current.user_created && CacheScope.user(current.user_created),
+    ],
+    () => deleteRecipeRows({ recipeId }),
+  );
   if (!deleted) return refusal(404, RECIPE_SERVICE_MESSAGES.notFound);
   await discard([deleted.photo, postPhoto], "");
   return done({ recipeId, postId: current.post_id });
@@ -146,12 +166,14 @@ export async function editRecipeText({
     if (same(formatIngredientText(recipe.ingredients_sec))) return done({ changed: false });
     const parsed = parseIngredientText(text);
     if (!parsed.ok) return refusal(400, parsed.error);
-    await db.transaction().execute((trx) => writeRecipeParts(trx, recipeId, { sections: parsed.value }));
+    await changing([CacheScope.recipe(recipeId), CacheScope.search], () =>
+      db.transaction().execute((trx) => writeRecipeParts(trx, recipeId, { sections: parsed.value })),
+    );
   } else {
     if (same(formatStepsText(recipe.steps))) return done({ changed: false });
     const parsed = parseStepsText(text);
     if (!parsed.ok) return refusal(400, parsed.error);
-    await db.transaction().execute((trx) => writeRecipeParts(trx, recipeId, { steps: parsed.value }));
+    await changing([CacheScope.recipe(recipeId)], () => db.transaction().execute((trx) => writeRecipeParts(trx, recipeId, { steps: parsed.value })));
   }
   return done({ changed: true });
 }

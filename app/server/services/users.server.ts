@@ -3,6 +3,7 @@ import { z } from "zod";
 import { DEFAULT_PROFILE_IMAGE } from "~/lib/paths";
 import { canEditProfile, isAdmin } from "~/lib/permissions";
 
+import { CacheScope, changing } from "../cache-scopes.server";
 import { env } from "../env.server";
 import { hashPassword, randomPassword } from "../password.server";
 import { createPlaceholderUser, deleteUser as deleteUserRow } from "../queries/admin.server";
@@ -27,6 +28,11 @@ import { done, refusal, type Actor, type Outcome, type Refusal } from "./outcome
 
 // People: sign-up, profile edits (with the picture and becoming ADMIN), roles, deletion, the
 // admin's placeholder users. For the pages and the API alike (docs/rules.md#people).
+//
+// Page-cache scopes (cache-scopes.server.ts): a name, username or picture shows on every page
+// where its owner posted, commented or liked, so changing one — or deleting someone — changes
+// everything; bio, tags, role and password show only in the user's own JSON entity. A new person
+// is found by people search.
 
 export const USER_MESSAGES = {
   notFound: USER_NOT_FOUND,
@@ -142,17 +148,21 @@ export async function updateProfile({
   if (!applied.ok) return refusal(applied.status, applied.message, { errors: { profile: applied.message } });
   const { url, uploaded } = applied;
   let saved: UserProfile;
+  const shownEverywhere = values.name !== undefined || values.username !== undefined || url !== user.profile;
   try {
-    saved = await updateUserProfile({
-      id: userId,
-      name: values.name ?? user.name,
-      username: values.username ?? user.username,
-      role: values.role ?? user.role,
-      bio: values.bio ?? user.bio,
-      tags: values.tags ?? user.tags,
-      passwordHash: values.password ? await hashPassword(values.password) : undefined,
-      profile: url !== user.profile ? url : undefined,
-    });
+    const passwordHash = values.password ? await hashPassword(values.password) : undefined;
+    saved = await changing([shownEverywhere ? CacheScope.everything : CacheScope.user(userId)], () =>
+      updateUserProfile({
+        id: userId,
+        name: values.name ?? user.name,
+        username: values.username ?? user.username,
+        role: values.role ?? user.role,
+        bio: values.bio ?? user.bio,
+        tags: values.tags ?? user.tags,
+        passwordHash,
+        profile: url !== user.profile ? url : undefined,
+      }),
+    );
   } catch (error) {
     if (uploaded) await deleteImageIfUnreferenced(url);
     if (error instanceof UsernameTakenError) return refusal(409, USER_MESSAGES.usernameTaken, { errors: { username: USER_MESSAGES.usernameTaken } });
@@ -178,7 +188,7 @@ export async function deleteUser({ actor, userId }: { actor: Actor; userId: stri
   const user = await getUserProfile(userId);
   if (!user) return refusal(404, USER_MESSAGES.notFound);
   try {
-    await deleteUserRow(userId);
+    await changing([CacheScope.everything], () => deleteUserRow(userId));
   } catch (error) {
     if (error instanceof LastAdminError) return refusal(409, error.message);
     throw error;
@@ -190,7 +200,7 @@ export async function deleteUser({ actor, userId }: { actor: Actor; userId: stri
 /** An ADMIN adds the placeholder user User{n+1} with a random password, shown this once. */
 export async function addPlaceholderUser({ actor }: { actor: Actor }): Promise<Outcome<{ id: string; username: string; password: string }>> {
   if (!isAdmin(actor)) return refusal(403, USER_MESSAGES.adminOnly);
-  return done(await createPlaceholderUser());
+  return done(await changing([CacheScope.people], () => createPlaceholderUser()));
 }
 
 const AccountSchema = z.object({
@@ -239,7 +249,9 @@ export async function createAccount(input: NewAccount, actor: Actor | null = nul
   const { url, uploaded } = applied;
   try {
     return done(
-      await createUser({ name: parsed.data.name, username: parsed.data.username, passwordHash, role, bio: parsed.data.bio ?? "", tags: parsed.data.tags ?? [], profile: url }),
+      await changing([CacheScope.people], () =>
+        createUser({ name: parsed.data.name, username: parsed.data.username, passwordHash, role, bio: parsed.data.bio ?? "", tags: parsed.data.tags ?? [], profile: url }),
+      ),
     );
   } catch (error) {
     if (uploaded) await deleteImageIfUnreferenced(url);
