@@ -752,8 +752,9 @@ try {
     },
     ...(hasApiSearch ? [{ name: "api-search", load: () => ({ requests: [{ method: "GET", path: "/api/recipes/search?q=chicken" }] }) }] : []),
     { name: "writes-mixed", load: (setup) => ({ requests: writeRequestsFor(setup) }) },
-    // Visitors while the community writes (WRITE_RATE likes and comments a second): every write
-    // empties the shared cache, so this is what visitors get between writes rather than without any.
+    // Visitors while the community writes (WRITE_RATE likes and comments a second): each write
+    // drops the cached pages showing what it changed (docs/scaling.md), so this is what visitors
+    // get between writes rather than without any.
     { name: "home-anon+writes", load: (setup) => ({ requests: [{ method: "GET", path: "/ReciPals/Home" }], background: writeRequestsFor(setup) }) },
     {
       name: "recipe+writes",
