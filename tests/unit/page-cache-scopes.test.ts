@@ -1,11 +1,12 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+import { createRequestHandler } from "@remix-run/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { createPageCache } from "../../scripts/page-cache.js";
 import { TEST_POSTGRES } from "../support/postgres";
+import { serverBuildOf } from "../support/server-build";
 
 // express ships no type declarations (and @types/express is not installed).
 // @ts-expect-error -- untyped CommonJS module
@@ -79,35 +80,10 @@ async function startServer(fresh: boolean) {
       "routes/api.users.$id": { parentId: "root", path: "api/users/:id" },
       "routes/api.users": { parentId: "root", path: "api/users" },
     };
-    const routes = Object.fromEntries(Object.entries(modules).map(([id, module]) => [id, { id, ...shape[id as keyof typeof modules], module }]));
-    const assetRoutes = Object.fromEntries(
-      Object.entries(modules).map(([id, module]) => {
-        const exports = module as Record<string, unknown>;
-        return [
-          id,
-          {
-            id,
-            ...shape[id as keyof typeof modules],
-            module: `/build/${id}.js`,
-            hasAction: "action" in exports,
-            hasLoader: "loader" in exports,
-            hasClientAction: "clientAction" in exports,
-            hasClientLoader: "clientLoader" in exports,
-            hasErrorBoundary: "ErrorBoundary" in exports,
-          },
-        ];
-      }),
+    const build = serverBuildOf(
+      entry,
+      Object.fromEntries(Object.entries(modules).map(([id, module]) => [id, { ...shape[id as keyof typeof modules], module }])),
     );
-    const build = {
-      mode: "production",
-      entry: { module: entry },
-      routes,
-      assets: { entry: { imports: [], module: "/build/entry.client.js" }, routes: assetRoutes, url: "/build/manifest.js", version: "test" },
-      publicPath: "/build/",
-      assetsBuildDirectory: "public/build",
-      future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_lazyRouteDiscovery: true, v3_singleFetch: true },
-      isSpaMode: false,
-    } as unknown as ServerBuild;
     const remix = createRequestHandler(build, "production");
     const handle = (request: Request, sharedCache: unknown = null) => remix(request, { clientAddress: "203.0.113.9", sharedCache });
 

@@ -2,12 +2,13 @@ import crypto from "node:crypto";
 import net from "node:net";
 import { performance } from "node:perf_hooks";
 
-import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+import { createRequestHandler } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 import { PROFILE_TAGS } from "~/lib/tags";
 
 import { TEST_POSTGRES } from "../support/postgres";
+import { serverBuildOf } from "../support/server-build";
 
 // The rules of docs/scaling.md across two app servers on one PostgreSQL database. Each "server"
 // here is its own copy of the app's modules (vi.resetModules, then import): its own pool, its own
@@ -41,40 +42,12 @@ async function startServer(url: string) {
     ]);
     // The few routes these tests ask for, as the compiler would list them.
     const routes = {
-      root: { id: "root", path: "", module: root },
-      "routes/ReciPals.Account.Login": { id: "routes/ReciPals.Account.Login", parentId: "root", path: "ReciPals/Account/Login", module: loginRoute },
-      "routes/ReciPals.Recipes.$rid": { id: "routes/ReciPals.Recipes.$rid", parentId: "root", path: "ReciPals/Recipes/:rid", module: recipeRoute },
-      "routes/ReciPals.Search": { id: "routes/ReciPals.Search", parentId: "root", path: "ReciPals/Search", module: searchRoute },
+      root: { path: "", module: root },
+      "routes/ReciPals.Account.Login": { parentId: "root", path: "ReciPals/Account/Login", module: loginRoute },
+      "routes/ReciPals.Recipes.$rid": { parentId: "root", path: "ReciPals/Recipes/:rid", module: recipeRoute },
+      "routes/ReciPals.Search": { parentId: "root", path: "ReciPals/Search", module: searchRoute },
     };
-    const assetRoutes = Object.fromEntries(
-      Object.entries(routes).map(([id, route]) => {
-        const module = route.module as Record<string, unknown>;
-        return [
-          id,
-          {
-            id,
-            parentId: "parentId" in route ? route.parentId : undefined,
-            path: route.path,
-            module: `/build/${id}.js`,
-            hasAction: "action" in module,
-            hasLoader: "loader" in module,
-            hasClientAction: "clientAction" in module,
-            hasClientLoader: "clientLoader" in module,
-            hasErrorBoundary: "ErrorBoundary" in module,
-          },
-        ];
-      }),
-    );
-    const build = {
-      mode: "production",
-      entry: { module: entry },
-      routes,
-      assets: { entry: { imports: [], module: "/build/entry.client.js" }, routes: assetRoutes, url: "/build/manifest.js", version: "test" },
-      publicPath: "/build/",
-      assetsBuildDirectory: "public/build",
-      future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_lazyRouteDiscovery: true, v3_singleFetch: true },
-      isSpaMode: false,
-    } as unknown as ServerBuild;
+    const build = serverBuildOf(entry, routes);
     const handler = createRequestHandler(build, "production");
     return {
       ...database,
