@@ -75,15 +75,20 @@ interface Counters {
 
 // Asked before a transaction that named no scope commits a write: did a content table's trigger
 // record `*` (everything), and as which commit? Then this server's cache hears of it at once.
-const UNSCOPED_CHECK = CompiledQuery.raw(
-  "select current_setting('recipals.cache_unscoped', true) as unscoped, (select version from cache_versions where scope = '*') as version",
-);
+const UNSCOPED_CHECK = CompiledQuery.raw("select current_setting('recipals.cache_unscoped', true) as unscoped");
+const UNSCOPED_VERSION = CompiledQuery.raw("select version from cache_versions where scope = '*'");
 const EVERYTHING: ReadonlySet<string> = new Set(["*"]);
 
-/** The commit number of a `*` the triggers recorded in this transaction, or null. */
+/**
+ * The commit number of a `*` the triggers recorded in this transaction, or null. The setting is
+ * asked first: before the cache-scopes migration (a new database being migrated) there is no
+ * trigger to set it and no cache_versions table to read.
+ */
 async function unscopedVersion(connection: DatabaseConnection): Promise<number | null> {
-  const [row] = (await connection.executeQuery<{ unscoped: string | null; version: number | null }>(UNSCOPED_CHECK)).rows;
-  return row?.unscoped === "on" && row.version !== null ? Number(row.version) : null;
+  const [flag] = (await connection.executeQuery<{ unscoped: string | null }>(UNSCOPED_CHECK)).rows;
+  if (flag?.unscoped !== "on") return null;
+  const [row] = (await connection.executeQuery<{ version: number | null }>(UNSCOPED_VERSION)).rows;
+  return row?.version === undefined || row.version === null ? null : Number(row.version);
 }
 
 /** The commit number a recordScopesQuery answered. */
