@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 
 // Each test file runs in its own module graph, so `db.server` opens a fresh, migrated
 // in-memory SQLite database per file: real SQL, no mocks, no shared state. With
-// RECIPALS_TEST_POSTGRES set (npm run test:unit:postgres), each file gets a fresh PostgreSQL
+// RECIPALS_TEST_POSTGRES set (npm run test:postgres; npm run test:unit unsets it, so it always runs on SQLite), each file gets a fresh PostgreSQL
 // database instead, copied from one migrated template (tests/support/postgres*.ts).
 const onPostgres = Boolean(process.env.RECIPALS_TEST_POSTGRES);
 
