@@ -7,7 +7,7 @@ import { botPostFor, readDb, SEEDED_USER, uniqueName } from "./utils";
 
 // The JSON API end to end, over real HTTP against the production server (scripts/server.js):
 // cookies, streaming lists, the cross-site guard and JSON errors. The calls are the ones the
-// original single-page client makes (SPEC §7). JavaScript does not matter here, so the no-js
+// original single-page client makes (docs/rules.md#json-api). JavaScript does not matter here, so the no-js
 // project skips this file.
 
 test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "API calls do not depend on page JavaScript");

@@ -6,7 +6,7 @@ import sharp from "sharp";
 
 import { readDb, SEEDED_USER, signInAs, signInNewUser } from "./utils";
 
-// DESIGN §8 beyond the recipe page: import by link, saved recipes offline (service worker and
+// What we add beyond the original (docs/rules.md), past the recipe page: import by link, saved recipes offline (service worker and
 // manifest), profile Atom feeds, share tags on the profile and post viewer. The import reads a
 // stub page served here on 127.0.0.1; the e2e server runs with IMPORT_ALLOW_PRIVATE=1 for it.
 

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 
-// Page weight on a slow mobile connection (DESIGN §7, issue 9): what Chromium actually transfers
+// Page weight on a slow mobile connection (docs/rules.md#performance-budgets, issue 9): what Chromium actually transfers
 // for Home, a recipe and Search, compressed, by type, against the budgets below. The browser is
 // told to accept gzip only, so the figures are the gzip sizes the budgets are written in (with
 // brotli the same pages are a little smaller). Sizes come from the DevTools protocol: bytes on

@@ -18,7 +18,7 @@ interface Account {
 
 const profileUrl = (id: string) => `/ReciPals/Account/Profile/${id}`;
 
-// A script error or console.error during a flow is a bug (STYLE §17). Pages answering 403/404
+// A script error or console.error during a flow is a bug: it means something the user sees is broken, even when the page looks right. Pages answering 403/404
 // on purpose make the browser log "Failed to load resource", which is expected.
 let browserErrors: string[] = [];
 test.beforeEach(({ page }) => {

@@ -306,7 +306,7 @@ const DATA_URLS = [
 const text = sometimesSane(fc.constant("Fine text"));
 const idOrNasty = (real: () => string) => fc.oneof(fc.constant(null), nastyString).map((v) => v ?? real());
 
-/** Bodies shaped like SPEC §3 entities, with hostile values in every field. */
+/** Bodies shaped like the API's entities (docs/rules.md#api-entities), with hostile values in every field. */
 const entityShaped = fc.record(
   {
     _id: idOrNasty(() => w.owner.id),
@@ -371,7 +371,7 @@ function apiRequest(method: string, url: string, payload: RawBody | undefined, c
   return new Request(new URL(url, ORIGIN), { method, headers, body: payload.text });
 }
 
-/** The JSON API as built (SPEC §7): each of these must be found in app/routes and fuzzed below. */
+/** The JSON API as built (docs/rules.md#json-api): each of these must be found in app/routes and fuzzed below. */
 const KNOWN_API_ROUTES = [
   "/api/*",
   "/api/posts",

@@ -22,12 +22,12 @@ import {
   useScratchUploads,
 } from "./support/world";
 
-// The permission matrix (DESIGN §3, SPEC §6): every route module that exports an `action` —
+// The permission matrix (docs/rules.md#who-may-do-what): every route module that exports an `action` —
 // found by reading app/routes, so a new one cannot be forgotten — is called as a visitor,
 // as another USER, as the owner and as an ADMIN. Refused calls must answer the expected status
 // and leave every table exactly as it was; allowed calls must change only what they should.
 //
-// Pages refuse a visitor by sending them to Login (302; STYLE §7, §12); the JSON API answers
+// Pages refuse a visitor by sending them to Login (302, docs/rules.md#pages-that-need-sign-in); the JSON API answers
 // 401. A wrong USER gets 403 (or an honest 400/404 where the request makes no sense for them).
 
 type Fields = Record<string, string | string[]>;
@@ -456,7 +456,7 @@ async function onlyCreatedBy(w: World, actor: Actor, _outcome: Outcome, changes:
 }
 
 // ---------------------------------------------------------------------------------------------
-// The JSON API (SPEC §7, DESIGN §6, issue 8). Every entry names a route file in app/routes: a
+// The JSON API (docs/rules.md#json-api, issue 8). Every entry names a route file in app/routes: a
 // missing one fails the matrix (it is never skipped). Visitors get 401, the wrong user 403.
 
 const API_OK = [200, 201, 204];
