@@ -30,7 +30,7 @@ const dbPath = () => path.join(process.env.E2E_DATA_DIR ?? path.resolve(".e2e-da
 
 /** Reads the e2e database directly (read-only) for facts the pages must never show. */
 export function readDb<T>(query: (db: SQLite.Database) => T): T {
-  const db = new SQLite(dbPath(), { readonly: true, fileMustExist: true });
+  const db = new SQLite(dbPath(), { readonly: true, fileMustExist: true, timeout: 15_000 });
   try {
     return query(db);
   } finally {
@@ -38,13 +38,25 @@ export function readDb<T>(query: (db: SQLite.Database) => T): T {
   }
 }
 
-/** Writes to the e2e database directly (test fixtures only). The server sees the change at once (its page cache watches data_version). */
+/**
+ * Writes to the e2e database directly (test fixtures only), in one BEGIN IMMEDIATE transaction so
+ * the write lock is asked for first and the busy timeout applies. WAL can still answer SQLITE_BUSY
+ * at once (a snapshot gone stale while the server wrote), so a busy answer is retried for up to
+ * 15 s. The server sees the change at once (its page cache watches data_version).
+ */
 function writeDb<T>(write: (db: SQLite.Database) => T): T {
-  const db = new SQLite(dbPath(), { fileMustExist: true, timeout: 15_000 });
-  try {
-    return write(db);
-  } finally {
-    db.close();
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const db = new SQLite(dbPath(), { fileMustExist: true, timeout: 15_000 });
+    try {
+      return db.transaction(() => write(db)).immediate();
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code !== "string" || !code.startsWith("SQLITE_BUSY") || Date.now() > deadline) throw error;
+    } finally {
+      db.close();
+    }
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
   }
 }
 
@@ -117,16 +129,14 @@ export async function createUser(
   const username = uniqueName(prefix);
   const fullName = name ?? `Tester ${username}`;
   const passwordHash = password === undefined ? "!no-password" : await hashPassword(password);
-  writeDb((db) =>
-    db.transaction(() => {
-      db.prepare(
-        `insert into users (id, username, name, password_hash, role, bio, profile, created_at, seq)
-         values (?, ?, ?, ?, 'USER', '', '/images/profile.png', ?, (select coalesce(max(seq), 0) + 1 from users))`,
-      ).run(id, username, fullName, passwordHash, new Date().toISOString());
-      const tag = db.prepare("insert into user_tags (user_id, position, tag) values (?, ?, ?)");
-      tags.forEach((value, position) => tag.run(id, position, value));
-    })(),
-  );
+  writeDb((db) => {
+    db.prepare(
+      `insert into users (id, username, name, password_hash, role, bio, profile, created_at, seq)
+       values (?, ?, ?, ?, 'USER', '', '/images/profile.png', ?, (select coalesce(max(seq), 0) + 1 from users))`,
+    ).run(id, username, fullName, passwordHash, new Date().toISOString());
+    const tag = db.prepare("insert into user_tags (user_id, position, tag) values (?, ?, ?)");
+    tags.forEach((value, position) => tag.run(id, position, value));
+  });
   return { id, username, name: fullName, ...(password === undefined ? {} : { password }) };
 }
 
