@@ -7,7 +7,7 @@ import { paths, safeRedirect } from "~/lib/paths";
 import { COOKIE_NAMES } from "./cookies.server";
 import { db } from "./db.server";
 import { env, sessionSecret } from "./env.server";
-import { getSessionUserById, type SessionUser } from "./queries/users.server";
+import { sessionUserColumns, type SessionUser } from "./queries/users.server";
 
 const SESSION_DAYS = 30;
 const SESSION_MS = SESSION_DAYS * 24 * 60 * 60 * 1000;
@@ -31,6 +31,11 @@ async function readSessionId(request: Request): Promise<string | null> {
 
 /** The signed-in user's id, or null for a missing, tampered, expired or deleted session. */
 export async function getUserId(request: Request): Promise<string | null> {
+  if (request.method === "GET" || request.method === "HEAD") return (await getUser(request))?.id ?? null;
+  return readSessionUserId(request);
+}
+
+async function readSessionUserId(request: Request): Promise<string | null> {
   const sessionId = await readSessionId(request);
   if (!sessionId) return null;
   const row = await db
@@ -42,10 +47,33 @@ export async function getUserId(request: Request): Promise<string | null> {
   return row.user_id;
 }
 
-export async function getUser(request: Request): Promise<SessionUser | null> {
-  const userId = await getUserId(request);
-  if (!userId) return null;
-  return (await getSessionUserById(userId)) ?? null;
+async function readUser(request: Request): Promise<SessionUser | null> {
+  const sessionId = await readSessionId(request);
+  if (!sessionId) return null;
+  // One query for the session and its user (a page reads it on every request).
+  const user = await db
+    .selectFrom("sessions")
+    .innerJoin("users", "users.id", "sessions.user_id")
+    .select(sessionUserColumns.map((column) => `users.${column}` as const))
+    .where("sessions.id", "=", sessionId)
+    .where("sessions.expires_at", ">", Date.now())
+    .executeTakeFirst();
+  return user ?? null;
+}
+
+// The loaders of one page (root, layout, page) are handed the same GET request object (our patch
+// of @remix-run/server-runtime, patches/README.md), so its session is read once, not once per
+// loader. Only reads: after an action in the same request the user may have changed.
+const usersOfReads = new WeakMap<Request, Promise<SessionUser | null>>();
+
+export function getUser(request: Request): Promise<SessionUser | null> {
+  if (request.method !== "GET" && request.method !== "HEAD") return readUser(request);
+  let user = usersOfReads.get(request);
+  if (!user) {
+    user = readUser(request);
+    usersOfReads.set(request, user);
+  }
+  return user;
 }
 
 function currentPath(request: Request): string {

@@ -23,7 +23,7 @@ export interface UserProfile extends SessionUser {
   tags: string[];
 }
 
-const sessionUserColumns = ["id", "username", "name", "role", "profile"] as const;
+export const sessionUserColumns = ["id", "username", "name", "role", "profile"] as const;
 
 export async function getSessionUserById(id: string, database: DB = db): Promise<SessionUser | undefined> {
   return database.selectFrom("users").select(sessionUserColumns).where("id", "=", id).executeTakeFirst();
