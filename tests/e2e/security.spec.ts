@@ -65,8 +65,12 @@ test.describe("stored markup", () => {
     const payload = `<img src=x onerror="window.__xss=1;alert(1)"><script>window.__xss=2;alert(2)</script>${testInfo.project.name}`;
     await page.goto(`/ReciPals/Recipes/${recipeId}`);
     await page.getByPlaceholder("Add a comment...").fill(payload);
+    // Reload only once the server has answered the post: with JavaScript the comment shows at once
+    // (optimistic), and a reload then could cancel the request before it is stored.
+    const stored = page.waitForResponse((response) => response.request().method() === "POST" && response.url().includes(recipeId));
     await page.getByRole("button", { name: "Post" }).click();
     await expect(page.getByText(payload)).toBeVisible();
+    await stored;
     await page.reload();
     await expect(page.getByText(payload)).toBeVisible();
     expect(await page.locator("img[src='x']").count()).toBe(0);
