@@ -17,6 +17,7 @@ import { getUser } from "~/server/session.server";
 import globalStyles from "~/styles/global.css";
 
 import { ErrorPage } from "./components/error-page";
+import { useDocumentLinkNavigation } from "./components/link";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: globalStyles },
@@ -36,6 +37,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  // In Layout, not App: links on an error page navigate on the client too.
+  useDocumentLinkNavigation();
   return (
     <html lang="en">
       <head>

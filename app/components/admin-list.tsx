@@ -1,4 +1,5 @@
-import { Form, Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { Form, isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { Link } from "./link";
 
 /** The GET search box of an admin table; its label is also its placeholder (docs/rules.md#admin-area). */
 export function AdminSearch({ label, q }: { label: string; q: string }) {

@@ -1,9 +1,9 @@
-import { Link } from "@remix-run/react";
 
 import { paths } from "~/lib/paths";
 import type { CommentView } from "~/server/queries/comments.server";
 
 import { Avatar } from "./avatar";
+import { Link } from "./link";
 
 /** One comment as the recipe page and the post viewer list it: picture, author, date, text. */
 export function CommentItem({ comment }: { comment: CommentView }) {

@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "./link";
 
 /**
  * What a list shows when it has nothing yet: what is missing, a line on how it fills up, and a

@@ -5,6 +5,7 @@ import { paths } from "~/lib/paths";
 import type { action as followAction } from "~/routes/ReciPals.Account.Follow.$uid";
 
 import { InteractionFields } from "./interaction-fields";
+import { FetcherForm } from "./fetcher-form";
 
 
 type FollowIntent = "follow" | "unfollow" | "remove";
@@ -41,7 +42,7 @@ export function FollowButton({
   const on = pendingIntent ? pendingIntent === "follow" : following;
   const label = on ? (variant === "profile" ? "Unfollow" : "Following") : "Follow";
   return (
-    <fetcher.Form method="post" action={paths.follow(userId)} className="follow-form" preventScrollReset>
+    <FetcherForm fetcher={fetcher} action={paths.follow(userId)} className="follow-form" preventScrollReset>
       <InteractionFields redirectTo={returnTo} />
       <button
         type="submit"
@@ -57,7 +58,7 @@ export function FollowButton({
           {error}
         </p>
       ) : null}
-    </fetcher.Form>
+    </FetcherForm>
   );
 }
 
@@ -70,7 +71,7 @@ export function EndFollowButton({ userId, intent }: { userId: string; intent: "r
   const returnTo = useReturnTo();
   const { fetcher, error } = useFollowFetcher();
   return (
-    <fetcher.Form method="post" action={paths.follow(userId)} className="follow-form" preventScrollReset>
+    <FetcherForm fetcher={fetcher} action={paths.follow(userId)} className="follow-form" preventScrollReset>
       <InteractionFields redirectTo={returnTo} />
       <button type="submit" name="intent" value={intent} className="button button--ghost follow-button">
         {intent === "remove" ? "Remove" : "Unfollow"}
@@ -80,7 +81,7 @@ export function EndFollowButton({ userId, intent }: { userId: string; intent: "r
           {error}
         </p>
       ) : null}
-    </fetcher.Form>
+    </FetcherForm>
   );
 }
 

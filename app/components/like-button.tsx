@@ -1,9 +1,11 @@
-import { Link, useFetcher } from "@remix-run/react";
+import { useFetcher } from "@remix-run/react";
 
 import { paths } from "~/lib/paths";
 
 import { InteractionFields } from "./interaction-fields";
 import { Icon } from "./icons";
+import { FetcherForm } from "./fetcher-form";
+import { Link } from "./link";
 
 type LikeResult = { liked: boolean; likes: number } | { error: string };
 
@@ -45,7 +47,7 @@ export function LikeControls({
   return (
     <div className="like-controls">
       {signedIn ? (
-        <fetcher.Form method="post" action={paths.likePost(postId)} preventScrollReset>
+        <FetcherForm fetcher={fetcher} action={paths.likePost(postId)} preventScrollReset>
           <InteractionFields redirectTo={returnTo} />
           <button
             type="submit"
@@ -56,7 +58,7 @@ export function LikeControls({
           >
             <Icon name="heart" filled={shownLiked} /> {shownLiked ? "Unlike" : "Like"}
           </button>
-        </fetcher.Form>
+        </FetcherForm>
       ) : (
         <Link to={paths.login(returnTo)} className="icon-button">
           <Icon name="heart" /> Like

@@ -1,9 +1,9 @@
-import { Link } from "@remix-run/react";
 import clsx from "clsx";
 
 import { paths } from "~/lib/paths";
 
 import { Avatar } from "./avatar";
+import { Link } from "./link";
 
 /** A person as a link to their profile: picture, username and name (likes, follow lists, search). */
 export function PersonLink({

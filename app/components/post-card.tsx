@@ -1,4 +1,3 @@
-import { Link } from "@remix-run/react";
 
 import { DEFAULT_PROFILE_IMAGE, paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import type { PostCardData } from "~/server/queries/feed.server";
@@ -6,6 +5,7 @@ import type { PostCardData } from "~/server/queries/feed.server";
 import { Avatar } from "./avatar";
 import { LikeControls } from "./like-button";
 import { Icon } from "./icons";
+import { Link } from "./link";
 
 /** A post in the feed (docs/rules.md#home-and-post-cards). */
 export function PostCard({

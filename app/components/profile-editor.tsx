@@ -1,4 +1,4 @@
-import { Form, Link } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { useEffect, useRef, useState, type RefObject } from "react";
 
 import { USER_LIMITS } from "~/lib/limits";
@@ -6,6 +6,7 @@ import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
 
 import { FormAlert, Labelled, TextField, fieldError, useResultKey } from "./forms";
 import { TagPicker } from "./tag-picker";
+import { Link } from "./link";
 
 export interface ProfileEditorUser {
   id: string;

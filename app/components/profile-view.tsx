@@ -1,10 +1,10 @@
-import { Link } from "@remix-run/react";
 
 import { paths } from "~/lib/paths";
 import type { PostThumb } from "~/server/queries/posts.server";
 import type { ProfileSavedItem, ProfileTab } from "~/server/queries/profiles.server";
 
 import { EmptyState } from "./empty-state";
+import { Link } from "./link";
 
 export const countLabel = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 

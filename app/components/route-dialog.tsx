@@ -1,5 +1,5 @@
-import { Link } from "@remix-run/react";
 import { useEffect, useId, useRef, type ReactNode } from "react";
+import { Link } from "./link";
 
 /**
  * A dialog that is a route of its own (docs/rules.md#dialogs): rendered over its page, named by its

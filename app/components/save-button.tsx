@@ -5,6 +5,7 @@ import { paths } from "~/lib/paths";
 
 import { InteractionFields } from "./interaction-fields";
 import { Icon } from "./icons";
+import { FetcherForm } from "./fetcher-form";
 
 type SaveResult = { saved: boolean } | { error: string };
 
@@ -30,7 +31,7 @@ export function SaveButton({
   else if (fetcher.data && "saved" in fetcher.data) shown = fetcher.data.saved;
   const error = fetcher.state === "idle" && fetcher.data && "error" in fetcher.data ? fetcher.data.error : null;
   return (
-    <fetcher.Form method="post" action={paths.saveRecipe(recipeId)} preventScrollReset className="save-form">
+    <FetcherForm fetcher={fetcher} action={paths.saveRecipe(recipeId)} preventScrollReset className="save-form">
       <InteractionFields redirectTo={returnTo} />
       <input type="hidden" name="recipeId" value={recipeId} />
       <button
@@ -48,6 +49,6 @@ export function SaveButton({
           {error}
         </p>
       ) : null}
-    </fetcher.Form>
+    </FetcherForm>
   );
 }

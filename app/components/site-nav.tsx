@@ -1,7 +1,8 @@
-import { Form, Link, useLocation } from "@remix-run/react";
+import { Form, useLocation } from "@remix-run/react";
 import clsx from "clsx";
 
 import { NavIcon } from "~/components/icons";
+import { Link } from "~/components/link";
 import { isActiveEntry, navEntries, type NavViewer } from "~/lib/navigation";
 import { paths } from "~/lib/paths";
 

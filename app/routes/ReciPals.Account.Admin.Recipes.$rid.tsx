@@ -1,5 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, Outlet, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { Outlet, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 
 import { AdminDetailNotFound } from "~/components/admin-list";
 import { ConfirmButton, ConfirmStep } from "~/components/confirm";
@@ -9,6 +9,7 @@ import { invariantResponse, readIntent } from "~/server/http.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { deleteRecipe } from "~/server/services/recipes.server";
 import { requireAdmin } from "~/server/session.server";
+import { Link } from "~/components/link";
 
 const DELETE_RECIPE_MESSAGE = "Are you sure you want to delete this recipe?";
 

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Link, Outlet, useLoaderData } from "@remix-run/react";
+import { Outlet, useLoaderData } from "@remix-run/react";
 
 import { AdminPager, AdminSearch } from "~/components/admin-list";
 import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
@@ -7,6 +7,7 @@ import { queryText } from "~/server/body.server";
 import { listRecipesForAdmin } from "~/server/queries/admin.server";
 import { parsePage } from "~/server/queries/feed.server";
 import { requireAdmin } from "~/server/session.server";
+import { Link } from "~/components/link";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin({ request, context });

@@ -1,5 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 
 import { Avatar } from "~/components/avatar";
@@ -13,6 +13,7 @@ import { changeRole, deleteUser } from "~/server/services/users.server";
 import { listUserPosts } from "~/server/queries/posts.server";
 import { getUserProfile } from "~/server/queries/users.server";
 import { requireAdmin } from "~/server/session.server";
+import { Link } from "~/components/link";
 
 const DELETE_USER_MESSAGE = "Are you sure you want to delete this user?";
 

@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, Outlet, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Outlet, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 
 import { AdminPager, AdminSearch } from "~/components/admin-list";
 import { Avatar } from "~/components/avatar";
@@ -10,6 +10,7 @@ import { listUsersForAdmin } from "~/server/queries/admin.server";
 import { addPlaceholderUser } from "~/server/services/users.server";
 import { parsePage } from "~/server/queries/feed.server";
 import { requireAdmin } from "~/server/session.server";
+import { Link } from "~/components/link";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin({ request, context });

@@ -1,9 +1,10 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, Outlet, useLocation } from "@remix-run/react";
+import { Outlet, useLocation } from "@remix-run/react";
 
 import { paths } from "~/lib/paths";
 import { requireAdmin } from "~/server/session.server";
 import adminStyles from "~/styles/admin.css";
+import { Link } from "~/components/link";
 
 export const meta: MetaFunction = () => [{ title: "Admin · ReciPals" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }];

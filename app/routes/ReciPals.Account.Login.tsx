@@ -1,6 +1,6 @@
 import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useRef } from "react";
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 
 import { FormAlert, TextField, fieldError, useFocusInvalid, useResultKey } from "~/components/forms";
 import { USER_LIMITS } from "~/lib/limits";
@@ -11,6 +11,7 @@ import { keptFields, type FormFailure } from "~/server/forms.server";
 import { createUserSession, requireAnonymous } from "~/server/session.server";
 import { scopeSharedCache } from "~/server/shared-cache.server";
 import { clientAddress, ThrottledError } from "~/server/throttle.server";
+import { Link } from "~/components/link";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · ReciPals" }];
 

@@ -1,5 +1,5 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, Outlet, useLoaderData } from "@remix-run/react";
+import { Outlet, useLoaderData } from "@remix-run/react";
 
 import { Avatar } from "~/components/avatar";
 import { CommentItem } from "~/components/comment-item";
@@ -14,6 +14,7 @@ import { getPostCard } from "~/server/queries/feed.server";
 import { listUserPosts } from "~/server/queries/posts.server";
 import { requireUser } from "~/server/session.server";
 import feedStyles from "~/styles/feed.css";
+import { Link } from "~/components/link";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: feedStyles }];
 

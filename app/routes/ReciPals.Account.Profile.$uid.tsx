@@ -1,5 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, Outlet, isRouteErrorResponse, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
+import { Outlet, isRouteErrorResponse, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
 
 import { Avatar } from "~/components/avatar";
 import { ErrorPage } from "~/components/error-page";
@@ -11,6 +11,7 @@ import { absoluteUrl, shareMeta } from "~/lib/structured-data";
 import { getProfilePage, type ProfileTab } from "~/server/queries/profiles.server";
 import { requireUser } from "~/server/session.server";
 import profileStyles from "~/styles/profile.css";
+import { Link } from "~/components/link";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: profileStyles }];
 

@@ -6,7 +6,7 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { useRef } from "react";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 
 import { FormAlert, TextField, fieldError, useFocusInvalid, useResultKey } from "~/components/forms";
 import { USER_LIMITS } from "~/lib/limits";
@@ -24,6 +24,7 @@ import {
   SignupSchema,
   USERNAME_TAKEN,
 } from "~/server/validation/auth.server";
+import { Link } from "~/components/link";
 
 export const meta: MetaFunction = () => [{ title: "Sign up · ReciPals" }];
 

@@ -5,7 +5,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useNavigation } from "@remix-run/react";
 
 import { FormAlert } from "~/components/forms";
 import { TagPicker } from "~/components/tag-picker";
@@ -14,6 +14,7 @@ import { readForm } from "~/server/body.server";
 import { createAccount } from "~/server/services/users.server";
 import { clearSignupDraft, createUserSession, getSignupDraft, requireAnonymous } from "~/server/session.server";
 import { readTags } from "~/server/validation/tags.server";
+import { Link } from "~/components/link";
 
 export const meta: MetaFunction = () => [{ title: "Choose your tags · ReciPals" }];
 

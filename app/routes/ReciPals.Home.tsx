@@ -1,5 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, Outlet, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
+import { Outlet, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 
 import { PostCard } from "~/components/post-card";
@@ -10,6 +10,7 @@ import { getUserId } from "~/server/session.server";
 import { scopeSharedCache } from "~/server/shared-cache.server";
 import feedStyles from "~/styles/feed.css";
 import { EmptyState } from "~/components/empty-state";
+import { Link } from "~/components/link";
 
 export const meta: MetaFunction = () => [{ title: "Home · ReciPals" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: feedStyles }];

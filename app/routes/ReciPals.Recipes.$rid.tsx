@@ -7,15 +7,7 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import type { ShouldRevalidateFunctionArgs } from "@remix-run/react";
-import {
-  Link,
-  isRouteErrorResponse,
-  useActionData,
-  useFetcher,
-  useLoaderData,
-  useNavigation,
-  useRouteError,
-} from "@remix-run/react";
+import { isRouteErrorResponse, useActionData, useFetcher, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 
 import { Avatar } from "~/components/avatar";
@@ -42,6 +34,7 @@ import { getUser, requireUser } from "~/server/session.server";
 import { scopeSharedCache } from "~/server/shared-cache.server";
 import { addComment } from "~/server/services/interactions.server";
 import recipeStyles from "~/styles/recipe.css";
+import { Link } from "~/components/link";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: recipeStyles }];
 

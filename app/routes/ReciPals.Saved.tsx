@@ -1,5 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useFetchers, useLoaderData } from "@remix-run/react";
+import { useFetchers, useLoaderData } from "@remix-run/react";
 
 import { SaveButton } from "~/components/save-button";
 import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
@@ -7,6 +7,7 @@ import { listSavedRecipes } from "~/server/queries/saved.server";
 import { requireUser } from "~/server/session.server";
 import feedStyles from "~/styles/feed.css";
 import { EmptyState } from "~/components/empty-state";
+import { Link } from "~/components/link";
 
 export const meta: MetaFunction = () => [{ title: "Saved Recipes · ReciPals" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: feedStyles }];

@@ -1,7 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import {
   Form,
-  Link,
   isRouteErrorResponse,
   useFetcher,
   useLoaderData,
@@ -25,6 +24,7 @@ import { parseSearchParams } from "~/server/validation/search.server";
 import searchStyles from "~/styles/search.css";
 import { PersonLink } from "~/components/person-link";
 import { EmptyState } from "~/components/empty-state";
+import { Link } from "~/components/link";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: searchStyles }];
 

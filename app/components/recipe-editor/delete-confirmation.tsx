@@ -1,7 +1,8 @@
-import { Form, Link } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { useId } from "react";
 
 import { FIELD, RECIPE_MESSAGES } from "~/lib/recipe-form";
+import { Link } from "../link";
 
 /**
  * The no-JavaScript confirmation step of Delete Recipe (docs/rules.md#confirmations): the same

@@ -1,4 +1,4 @@
-import { Form, Link, useNavigation, useSubmit } from "@remix-run/react";
+import { Form, useNavigation, useSubmit } from "@remix-run/react";
 import clsx from "clsx";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 
@@ -21,6 +21,7 @@ import { Counter } from "./fields";
 import { ImportFromLink } from "./import-from-link";
 import { RecipePhotoField } from "./photo";
 import { IngredientSections, StepList, type RowTools } from "./rows";
+import { Link } from "../link";
 
 export { DeleteRecipeConfirmation } from "./delete-confirmation";
 

@@ -1,0 +1,27 @@
+import type { FetcherWithComponents } from "@remix-run/react";
+import type { FormEvent, FormHTMLAttributes } from "react";
+
+// A form that posts through a fetcher with JavaScript and as a plain form post without it, like
+// `fetcher.Form`, but as a bare <form> with one submit handler. `fetcher.Form` resolves its action
+// and runs the router's form hooks for every card of a feed on every render; our actions are
+// absolute paths already (app/lib/paths.ts), so that work bought nothing (bench/README.md, issue 20).
+
+interface FetcherFormProps extends Omit<FormHTMLAttributes<HTMLFormElement>, "action" | "method" | "onSubmit"> {
+  fetcher: Pick<FetcherWithComponents<unknown>, "submit">;
+  /** An absolute path: the route whose action receives the post. */
+  action: string;
+  /** Keep the scroll position when the fetcher's revalidation lands. */
+  preventScrollReset?: boolean;
+}
+
+export function FetcherForm({ fetcher, action, preventScrollReset, ...props }: FetcherFormProps) {
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    if (event.defaultPrevented) return;
+    event.preventDefault();
+    // The button pressed carries its name and value (intent=like, …), as in a plain post.
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    const source = submitter instanceof HTMLButtonElement || submitter instanceof HTMLInputElement ? submitter : event.currentTarget;
+    fetcher.submit(source, { method: "post", action, preventScrollReset });
+  };
+  return <form {...props} method="post" action={action} data-discover="true" onSubmit={onSubmit} />;
+}
