@@ -3,7 +3,7 @@ import { Writable } from "node:stream";
 
 import type { ActionFunctionArgs, AppLoadContext, EntryContext, LoaderFunctionArgs } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
-import { renderToPipeableStream } from "react-dom/server";
+import { renderToPipeableStream, renderToString } from "react-dom/server";
 
 import { NonceContext } from "./lib/nonce";
 import { isPersonalRequest } from "./server/cookies.server";
@@ -115,7 +115,53 @@ function unavailable(response: Response): Response {
   return new Response(response.body, { status: 503, statusText: "Service Unavailable", headers });
 }
 
-export default function handleRequest(
+/**
+ * Reads the page's serialized loader data (the single-fetch handoff stream) to its end and puts
+ * every chunk where Remix's <StreamTransfer> looks for it (context.renderMeta.streamCache: a
+ * settled promise carrying its result): then nothing in the render waits, and the page renders
+ * to a string in one synchronous pass. False when the context has no stream or no place for it
+ * (another Remix version): the caller streams then.
+ */
+async function settleHandoff(context: EntryContext): Promise<boolean> {
+  const { serverHandoffStream, renderMeta } = context;
+  if (!serverHandoffStream || !renderMeta) return false;
+  const reader = serverHandoffStream.getReader();
+  const decoder = new TextDecoder();
+  const cache: NonNullable<typeof renderMeta.streamCache> = {};
+  for (let identifier = 0; ; identifier++) {
+    const { done, value } = await reader.read();
+    cache[identifier] = Object.assign(Promise.resolve(), { result: { done, value: decoder.decode(value, { stream: true }) } });
+    if (done) break;
+  }
+  reader.releaseLock();
+  renderMeta.streamCache = cache;
+  return true;
+}
+
+/**
+ * The document as one string, rendered without streams: React's string renderer writes text,
+ * where the stream renderer encoded every piece into 2 KB byte arrays (an eighth of a signed-in
+ * page's CPU; bench/README.md, issue 20). Null when it cannot be used: the caller streams.
+ */
+const DOCUMENT_END = "</body></html>";
+
+async function renderAtOnce(context: EntryContext, request: Request, nonce: string): Promise<string | null> {
+  if (!(await settleHandoff(context))) return null;
+  const html = renderToString(
+    <NonceContext.Provider value={nonce}>
+      <RemixServer context={context} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+    </NonceContext.Provider>,
+  );
+  // The data's scripts follow the <html> element (RemixServer renders them after the router):
+  // the stream renderer held </body></html> back to the very end, and so do we. The last chunk
+  // closes the data stream in the browser; without it (something suspended after all) the page
+  // would hydrate without its data.
+  const end = html.lastIndexOf(DOCUMENT_END);
+  if (end < 0 || html.lastIndexOf("streamController.close()") < end) return null;
+  return `<!DOCTYPE html>${html.slice(0, end)}${html.slice(end + DOCUMENT_END.length)}${DOCUMENT_END}`;
+}
+
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -139,6 +185,11 @@ export default function handleRequest(
   // writes through a Node stream, a web stream and back (bots and browsers are answered alike).
   const nonce = crypto.randomBytes(16).toString("base64");
   responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
+  const document = await renderAtOnce(remixContext, request, nonce);
+  if (document !== null) {
+    responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+    return new Response(document, { headers: responseHeaders, status: responseStatusCode });
+  }
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const chunks: Buffer[] = [];

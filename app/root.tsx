@@ -6,6 +6,7 @@ import {
   Scripts,
   ScrollRestoration,
   isRouteErrorResponse,
+  useNavigate,
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
@@ -17,7 +18,6 @@ import { getUser } from "~/server/session.server";
 import globalStyles from "~/styles/global.css";
 
 import { ErrorPage } from "./components/error-page";
-import { useDocumentLinkNavigation } from "./components/link";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: globalStyles },
@@ -33,6 +33,41 @@ export const meta: MetaFunction = () => [{ title: "ReciPals" }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getUser(request);
   return { user };
+}
+
+/** The click a browser would follow in the same tab: left button, no modifier, no other target. */
+function followedHere(event: MouseEvent, anchor: HTMLAnchorElement): boolean {
+  if (event.defaultPrevented || event.button !== 0) return false;
+  if (event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return false;
+  if (anchor.hasAttribute("download")) return false;
+  const target = anchor.getAttribute("target");
+  return !target || target === "_self";
+}
+
+/**
+ * Client navigation for every <Link> of app/components/link.tsx (anchors marked data-discover):
+ * one listener on the document. In the bubbling phase, so React's own onClick handlers run first
+ * and may cancel the navigation with preventDefault.
+ */
+function useDocumentLinkNavigation(): void {
+  const navigate = useNavigate();
+  useEffect(() => {
+    const onClick = (event: MouseEvent) => {
+      const anchor = event.target instanceof Element ? event.target.closest("a[data-discover]") : null;
+      if (!(anchor instanceof HTMLAnchorElement) || !followedHere(event, anchor)) return;
+      const url = new URL(anchor.href);
+      if (url.origin !== window.location.origin) return;
+      event.preventDefault();
+      const to = `${url.pathname}${url.search}${url.hash}`;
+      const here = `${window.location.pathname}${window.location.search}${window.location.hash}`;
+      navigate(to, {
+        replace: anchor.dataset.replace === "true" || to === here,
+        preventScrollReset: anchor.dataset.keepScroll === "true",
+      });
+    };
+    document.addEventListener("click", onClick);
+    return () => document.removeEventListener("click", onClick);
+  }, [navigate]);
 }
 
 export function Layout({ children }: { children: ReactNode }) {

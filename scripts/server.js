@@ -19,6 +19,7 @@ import compression from "compression";
 import express from "express";
 
 import { createPageCache } from "./page-cache.js";
+import { precompressedAssets } from "./precompressed-assets.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const buildFile = path.join(root, process.env.RECIPALS_BUILD_DIR ?? "build", "index.js");
@@ -400,6 +401,8 @@ export async function startServer() {
       brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_LGWIN]: 18 } },
     }),
   );
+  // Scripts and stylesheets compressed once at startup (scripts/precompressed-assets.js); the rest as they are.
+  app.use(build.publicPath, precompressedAssets(build.assetsBuildDirectory));
   app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
   // public/ holds a handful of files and folders: look there only for those names, so page and
   // API requests do not each cost a failed stat() on the disk.

@@ -20,14 +20,13 @@ export function RouteDialog({
 }) {
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
-  const close = useRef<HTMLAnchorElement>(null);
   useEffect(() => {
     panel.current?.focus();
     const onKey = (event: KeyboardEvent) => {
       // Dialogs can stack (likes over the post viewer): the innermost one, registered first, wins.
       if (event.key !== "Escape" || event.defaultPrevented) return;
       event.preventDefault();
-      close.current?.click();
+      panel.current?.querySelector<HTMLAnchorElement>(".route-dialog__close")?.click();
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
@@ -38,7 +37,7 @@ export function RouteDialog({
       <div className={wide ? "route-dialog__panel route-dialog__panel--wide" : "route-dialog__panel"} role="dialog" aria-modal="true" aria-labelledby={titleId} ref={panel} tabIndex={-1}>
         <header className="route-dialog__header">
           <h2 id={titleId}>{title}</h2>
-          <Link to={closeTo} className="route-dialog__close" ref={close} preventScrollReset>
+          <Link to={closeTo} className="route-dialog__close" preventScrollReset>
             <span aria-hidden="true">×</span>
             <span className="visually-hidden">Close</span>
           </Link>

@@ -1,5 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 
 import { ConfirmButton, ConfirmStep } from "~/components/confirm";
 import { paths } from "~/lib/paths";
@@ -9,6 +9,7 @@ import { listComments } from "~/server/queries/comments.server";
 import { getPostForRecipe } from "~/server/queries/posts.server";
 import { removeComment } from "~/server/services/interactions.server";
 import { requireAdmin } from "~/server/session.server";
+import { Link } from "~/components/link";
 
 const REMOVE_COMMENT_MESSAGE = "Are you sure you want to delete this comment?";
 
@@ -21,7 +22,7 @@ async function loadPost(recipeId: string) {
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireAdmin({ request, context });
   const post = await loadPost(params.rid ?? "");
-  return { post, comments: await listComments(post.id) };
+  return { post, comments: await listComments(post.id), tabHref: paths.adminRecipePost(params.rid ?? "") };
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -37,7 +38,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function AdminPostTab() {
-  const { post, comments } = useLoaderData<typeof loader>();
+  const { post, comments, tabHref } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
     <div className="admin-post-tab">
@@ -63,7 +64,7 @@ export default function AdminPostTab() {
                 label="Remove"
                 fields={{ commentId: comment.comment_id }}
                 cancel={
-                  <Link to="." className="button button--ghost">
+                  <Link to={tabHref} className="button button--ghost">
                     Cancel
                   </Link>
                 }

@@ -1,5 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
 
 import { useHydrated } from "~/lib/hooks";
@@ -10,6 +10,7 @@ import { invariantResponse, readIntent } from "~/server/http.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { editRecipeText } from "~/server/services/recipes.server";
 import { requireAdmin } from "~/server/session.server";
+import { Link } from "~/components/link";
 
 type Editing = "ingredients" | "instructions" | null;
 
@@ -56,7 +57,7 @@ export default function AdminRecipeTab() {
 
   const openLink = (which: Exclude<Editing, null>, label: string) => (
     <Link
-      to={`?edit=${which}`}
+      to={`${paths.adminRecipe(recipe.recipe_id)}?edit=${which}`}
       className="button button--ghost"
       onClick={(event) => {
         if (!hydrated) return;
@@ -82,6 +83,7 @@ export default function AdminRecipeTab() {
             initial={failure?.editing === "ingredients" ? failure.text : ingredientsText}
             error={failure?.editing === "ingredients" ? failure.error : null}
             hint="A 'Section Name:' line, then one ingredient per line; a blank line starts the next section."
+            cancelTo={paths.adminRecipe(recipe.recipe_id)}
             onCancel={() => setLocalEditing(null)}
           />
         ) : (
@@ -111,6 +113,7 @@ export default function AdminRecipeTab() {
             initial={failure?.editing === "instructions" ? failure.text : stepsText}
             error={failure?.editing === "instructions" ? failure.error : null}
             hint="One step per line."
+            cancelTo={paths.adminRecipe(recipe.recipe_id)}
             onCancel={() => setLocalEditing(null)}
           />
         ) : (
@@ -140,6 +143,7 @@ function TextEditor({
   initial,
   error,
   hint,
+  cancelTo,
   onCancel,
 }: {
   label: string;
@@ -147,6 +151,8 @@ function TextEditor({
   initial: string;
   error: string | null;
   hint: string;
+  /** The tab without the editor open. */
+  cancelTo: string;
   onCancel: () => void;
 }) {
   const busy = useNavigation().formData?.get("intent") === intent;
@@ -173,7 +179,7 @@ function TextEditor({
         ) : null}
       </div>
       <div className="actions">
-        <Link to="." className="button button--ghost" onClick={onCancel}>
+        <Link to={cancelTo} className="button button--ghost" onClick={onCancel}>
           Cancel
         </Link>
         <button type="submit" name="intent" value={intent} className="button" disabled={busy}>

@@ -1,0 +1,85 @@
+// The build's scripts and stylesheets, compressed once at their best (brotli quality 11, gzip
+// level 9) instead of on every request at the compression middleware's everyday levels, and sent
+// whole with a Content-Length. On a slow phone that is fewer bytes for every page's ~20 scripts
+// (a tenth smaller with brotli than on-the-fly, and no chunked framing); on the server, no zlib
+// work for assets at all. Files are content-hashed by the compiler, so they never change in place:
+// they are read and compressed when the server starts and kept in memory.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+
+const TYPES = { ".js": "application/javascript; charset=UTF-8", ".css": "text/css; charset=UTF-8" };
+const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
+
+function* filesUnder(dir, prefix = "") {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const relative = `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) yield* filesUnder(path.join(dir, entry.name), relative);
+    else yield relative;
+  }
+}
+
+/** Every .js and .css file under `dir`, by its URL path below the assets' public path ("/_shared/chunk-X.js"). */
+export function compressAssets(dir) {
+  const assets = new Map();
+  if (!fs.existsSync(dir)) return assets;
+  for (const relative of filesUnder(dir)) {
+    const type = TYPES[path.extname(relative)];
+    if (!type) continue;
+    const identity = fs.readFileSync(path.join(dir, relative));
+    assets.set(relative, {
+      type,
+      etag: `"${crypto.createHash("sha1").update(identity).digest("base64url")}"`,
+      br: zlib.brotliCompressSync(identity, {
+        params: {
+          [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
+          [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+        },
+      }),
+      gzip: zlib.gzipSync(identity, { level: 9 }),
+    });
+  }
+  return assets;
+}
+
+/** The encoding to send: brotli or gzip when the request accepts it (q=0 refuses), else null. */
+export function chosenEncoding(acceptEncoding) {
+  const accepted = new Set();
+  for (const part of String(acceptEncoding ?? "").split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    const refused = params.some((param) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(param));
+    if (name && !refused) accepted.add(name.trim());
+  }
+  if (accepted.has("br")) return "br";
+  if (accepted.has("gzip")) return "gzip";
+  return null;
+}
+
+/**
+ * Middleware serving the compressed copies; anything else (other files, a request that accepts
+ * neither encoding) goes on to `next` (express.static serves it as it is).
+ */
+export function precompressedAssets(dir) {
+  const assets = compressAssets(dir);
+  return (req, res, next) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    const asset = assets.get(req.path);
+    const encoding = asset ? chosenEncoding(req.headers["accept-encoding"]) : null;
+    if (!asset || !encoding) return next();
+    res.setHeader("Content-Type", asset.type);
+    res.setHeader("Cache-Control", `public, max-age=${ONE_YEAR_SECONDS}, immutable`);
+    res.setHeader("Vary", "Accept-Encoding");
+    res.setHeader("ETag", asset.etag);
+    if (req.headers["if-none-match"] === asset.etag) {
+      res.statusCode = 304;
+      return res.end();
+    }
+    const body = asset[encoding];
+    res.setHeader("Content-Encoding", encoding);
+    res.setHeader("Content-Length", String(body.length));
+    res.statusCode = 200;
+    res.end(req.method === "HEAD" ? undefined : body);
+  };
+}

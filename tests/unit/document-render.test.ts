@@ -1,0 +1,52 @@
+import { createRequestHandler } from "@remix-run/node";
+import { describe, expect, it } from "vitest";
+
+import * as entry from "~/entry.server";
+import * as rootRoute from "~/root";
+import * as layoutRoute from "~/routes/ReciPals";
+import * as homeRoute from "~/routes/ReciPals.Home";
+
+import { serverBuildOf } from "../support/server-build";
+import { getRequest, makeUser, signedInCookie } from "./helpers";
+
+// app/entry.server.tsx renders a page to one string in one pass once its data is read to the end
+// (renderAtOnce). The document must come out as the stream renderer wrote it: one well-formed
+// document, the page's data in the nonce'd scripts, the data stream closed before </body></html>.
+
+const handle = createRequestHandler(
+  serverBuildOf(entry, {
+    root: { path: "", module: rootRoute },
+    "routes/ReciPals": { parentId: "root", path: "ReciPals", module: layoutRoute },
+    "routes/ReciPals.Home": { parentId: "routes/ReciPals", path: "Home", module: homeRoute },
+  }),
+  "production",
+);
+
+describe("a document rendered at once", () => {
+  it("is one well-formed HTML document whose data scripts end before </body></html>", async () => {
+    const user = await makeUser();
+    const response = await handle(getRequest("/ReciPals/Home", await signedInCookie(user.id)));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
+    const html = await response.text();
+    expect(html.startsWith("<!DOCTYPE html><html lang=\"en\">")).toBe(true);
+    expect(html.endsWith("</body></html>")).toBe(true);
+    expect(html.split("</body></html>")).toHaveLength(2);
+    // The loader data is in the page, and the stream that carries it is closed, last.
+    expect(html).toContain(user.username);
+    const close = html.lastIndexOf("window.__remixContext.streamController.close();");
+    expect(close).toBeGreaterThan(html.lastIndexOf("streamController.enqueue("));
+    expect(close).toBeLessThan(html.length - "</body></html>".length);
+  });
+
+  it("gives every inline script the nonce of the page's Content-Security-Policy", async () => {
+    const response = await handle(getRequest("/ReciPals/Home"));
+    const policy = response.headers.get("Content-Security-Policy") ?? "";
+    const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
+    expect(nonce).toBeTruthy();
+    const html = await response.text();
+    const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+    expect(scripts.length).toBeGreaterThanOrEqual(4);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+  });
+});
