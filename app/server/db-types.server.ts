@@ -133,6 +133,39 @@ export interface CacheScopingTable {
   id: number;
 }
 
+export type NotificationKind = "like" | "comment" | "follow" | "save";
+
+/** Something that happened to `user_id` (migrations/20261126T0000-notifications-shopping.ts). */
+export interface NotificationsTable {
+  id: string;
+  user_id: string;
+  actor_id: string | null;
+  kind: NotificationKind;
+  post_id: string | null;
+  recipe_id: string | null;
+  comment_id: string | null;
+  created_at: string;
+  read_at: string | null;
+  seq: number;
+}
+
+export interface ShoppingRecipesTable {
+  user_id: string;
+  recipe_id: string;
+  serves: number | null;
+  added_at: string;
+  seq: number;
+}
+
+export interface ShoppingItemsTable {
+  id: string;
+  user_id: string;
+  recipe_id: string;
+  position: number;
+  text: string;
+  checked: Generated<number>;
+}
+
 export interface Database {
   users: UsersTable;
   user_tags: UserTagsTable;
@@ -146,6 +179,9 @@ export interface Database {
   likes: LikesTable;
   comments: CommentsTable;
   saved_recipes: SavedRecipesTable;
+  notifications: NotificationsTable;
+  shopping_recipes: ShoppingRecipesTable;
+  shopping_items: ShoppingItemsTable;
   sessions: SessionsTable;
   seed_runs: SeedRunsTable;
   sign_in_failures: SignInFailuresTable;

@@ -6,6 +6,7 @@ import { db, engineOf, type DB } from "../db.server";
 import { likePattern } from "../engines/engine.server";
 import { hashPassword, randomPassword } from "../password.server";
 import { createUser, isLastAdmin, LastAdminError, UsernameTakenError, type Role } from "./users.server";
+import { withdrawComment } from "./notifications.server";
 
 export const ADMIN_PAGE_SIZE = 50;
 
@@ -158,6 +159,7 @@ export async function listRecipesForAdmin(
 
 /** Removes a comment of the given post; false when it is already gone. */
 export async function removeComment({ postId, commentId }: { postId: string; commentId: string }, database: DB = db): Promise<boolean> {
+  await withdrawComment(commentId, database);
   const result = await database.deleteFrom("comments").where("id", "=", commentId).where("post_id", "=", postId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

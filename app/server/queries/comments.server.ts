@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 
 import { db, type DB } from "../db.server";
 import { nextSeq, todayDate } from "./seq.server";
+import { notify } from "./notifications.server";
 
 export interface CommentView {
   comment_id: string;
@@ -37,6 +38,7 @@ export async function addComment(
     .insertInto("comments")
     .values({ id, post_id: postId, user_id: userId, text, created_at: createdAt, seq: nextSeq("comments") })
     .execute();
+  await notify({ kind: "comment", actorId: userId, target: { postId }, commentId: id }, database);
   const author = await database.selectFrom("users").select(["id", "username", "profile"]).where("id", "=", userId).executeTakeFirst();
   return { comment_id: id, text, created_at: createdAt, author: author ?? null };
 }

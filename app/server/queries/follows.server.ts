@@ -1,19 +1,24 @@
 import { db, type DB } from "../db.server";
 import { nowIso } from "./seq.server";
+import { notify, withdraw } from "./notifications.server";
 
 // A follow is one row (follower → followee), so both users' lists always agree and a
 // "remove follower" is the same delete seen from the other side.
 
-/** Follows; idempotent, so a double submit is still one follow. The schema refuses self-follows. */
+/**
+ * Follows; idempotent, so a double submit is still one follow. The schema refuses self-follows.
+ * Tells the person followed (notifications.server.ts); unfollowing takes that back.
+ */
 export async function follow(
   { followerId, followeeId }: { followerId: string; followeeId: string },
   database: DB = db,
 ): Promise<void> {
-  await database
+  const added = await database
     .insertInto("follows")
     .values({ follower_id: followerId, followee_id: followeeId, created_at: nowIso() })
     .onConflict((oc) => oc.columns(["follower_id", "followee_id"]).doNothing())
-    .execute();
+    .executeTakeFirst();
+  if (Number(added.numInsertedOrUpdatedRows ?? 0) > 0) await notify({ kind: "follow", actorId: followerId, target: { userId: followeeId } }, database);
 }
 
 /** Unfollows; idempotent. */
@@ -21,11 +26,12 @@ export async function unfollow(
   { followerId, followeeId }: { followerId: string; followeeId: string },
   database: DB = db,
 ): Promise<void> {
-  await database
+  const removed = await database
     .deleteFrom("follows")
     .where("follower_id", "=", followerId)
     .where("followee_id", "=", followeeId)
-    .execute();
+    .executeTakeFirst();
+  if (Number(removed.numDeletedRows) > 0) await withdraw({ kind: "follow", actorId: followerId, target: { userId: followeeId } }, database);
 }
 
 /** The owner drops someone from their followers (that user's following loses the owner too). */

@@ -1,5 +1,6 @@
 import { db, type DB } from "../db.server";
 import { nowIso } from "./seq.server";
+import { notify, withdraw } from "./notifications.server";
 
 export interface Liker {
   id: string;
@@ -8,19 +9,25 @@ export interface Liker {
   profile: string;
 }
 
-/** Likes or unlikes as the given user; idempotent, so a repeated submit changes nothing. */
+/**
+ * Likes or unlikes as the given user; idempotent, so a repeated submit changes nothing. A like
+ * tells the post's creator, an unlike takes that back (notifications.server.ts): pass the
+ * transaction the like is part of.
+ */
 export async function setPostLiked(
   { postId, userId, liked }: { postId: string; userId: string; liked: boolean },
   database: DB = db,
 ): Promise<number> {
   if (liked) {
-    await database
+    const added = await database
       .insertInto("likes")
       .values({ post_id: postId, user_id: userId, created_at: nowIso() })
       .onConflict((oc) => oc.columns(["post_id", "user_id"]).doNothing())
-      .execute();
+      .executeTakeFirst();
+    if (Number(added.numInsertedOrUpdatedRows ?? 0) > 0) await notify({ kind: "like", actorId: userId, target: { postId } }, database);
   } else {
-    await database.deleteFrom("likes").where("post_id", "=", postId).where("user_id", "=", userId).execute();
+    const removed = await database.deleteFrom("likes").where("post_id", "=", postId).where("user_id", "=", userId).executeTakeFirst();
+    if (Number(removed.numDeletedRows) > 0) await withdraw({ kind: "like", actorId: userId, target: { postId } }, database);
   }
   return countLikes(postId, database);
 }

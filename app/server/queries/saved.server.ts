@@ -1,5 +1,6 @@
 import { db, type DB } from "../db.server";
 import { nowIso, nextSeq } from "./seq.server";
+import { notify, withdraw } from "./notifications.server";
 
 export interface SavedRecipeCard {
   recipe_id: string;
@@ -38,16 +39,18 @@ export async function setRecipeSaved(
   database: DB = db,
 ): Promise<void> {
   if (saved) {
-    await database
+    const added = await database
       .insertInto("saved_recipes")
       .values({ user_id: userId, recipe_id: recipeId, created_at: nowIso(), seq: nextSeq("saved_recipes") })
       .onConflict((oc) => oc.columns(["user_id", "recipe_id"]).doNothing())
-      .execute();
+      .executeTakeFirst();
+    if (Number(added.numInsertedOrUpdatedRows ?? 0) > 0) await notify({ kind: "save", actorId: userId, target: { recipeId } }, database);
   } else {
-    await database
+    const removed = await database
       .deleteFrom("saved_recipes")
       .where("user_id", "=", userId)
       .where("recipe_id", "=", recipeId)
-      .execute();
+      .executeTakeFirst();
+    if (Number(removed.numDeletedRows) > 0) await withdraw({ kind: "save", actorId: userId, target: { recipeId } }, database);
   }
 }

@@ -1,6 +1,7 @@
 import { isAdmin } from "~/lib/permissions";
 
 import { CacheScope, changing } from "../cache-scopes.server";
+import { db } from "../db.server";
 import { follow, isFollowing, removeFollower as deleteFollow, unfollow } from "../queries/follows.server";
 import { getSessionUserById } from "../queries/users.server";
 import { done, refusal, type Actor, type Outcome } from "./outcome.server";
@@ -20,8 +21,11 @@ export const FOLLOW_MESSAGES = {
 export async function setFollowing({ actor, targetId, following }: { actor: Actor; targetId: string; following: boolean }): Promise<Outcome<{ following: boolean }>> {
   if (targetId === actor.id) return refusal(400, FOLLOW_MESSAGES.self);
   if (!(await getSessionUserById(targetId))) return refusal(404, FOLLOW_MESSAGES.missing);
+  // One transaction: the follow and its notification (notifications.server.ts) land together.
   await changing([CacheScope.user(actor.id), CacheScope.user(targetId)], () =>
-    following ? follow({ followerId: actor.id, followeeId: targetId }) : unfollow({ followerId: actor.id, followeeId: targetId }),
+    db.transaction().execute((trx) =>
+      following ? follow({ followerId: actor.id, followeeId: targetId }, trx) : unfollow({ followerId: actor.id, followeeId: targetId }, trx),
+    ),
   );
   return done({ following: await isFollowing({ followerId: actor.id, followeeId: targetId }) });
 }
@@ -31,6 +35,6 @@ export async function removeFollower({ actor, ownerId, followerId }: { actor: Ac
   if (actor.id !== ownerId && !isAdmin(actor)) return refusal(403, FOLLOW_MESSAGES.notYours);
   if (followerId === ownerId) return refusal(400, FOLLOW_MESSAGES.selfRemove);
   if (!(await getSessionUserById(followerId))) return refusal(404, FOLLOW_MESSAGES.missing);
-  await changing([CacheScope.user(ownerId), CacheScope.user(followerId)], () => deleteFollow({ ownerId, followerId }));
+  await changing([CacheScope.user(ownerId), CacheScope.user(followerId)], () => db.transaction().execute((trx) => deleteFollow({ ownerId, followerId }, trx)));
   return done();
 }

@@ -1,0 +1,197 @@
+import crypto from "node:crypto";
+
+import { sql } from "kysely";
+import { z } from "zod";
+
+import { MAX_SERVES, scaleIngredientLine } from "~/lib/servings";
+import { mergeShoppingList, type ShoppingList } from "~/lib/shopping-merge";
+
+import { db, type DB } from "../db.server";
+import { getRecipeDetail } from "../queries/recipes.server";
+import { nowIso } from "../queries/seq.server";
+import { done, refusal, RefusedError, type Actor, type Outcome } from "./outcome.server";
+
+// A person's shopping list (docs/rules.md#shopping-list): recipes added at the servings shown,
+// their ingredient lines as they read then, each with a check mark. Only ever the actor's own
+// list: there is no way to name another person's. Every write is one transaction; a refused one
+// changes nothing.
+
+export const SHOPPING_LIMITS = { recipes: 100, items: 2000 } as const;
+
+export const SHOPPING_MESSAGES = {
+  recipeMissing: "Recipe not found.",
+  notOnList: "That recipe is not on your shopping list.",
+  itemMissing: "That item is not on your shopping list.",
+  tooManyRecipes: `Your shopping list holds at most ${SHOPPING_LIMITS.recipes} recipes. Remove one to add another.`,
+  tooManyItems: `Your shopping list holds at most ${SHOPPING_LIMITS.items.toLocaleString("en-US")} items. Clear some to add more.`,
+  badServes: `Servings must be a whole number from 1 to ${MAX_SERVES}.`,
+  badItems: "Please choose items of your shopping list.",
+} as const;
+
+export interface ShoppingRecipe {
+  recipe_id: string;
+  name: string;
+  serves: number | null;
+  items: { id: string; text: string; checked: boolean }[];
+}
+
+export interface ShoppingListView {
+  recipes: ShoppingRecipe[];
+  merged: ShoppingList;
+  itemCount: number;
+  checkedCount: number;
+}
+
+/** The actor's list, by recipe in the order added, and merged by item. */
+export async function getShoppingList(userId: string, database: DB = db): Promise<ShoppingListView> {
+  const [recipes, items] = await Promise.all([
+    database
+      .selectFrom("shopping_recipes as s")
+      .innerJoin("recipes as r", "r.id", "s.recipe_id")
+      .select(["s.recipe_id", "r.name", "s.serves"])
+      .where("s.user_id", "=", userId)
+      .orderBy("s.seq")
+      .execute(),
+    database
+      .selectFrom("shopping_items")
+      .select(["id", "recipe_id", "text", "checked"])
+      .where("user_id", "=", userId)
+      .orderBy("recipe_id")
+      .orderBy("position")
+      .execute(),
+  ]);
+  const byRecipe = new Map<string, ShoppingRecipe>(recipes.map((recipe) => [recipe.recipe_id, { ...recipe, items: [] }]));
+  for (const item of items) byRecipe.get(item.recipe_id)?.items.push({ id: item.id, text: item.text, checked: Number(item.checked) === 1 });
+  const list = [...byRecipe.values()];
+  const merged = mergeShoppingList(
+    list.flatMap((recipe) => recipe.items.map((item) => ({ ...item, recipeId: recipe.recipe_id, recipeName: recipe.name }))),
+  );
+  return { recipes: list, merged, itemCount: items.length, checkedCount: items.filter((item) => Number(item.checked) === 1).length };
+}
+
+/** Whether the recipe is on the person's list (the recipe page's button says so). */
+export async function isOnShoppingList(userId: string, recipeId: string, database: DB = db): Promise<boolean> {
+  const row = await database.selectFrom("shopping_recipes").select("recipe_id").where("user_id", "=", userId).where("recipe_id", "=", recipeId).executeTakeFirst();
+  return row !== undefined;
+}
+
+const ServesSchema = z.coerce.number({ message: SHOPPING_MESSAGES.badServes }).int(SHOPPING_MESSAGES.badServes).min(1, SHOPPING_MESSAGES.badServes).max(MAX_SERVES, SHOPPING_MESSAGES.badServes);
+
+async function countOf(database: DB, table: "shopping_recipes" | "shopping_items", userId: string): Promise<number> {
+  const row = await database
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("user_id", "=", userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Puts a recipe's ingredients on the actor's list at `serves` (the recipe's own when it has none
+ * or none is given). A recipe already on the list is replaced, keeping the check marks of lines
+ * that read the same.
+ */
+export async function addRecipeToList({ actor, recipeId, serves }: { actor: Actor; recipeId: string; serves?: unknown }): Promise<Outcome<{ items: number }>> {
+  const recipe = await getRecipeDetail(recipeId);
+  if (!recipe) return refusal(404, SHOPPING_MESSAGES.recipeMissing);
+  let chosen = recipe.serves;
+  if (serves !== undefined && serves !== null && serves !== "" && recipe.serves !== null) {
+    const parsed = ServesSchema.safeParse(serves);
+    if (!parsed.success) return refusal(400, SHOPPING_MESSAGES.badServes, { errors: { serves: SHOPPING_MESSAGES.badServes } });
+    chosen = parsed.data;
+  }
+  const factor = recipe.serves && chosen ? chosen / recipe.serves : 1;
+  const lines = recipe.ingredients_sec.flatMap((section) => section.ingredients).map((line) => (factor === 1 ? line : scaleIngredientLine(line, factor)));
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const previous = await trx.selectFrom("shopping_items").select(["position", "text", "checked"]).where("user_id", "=", actor.id).where("recipe_id", "=", recipeId).execute();
+      if (previous.length === 0 && !(await isOnShoppingList(actor.id, recipeId, trx))) {
+        if ((await countOf(trx, "shopping_recipes", actor.id)) >= SHOPPING_LIMITS.recipes) throw new RefusedError(refusal(409, SHOPPING_MESSAGES.tooManyRecipes));
+      }
+      if ((await countOf(trx, "shopping_items", actor.id)) - previous.length + lines.length > SHOPPING_LIMITS.items) {
+        throw new RefusedError(refusal(409, SHOPPING_MESSAGES.tooManyItems));
+      }
+      const kept = new Set(previous.filter((item) => Number(item.checked) === 1).map((item) => `${item.position}\n${item.text}`));
+      await trx.deleteFrom("shopping_items").where("user_id", "=", actor.id).where("recipe_id", "=", recipeId).execute();
+      await trx
+        .insertInto("shopping_recipes")
+        .values({
+          user_id: actor.id,
+          recipe_id: recipeId,
+          serves: chosen,
+          added_at: nowIso(),
+          seq: sql<number>`(select coalesce(max(seq), 0) + 1 from shopping_recipes)`,
+        })
+        .onConflict((oc) => oc.columns(["user_id", "recipe_id"]).doUpdateSet({ serves: chosen }))
+        .execute();
+      if (lines.length > 0) {
+        await trx
+          .insertInto("shopping_items")
+          .values(
+            lines.map((text, position) => ({
+              id: crypto.randomUUID(),
+              user_id: actor.id,
+              recipe_id: recipeId,
+              position,
+              text,
+              checked: kept.has(`${position}\n${text}`) ? 1 : 0,
+            })),
+          )
+          .execute();
+      }
+      return done({ items: lines.length });
+    });
+  } catch (error) {
+    if (error instanceof RefusedError) return error.refusal;
+    throw error;
+  }
+}
+
+const ItemIdsSchema = z.array(z.string().min(1).max(100), { message: SHOPPING_MESSAGES.badItems }).min(1, SHOPPING_MESSAGES.badItems).max(SHOPPING_LIMITS.items, SHOPPING_MESSAGES.badItems);
+
+/** Checks or unchecks items of the actor's own list; any id not on it refuses the whole change. */
+export async function setItemsChecked({ actor, itemIds, checked }: { actor: Actor; itemIds: unknown; checked: boolean }): Promise<Outcome> {
+  const parsed = ItemIdsSchema.safeParse(itemIds);
+  if (!parsed.success) return refusal(400, SHOPPING_MESSAGES.badItems);
+  const ids = [...new Set(parsed.data)];
+  return db.transaction().execute(async (trx) => {
+    const own = await trx.selectFrom("shopping_items").select((eb) => eb.fn.countAll<number>().as("n")).where("user_id", "=", actor.id).where("id", "in", ids).executeTakeFirstOrThrow();
+    if (Number(own.n) !== ids.length) return refusal(404, SHOPPING_MESSAGES.itemMissing);
+    await trx.updateTable("shopping_items").set({ checked: checked ? 1 : 0 }).where("user_id", "=", actor.id).where("id", "in", ids).execute();
+    return done();
+  });
+}
+
+/** Drops the checked items, and the recipes left with nothing to buy. */
+export async function clearChecked({ actor }: { actor: Actor }): Promise<Outcome> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("shopping_items").where("user_id", "=", actor.id).where("checked", "=", 1).execute();
+    await trx
+      .deleteFrom("shopping_recipes")
+      .where("user_id", "=", actor.id)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom("shopping_items as i").select("i.id").whereRef("i.user_id", "=", "shopping_recipes.user_id").whereRef("i.recipe_id", "=", "shopping_recipes.recipe_id"))),
+      )
+      .execute();
+  });
+  return done();
+}
+
+/** Takes one recipe (and its items) off the actor's list. */
+export async function removeRecipeFromList({ actor, recipeId }: { actor: Actor; recipeId: string }): Promise<Outcome> {
+  const removed = await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("shopping_items").where("user_id", "=", actor.id).where("recipe_id", "=", recipeId).execute();
+    const result = await trx.deleteFrom("shopping_recipes").where("user_id", "=", actor.id).where("recipe_id", "=", recipeId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  });
+  return removed ? done() : refusal(404, SHOPPING_MESSAGES.notOnList);
+}
+
+/** Empties the actor's list. */
+export async function clearList({ actor }: { actor: Actor }): Promise<Outcome> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("shopping_items").where("user_id", "=", actor.id).execute();
+    await trx.deleteFrom("shopping_recipes").where("user_id", "=", actor.id).execute();
+  });
+  return done();
+}
