@@ -7,6 +7,7 @@ import {
   ScrollRestoration,
   isRouteErrorResponse,
   useNavigate,
+  useRevalidator,
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
@@ -14,6 +15,7 @@ import { useEffect, type ReactNode } from "react";
 
 import { useNonce } from "~/lib/nonce";
 import { useServiceWorkerSync } from "~/lib/service-worker";
+import { countUnread } from "~/server/queries/notifications.server";
 import { getUser } from "~/server/session.server";
 import globalStyles from "~/styles/global.css";
 
@@ -30,9 +32,11 @@ export const links: LinksFunction = () => [
 export const meta: MetaFunction = () => [{ title: "ReciPals" }];
 
 // The session user is loaded once here for every page; a broken or expired session is "signed out".
+// With it, the unread notifications count for the navigation (docs/rules.md#notifications): one
+// short index range, on every page, so the count needs no request of its own.
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getUser(request);
-  return { user };
+  return { user, unread: user ? await countUnread(user.id) : 0 };
 }
 
 /** The click a browser would follow in the same tab: left button, no modifier, no other target. */
@@ -92,8 +96,26 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
+/**
+ * The unread count follows the user's own fetcher actions by itself (Remix reloads the root's data
+ * after each); when the tab comes back into view it is read again, for what others did meanwhile.
+ */
+function useRefreshOnReturn(signedIn: boolean): void {
+  const { revalidate, state } = useRevalidator();
+  useEffect(() => {
+    if (!signedIn) return;
+    const onVisible = () => {
+      if (document.visibilityState === "visible" && state === "idle") revalidate();
+    };
+    document.addEventListener("visibilitychange", onVisible);
+    return () => document.removeEventListener("visibilitychange", onVisible);
+  }, [signedIn, revalidate, state]);
+}
+
 export default function App() {
-  useServiceWorkerSync(useOptionalUser()?.id ?? null);
+  const userId = useOptionalUser()?.id ?? null;
+  useServiceWorkerSync(userId);
+  useRefreshOnReturn(userId !== null);
   // A marker that the page is interactive, for tests that must not type before hydration.
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
@@ -104,6 +126,11 @@ export default function App() {
 /** The signed-in user as the root loader saw it, or null. */
 export function useOptionalUser() {
   return useRouteLoaderData<typeof loader>("root")?.user ?? null;
+}
+
+/** The signed-in user's unread notifications (capped: UNREAD_COUNT_CAP shows as "99+"). */
+export function useUnreadCount(): number {
+  return useRouteLoaderData<typeof loader>("root")?.unread ?? 0;
 }
 
 export function ErrorBoundary() {

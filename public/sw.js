@@ -1,10 +1,11 @@
-/* ReciPals service worker (docs/rules.md#offline-saved-recipes): keeps the signed-in user's saved recipe pages, and what
+/* ReciPals service worker (docs/rules.md#offline-saved-recipes): keeps the signed-in user's saved recipe pages and
+ * their shopping list (docs/rules.md#shopping-list), and what
  * they need to show (styles, scripts, photos), readable without a connection; any other page
  * asked for offline gets /offline.html.
  *
  * What it will not do:
  * - touch a request that is not a GET (form posts, API writes pass straight through);
- * - cache /api answers or any page but recipe pages and the Saved list (never Account/*);
+ * - cache /api answers or any page but recipe pages, the Saved list and the shopping list (never Account/*);
  * - keep anything across users: every page tells it who is signed in (app/lib/service-worker.ts),
  *   and a different or absent user (signing out) drops the whole saved cache first.
  * Pages never depend on it: online, every page and answer comes from the network as usual.
@@ -16,6 +17,9 @@ const SHELL_FILES = ["/offline.html", "/favicon.svg", "/manifest.webmanifest", "
 /** Where the cache notes whose it is and which assets each page needs (never fetched). */
 const STATE_KEY = "/__recipals-sw/state.json";
 const SAVED_PAGE = "/ReciPals/Saved";
+const SHOPPING_PAGE = "/ReciPals/ShoppingList";
+/** Pages kept whole for the signed-in user, refreshed each time they are opened online. */
+const LIST_PAGES = new Set([SAVED_PAGE, SHOPPING_PAGE]);
 const RECIPE_PAGE = /^\/ReciPals\/Recipes\/[^/]+$/;
 /** Same-origin files a cached page may need; nothing else (no /api, no other pages) is stored. */
 const PAGE_ASSET = /^\/(?:build|images|uploads|icons)\/|^\/favicon\.svg$/;
@@ -109,12 +113,23 @@ async function sync(user, saved) {
     state = { owner: user, pages: {} };
     await writeState(cache, state);
   }
-  if (user === null || saved === null) return;
+  if (user === null) return;
+  // The shopping list is kept from the first page a signed-in user opens (then refreshed whenever
+  // it is opened online), so it is there in the shop without a connection.
+  const shopping = absolute(SHOPPING_PAGE);
+  if (!state.pages[shopping]) {
+    const assets = await storePage(cache, shopping);
+    if (assets) {
+      state.pages[shopping] = assets;
+      await writeState(cache, state);
+    }
+  }
+  if (saved === null) return;
 
-  const wanted = new Set([absolute(SAVED_PAGE), ...saved.map(absolute)]);
+  const wanted = new Set([absolute(SAVED_PAGE), shopping, ...saved.map(absolute)]);
   for (const url of wanted) {
     // New pages are fetched once; kept ones refresh whenever they are opened online (below).
-    if (state.pages[url] && url !== absolute(SAVED_PAGE)) continue;
+    if (state.pages[url] && !LIST_PAGES.has(new URL(url).pathname)) continue;
     const assets = await storePage(cache, url);
     if (assets) state.pages[url] = assets;
   }
@@ -130,7 +145,7 @@ async function sync(user, saved) {
 /** Fetches a page (with the user's cookie) and what it needs; returns the asset list, or null. */
 async function storePage(cache, url, response) {
   const { pathname } = new URL(url);
-  if (pathname !== SAVED_PAGE && !RECIPE_PAGE.test(pathname)) return null;
+  if (!LIST_PAGES.has(pathname) && !RECIPE_PAGE.test(pathname)) return null;
   try {
     response ??= await fetch(url, { credentials: "same-origin", cache: "no-cache", headers: { Accept: "text/html" } });
   } catch {
@@ -243,7 +258,7 @@ async function navigate(event, request, url) {
   try {
     const response = await fetch(request);
     // Opened online: a page the cache keeps is refreshed with what the network just gave.
-    if (response.ok && !response.redirected && (url.pathname === SAVED_PAGE || RECIPE_PAGE.test(url.pathname)) && !url.search) {
+    if (response.ok && !response.redirected && (LIST_PAGES.has(url.pathname) || RECIPE_PAGE.test(url.pathname)) && !url.search) {
       event.waitUntil(refresh(url.href, response.clone()));
     }
     return response;

@@ -17,7 +17,7 @@ export function Icon({ name, filled = false }: { name: keyof typeof paths; fille
 }
 
 /** The navigation's icons (drawn by CSS). */
-export type NavIconName = "home" | "search" | "create" | "bookmark" | "profile" | "admin" | "info";
+export type NavIconName = "home" | "search" | "create" | "bookmark" | "profile" | "admin" | "info" | "bell" | "cart";
 
 export function NavIcon({ name }: { name: NavIconName }) {
   return <span className={`nav-icon nav-icon--${name}`} aria-hidden="true" />;

@@ -39,22 +39,49 @@ export function SiteNav({ viewer }: { viewer: NavViewer | null }) {
   );
 }
 
+/** The count as the badge shows it: at most "99+" (the count itself stops at UNREAD_COUNT_CAP). */
+export function unreadLabel(unread: number): string {
+  return unread > 99 ? "99+" : String(unread);
+}
+
 /**
  * The bar above every page: the brand on a phone (the left bar has it on wide screens), Info on a
- * phone, and the account's way in or out everywhere: Sign in and Sign up for visitors, Sign out
+ * phone, the shopping list and the notifications (with the unread count) for people signed in,
+ * and the account's way in or out everywhere: Sign in and Sign up for visitors, Sign out
  * (a plain form post) for people signed in.
  */
-export function TopBar({ viewer }: { viewer: NavViewer | null }) {
-  const onInfo = useLocation().pathname.toLowerCase() === paths.info().toLowerCase();
+export function TopBar({ viewer, unread = 0 }: { viewer: NavViewer | null; unread?: number }) {
+  const path = useLocation().pathname.toLowerCase();
+  const current = (to: string) => (path === to.toLowerCase() ? "page" : undefined);
   return (
     <header className="topbar">
       <Link to={paths.home()} className="topbar__brand">
         ReciPals
       </Link>
       <div className="topbar__actions">
-        <Link to={paths.info()} className="topbar__info" aria-label="Info" aria-current={onInfo ? "page" : undefined}>
+        <Link to={paths.info()} className="topbar__info topbar__icon" aria-label="Info" aria-current={current(paths.info())}>
           <NavIcon name="info" />
         </Link>
+        {viewer ? (
+          <>
+            <Link to={paths.shoppingList()} className="topbar__icon" aria-label="Shopping list" aria-current={current(paths.shoppingList())}>
+              <NavIcon name="cart" />
+            </Link>
+            <Link
+              to={paths.notifications()}
+              className="topbar__icon"
+              aria-label={unread > 0 ? `Notifications, ${unreadLabel(unread)} unread` : "Notifications"}
+              aria-current={current(paths.notifications())}
+            >
+              <NavIcon name="bell" />
+              {unread > 0 ? (
+                <span className="topbar__badge" aria-hidden="true">
+                  {unreadLabel(unread)}
+                </span>
+              ) : null}
+            </Link>
+          </>
+        ) : null}
         {viewer ? (
           <Form method="post" action={paths.logout()}>
             <button type="submit" className="button button--ghost button--small">

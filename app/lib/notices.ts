@@ -4,6 +4,7 @@
 
 export const NOTICES = {
   "tags-cut": "Only the first three tags were kept.",
+  "shopping-added": "Added to your shopping list.",
 } as const;
 
 export type NoticeCode = keyof typeof NOTICES;

@@ -14,11 +14,13 @@ import { Avatar } from "~/components/avatar";
 import { CommentItem } from "~/components/comment-item";
 import { ErrorPage } from "~/components/error-page";
 import { useResultKey } from "~/components/forms";
+import { FetcherForm } from "~/components/fetcher-form";
 import { InteractionFields } from "~/components/interaction-fields";
 import { SaveButton } from "~/components/save-button";
 import { useHydrated } from "~/lib/hooks";
 import { COMMENT_MAX } from "~/lib/limits";
 import { DEFAULT_PROFILE_IMAGE, paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
+import { withNotice } from "~/lib/notices";
 import { MAX_SERVES, parseServes, scaleIngredientLine } from "~/lib/servings";
 import { absoluteUrl, recipeJsonLd, shareMeta } from "~/lib/structured-data";
 import { readForm } from "~/server/body.server";
@@ -33,6 +35,7 @@ import { isRecipeSaved } from "~/server/queries/saved.server";
 import { getUser, requireUser } from "~/server/session.server";
 import { scopeSharedCache } from "~/server/shared-cache.server";
 import { addComment } from "~/server/services/interactions.server";
+import { isOnShoppingList } from "~/server/services/shopping.server";
 import recipeStyles from "~/styles/recipe.css";
 import { Link } from "~/components/link";
 
@@ -56,10 +59,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   // change everything when they change (cache-scopes.server.ts).
   scopeSharedCache(context, [CacheScope.recipe(recipe.recipe_id)]);
   const viewer = await getUser(request);
-  const [comments, saved, likes] = await Promise.all([
+  const [comments, saved, likes, onShoppingList] = await Promise.all([
     recipe.post_id ? listComments(recipe.post_id) : Promise.resolve([] as CommentView[]),
     viewer ? isRecipeSaved(viewer.id, recipe.recipe_id) : Promise.resolve(false),
     recipe.post_id ? countLikes(recipe.post_id) : Promise.resolve(0),
+    viewer ? isOnShoppingList(viewer.id, recipe.recipe_id) : Promise.resolve(false),
   ]);
   const { origin, searchParams } = new URL(request.url);
   const url = `${origin}${paths.recipe(recipe.recipe_id)}`;
@@ -67,6 +71,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     recipe,
     comments,
     saved,
+    onShoppingList,
     serves: parseServes(searchParams.get("serves")) ?? recipe.serves ?? 1,
     share: {
       url,
@@ -111,7 +116,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function RecipeRoute() {
-  const { recipe, comments, saved, signedIn, canEdit, serves: servesFromUrl } = useLoaderData<typeof loader>();
+  const { recipe, comments, saved, signedIn, canEdit, onShoppingList, serves: servesFromUrl } = useLoaderData<typeof loader>();
   const [serves, setServes] = useState(servesFromUrl);
   useEffect(() => setServes(servesFromUrl), [servesFromUrl]);
   // A recipe without stored servings cannot be scaled: there is nothing to scale from.
@@ -186,6 +191,7 @@ export default function RecipeRoute() {
               </ul>
             </div>
           ))}
+          {signedIn ? <AddToShoppingList recipeId={recipe.recipe_id} serves={recipe.serves === null ? null : serves} onList={onShoppingList} /> : null}
         </section>
         <section className="recipe__section recipe__steps-block" aria-labelledby="steps-heading">
           <h2 id="steps-heading">Instructions</h2>
@@ -345,4 +351,36 @@ export function ErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 404) return <ErrorPage status={404} message="Recipe not found." />;
   throw error;
+}
+
+/**
+ * Puts the ingredients on the shopping list at the servings shown (docs/rules.md#shopping-list);
+ * a recipe already there is updated. A plain post comes back here with a notice; with JavaScript
+ * the button says so in place.
+ */
+function AddToShoppingList({ recipeId, serves, onList }: { recipeId: string; serves: number | null; onList: boolean }) {
+  const fetcher = useFetcher<{ ok: true } | { error: string }>();
+  const here = serves === null ? paths.recipe(recipeId) : `${paths.recipe(recipeId)}?serves=${serves}`;
+  const added = fetcher.state === "idle" && fetcher.data && "ok" in fetcher.data;
+  const error = fetcher.state === "idle" && fetcher.data && "error" in fetcher.data ? fetcher.data.error : null;
+  return (
+    <FetcherForm fetcher={fetcher} action={paths.shoppingList()} className="recipe__shopping" preventScrollReset>
+      <InteractionFields redirectTo={withNotice(here, "shopping-added")} />
+      <input type="hidden" name="recipeId" value={recipeId} />
+      {serves === null ? null : <input type="hidden" name="serves" value={serves} />}
+      <button type="submit" name="intent" value="add" className="button button--ghost" disabled={fetcher.state !== "idle"}>
+        {fetcher.state !== "idle" ? "Adding..." : onList || added ? "Update shopping list" : "Add to shopping list"}
+      </button>
+      {added ? (
+        <p role="status" className="recipe__shopping-done">
+          Added to your <Link to={paths.shoppingList()}>shopping list</Link>.
+        </p>
+      ) : null}
+      {error ? (
+        <p className="inline-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </FetcherForm>
+  );
 }

@@ -2,10 +2,11 @@ import { Outlet, useSearchParams } from "@remix-run/react";
 
 import { SiteNav, TopBar } from "~/components/site-nav";
 import { noticeText } from "~/lib/notices";
-import { useOptionalUser } from "~/root";
+import { useOptionalUser, useUnreadCount } from "~/root";
 
 export default function ReciPalsLayout() {
   const user = useOptionalUser();
+  const unread = useUnreadCount();
   const notice = noticeText(useSearchParams()[0].get("notice"));
   return (
     <div className="shell">
@@ -13,7 +14,7 @@ export default function ReciPalsLayout() {
       <a href="#main" className="skip-link">
         Skip to content
       </a>
-      <TopBar viewer={user} />
+      <TopBar viewer={user} unread={unread} />
       <SiteNav viewer={user} />
       <main className="shell__main" id="main" tabIndex={-1}>
         {notice ? (

@@ -66,6 +66,9 @@ export async function getShoppingList(userId: string, database: DB = db): Promis
   const merged = mergeShoppingList(
     list.flatMap((recipe) => recipe.items.map((item) => ({ ...item, recipeId: recipe.recipe_id, recipeName: recipe.name }))),
   );
+  // Lines shown as written keep their recipe's order (the merge orders by id, to be order-free).
+  const order = new Map(items.map((item, index) => [item.id, index]));
+  for (const group of merged.unmerged) group.items.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
   return { recipes: list, merged, itemCount: items.length, checkedCount: items.filter((item) => Number(item.checked) === 1).length };
 }
 

@@ -1,0 +1,109 @@
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, useFetcher, useLoaderData } from "@remix-run/react";
+import clsx from "clsx";
+import { useEffect } from "react";
+
+import { Avatar } from "~/components/avatar";
+import { EmptyState } from "~/components/empty-state";
+import { Link } from "~/components/link";
+import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
+import { readForm } from "~/server/body.server";
+import { parsePage } from "~/server/queries/feed.server";
+import { readIntent } from "~/server/http.server";
+import { isFetcherSubmission, redirectBack, refuseInteraction } from "~/server/interaction.server";
+import { getNotificationsPage, readNotifications } from "~/server/services/notifications.server";
+import { requireUser } from "~/server/session.server";
+import notificationStyles from "~/styles/notifications.css";
+
+// Notifications (docs/rules.md#notifications): newest first, grouped, a page at a time. Opening
+// the page marks what it shows as read — a POST, never a side effect of the GET: with JavaScript
+// the page sends it as soon as it is shown; without, it offers "Mark all as read".
+
+export const meta: MetaFunction = () => [{ title: "Notifications · ReciPals" }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: notificationStyles }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const page = parsePage(new URL(request.url).searchParams.get("page"));
+  return getNotificationsPage({ actor: user, page });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await readForm(request);
+  const user = await requireUser(request, { redirectTo: paths.notifications() });
+  const intent = readIntent(formData);
+  if (intent !== "read" && intent !== "read-all") return refuseInteraction(formData, "Unknown action.", 400);
+  const ids = intent === "read" ? formData.getAll("id") : undefined;
+  const outcome = await readNotifications({ actor: user, ids });
+  if (!outcome.ok) return refuseInteraction(formData, outcome.message, outcome.status);
+  if (isFetcherSubmission(formData)) return outcome.value;
+  return redirectBack(formData, paths.notifications());
+}
+
+function when(iso: string): string {
+  return new Date(iso).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+}
+
+export default function NotificationsRoute() {
+  const { groups, ids, unread, page, hasMore } = useLoaderData<typeof loader>();
+  const reader = useFetcher();
+  const shownUnread = groups.some((group) => group.unread);
+  const idsKey = ids.join(",");
+  // Shown, so read: marks exactly what this page lists (once per list shown).
+  useEffect(() => {
+    if (!shownUnread || idsKey === "") return;
+    const form = new FormData();
+    form.set("intent", "read");
+    form.set("_fetcher", "1");
+    for (const id of idsKey.split(",")) form.append("id", id);
+    reader.submit(form, { method: "post", action: paths.notifications() });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per list shown, not per fetcher state
+  }, [idsKey]);
+  const here = page > 1 ? `${paths.notifications()}?page=${page}` : paths.notifications();
+  return (
+    <section className="notifications-page">
+      <div className="notifications-page__head">
+        <h1 className="page-title">Notifications</h1>
+        {unread > 0 ? (
+          <Form method="post" action={paths.notifications()}>
+            <input type="hidden" name="redirectTo" value={here} />
+            <button type="submit" name="intent" value="read-all" className="button button--ghost button--small">
+              Mark all as read
+            </button>
+          </Form>
+        ) : null}
+      </div>
+      {groups.length === 0 ? (
+        <EmptyState
+          title="No notifications yet"
+          text="When someone likes or saves your recipes, comments on them or follows you, it shows up here."
+          action={{ to: paths.create(), label: "Share a recipe" }}
+        />
+      ) : (
+        <ol className="notifications" aria-label="Notifications">
+          {groups.map((group) => {
+            const newest = group.actors[0] ?? null;
+            return (
+              <li key={group.key} className={clsx("notification", group.unread && "is-unread")}>
+                <Avatar src={newest?.profile || DEFAULT_PROFILE_IMAGE} size={40} />
+                <Link to={group.href} className="notification__text">
+                  {group.text}
+                  {group.unread ? <span className="visually-hidden"> (unread)</span> : null}
+                </Link>
+                <time className="notification__time" dateTime={group.created_at}>
+                  {when(group.created_at)}
+                </time>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      {page > 1 || hasMore ? (
+        <nav className="pager" aria-label="More notifications">
+          {page > 1 ? <Link to={page === 2 ? paths.notifications() : `${paths.notifications()}?page=${page - 1}`}>Newer</Link> : <span />}
+          {hasMore ? <Link to={`${paths.notifications()}?page=${page + 1}`}>Older</Link> : null}
+        </nav>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,7 @@
+import { apiRoute } from "~/server/api/http.server";
+import { markNotificationsRead } from "~/server/api/notifications.server";
+
+// POST /api/notifications/read {ids?}: marks the caller's notifications read.
+const handle = apiRoute({ POST: markNotificationsRead });
+export const loader = handle;
+export const action = handle;

@@ -1,0 +1,7 @@
+import { apiRoute } from "~/server/api/http.server";
+import { listNotifications } from "~/server/api/notifications.server";
+
+// GET /api/notifications: the caller's notifications (401 for visitors).
+const handle = apiRoute({ GET: listNotifications });
+export const loader = handle;
+export const action = handle;
