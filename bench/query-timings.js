@@ -44,6 +44,8 @@ try {
         export * as comments from "~/server/queries/comments.server";
         export * as likes from "~/server/queries/likes.server";
         export * as users from "~/server/queries/users.server";
+        export * as notifications from "~/server/queries/notifications.server";
+        export { sql } from "kysely";
       `);
   const one = async (query) => (await query.executeTakeFirst()) ?? {};
   const heavy = "scale-u0";
@@ -53,8 +55,27 @@ try {
   const busiestRecipe = (await one(q.db.selectFrom("posts").select("recipe_id").where("id", "=", busiest ?? ""))).recipe_id;
   const saver = (await one(q.db.selectFrom("saved_recipes").select("user_id").groupBy("user_id").orderBy((eb) => eb.fn.countAll(), "desc").limit(1))).user_id ?? heavy;
 
+  // Notifications at scale: the scale seed writes none, so every like becomes one (its post's
+  // creator is told), half of them read — about as many as the community's likes.
+  const noted = Number((await one(q.db.selectFrom("notifications").select((eb) => eb.fn.countAll().as("n")))).n ?? 0);
+  if (noted === 0) {
+    await q.sql`insert into notifications (id, user_id, actor_id, kind, post_id, recipe_id, created_at, read_at, seq)
+      select 'bench-' || l.post_id || '-' || l.user_id, p.created_by, l.user_id, 'like', l.post_id, p.recipe_id, l.created_at,
+             case when abs(random()) % 2 = 0 then l.created_at end, row_number() over ()
+      from likes l join posts p on p.id = l.post_id
+      where p.created_by is not null and p.created_by <> l.user_id`.execute(q.db);
+  }
+  const unreadTop = await one(
+    q.db.selectFrom("notifications").select(["user_id", (eb) => eb.fn.countAll().as("n")]).where("read_at", "is", null).groupBy("user_id").orderBy("n", "desc").limit(1),
+  );
+  const notificationsTotal = Number((await one(q.db.selectFrom("notifications").select((eb) => eb.fn.countAll().as("n")))).n);
+  console.log(`notifications: ${notificationsTotal} rows; most unread: ${unreadTop.n} (${unreadTop.user_id})`);
+
   let seed = 1;
   const cases = [
+    ["unread count (most unread)", () => q.notifications.countUnread(unreadTop.user_id)],
+    ["unread count (typical)", () => q.notifications.countUnread(post.created_by)],
+    ["notifications page 1", () => q.notifications.listNotifications(unreadTop.user_id, { offset: 0, limit: 31 })],
     ["feed anon p1", () => q.feed.getFeedPage({ viewerId: null, seed: seed++, page: 1 })],
     ["feed anon p40", () => q.feed.getFeedPage({ viewerId: null, seed: seed++, page: 40 })],
     ["feed signed-in p1", () => q.feed.getFeedPage({ viewerId: heavy, seed: seed++, page: 1 })],

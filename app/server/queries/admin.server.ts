@@ -159,7 +159,7 @@ export async function listRecipesForAdmin(
 
 /** Removes a comment of the given post; false when it is already gone. */
 export async function removeComment({ postId, commentId }: { postId: string; commentId: string }, database: DB = db): Promise<boolean> {
-  await withdrawComment(commentId, database);
+  await withdrawComment({ postId, commentId }, database);
   const result = await database.deleteFrom("comments").where("id", "=", commentId).where("post_id", "=", postId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

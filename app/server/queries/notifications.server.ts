@@ -57,7 +57,8 @@ export async function notify(
       comment_id: commentId,
       created_at: nowIso(),
       read_at: null,
-      seq: sql<number>`(select coalesce(max(seq), 0) + 1 from notifications)`,
+      // Numbered per recipient: the newest-first index (user_id, seq) answers the max at once.
+      seq: sql<number>`(select coalesce(max(seq), 0) + 1 from notifications where user_id = ${recipientId})`,
     })
     .execute();
 }
@@ -74,9 +75,17 @@ export async function withdraw(
   await query.execute();
 }
 
-/** A removed comment takes its notification with it while unread (a read one stays, without the comment). */
-export async function withdrawComment(commentId: string, database: DB): Promise<void> {
-  await database.deleteFrom("notifications").where("comment_id", "=", commentId).where("read_at", "is", null).execute();
+/**
+ * A removed comment takes its notification with it while unread (a read one stays, without the
+ * comment). Only the comment of that post: a removal naming the wrong post removes nothing.
+ */
+export async function withdrawComment({ postId, commentId }: { postId: string; commentId: string }, database: DB): Promise<void> {
+  await database
+    .deleteFrom("notifications")
+    .where("comment_id", "=", commentId)
+    .where("post_id", "=", postId)
+    .where("read_at", "is", null)
+    .execute();
 }
 
 /** The unread count shown in the navigation, up to UNREAD_COUNT_CAP (one short index range). */

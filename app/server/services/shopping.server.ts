@@ -78,7 +78,10 @@ export async function isOnShoppingList(userId: string, recipeId: string, databas
   return row !== undefined;
 }
 
-const ServesSchema = z.coerce.number({ message: SHOPPING_MESSAGES.badServes }).int(SHOPPING_MESSAGES.badServes).min(1, SHOPPING_MESSAGES.badServes).max(MAX_SERVES, SHOPPING_MESSAGES.badServes);
+// A whole number as a form sends it ("8") or as JSON does (8); nothing else is read as one.
+const ServesSchema = z
+  .union([z.number(), z.string().trim().regex(/^\d{1,3}$/).transform(Number)], { message: SHOPPING_MESSAGES.badServes })
+  .pipe(z.number().int(SHOPPING_MESSAGES.badServes).min(1, SHOPPING_MESSAGES.badServes).max(MAX_SERVES, SHOPPING_MESSAGES.badServes));
 
 async function countOf(database: DB, table: "shopping_recipes" | "shopping_items", userId: string): Promise<number> {
   const row = await database
@@ -114,7 +117,14 @@ export async function addRecipeToList({ actor, recipeId, serves }: { actor: Acto
       if ((await countOf(trx, "shopping_items", actor.id)) - previous.length + lines.length > SHOPPING_LIMITS.items) {
         throw new RefusedError(refusal(409, SHOPPING_MESSAGES.tooManyItems));
       }
-      const kept = new Set(previous.filter((item) => Number(item.checked) === 1).map((item) => `${item.position}\n${item.text}`));
+      // Check marks follow the text: each checked line marks one line that reads the same.
+      const kept = new Map<string, number>();
+      for (const item of previous) if (Number(item.checked) === 1) kept.set(item.text, (kept.get(item.text) ?? 0) + 1);
+      const keepsMark = (text: string) => {
+        const left = kept.get(text) ?? 0;
+        if (left > 0) kept.set(text, left - 1);
+        return left > 0;
+      };
       await trx.deleteFrom("shopping_items").where("user_id", "=", actor.id).where("recipe_id", "=", recipeId).execute();
       await trx
         .insertInto("shopping_recipes")
@@ -123,7 +133,7 @@ export async function addRecipeToList({ actor, recipeId, serves }: { actor: Acto
           recipe_id: recipeId,
           serves: chosen,
           added_at: nowIso(),
-          seq: sql<number>`(select coalesce(max(seq), 0) + 1 from shopping_recipes)`,
+          seq: sql<number>`(select coalesce(max(seq), 0) + 1 from shopping_recipes where user_id = ${actor.id})`,
         })
         .onConflict((oc) => oc.columns(["user_id", "recipe_id"]).doUpdateSet({ serves: chosen }))
         .execute();
@@ -137,7 +147,7 @@ export async function addRecipeToList({ actor, recipeId, serves }: { actor: Acto
               recipe_id: recipeId,
               position,
               text,
-              checked: kept.has(`${position}\n${text}`) ? 1 : 0,
+              checked: keepsMark(text) ? 1 : 0,
             })),
           )
           .execute();
