@@ -37,6 +37,9 @@ export const CONTENT_TABLES = [
   "likes",
   "comments",
   "saved_recipes",
+  "notifications",
+  "shopping_recipes",
+  "shopping_items",
 ] as const;
 
 export const ALL_TABLES = [...CONTENT_TABLES, "sessions", "seed_runs"] as const;

@@ -11,10 +11,12 @@ import * as usersRoute from "~/routes/api.users";
 import * as userRoute from "~/routes/api.users.$id";
 import * as saveRoute from "~/routes/api.users.$id.save";
 import * as unsaveRoute from "~/routes/api.users.$id.unsave";
+import * as notificationsReadRoute from "~/routes/api.notifications.read";
 import * as followRoute from "~/routes/api.users.follow.$id";
 import * as unfollowRoute from "~/routes/api.users.unfollow.$id";
 import { setPostLiked } from "~/server/queries/likes.server";
 import { setRecipeSaved } from "~/server/queries/saved.server";
+import { db } from "~/server/db.server";
 
 import { call, snapshot, type RouteModule } from "./api-helpers";
 import { follow, makeRecipeWithPost } from "./factories";
@@ -231,6 +233,22 @@ const CASES: Case[] = [
       return { path: `/api/posts/${postId}/comments`, params: { post_id: postId }, body: { user_id: owner.id, text: "Nice" } };
     },
     expected: { anonymous: 401, other: 201, owner: 201, admin: 201 },
+  },
+  {
+    // Anyone signed in may mark their own notifications read; naming the owner's ids marks none of
+    // the owner's (tests/unit/api-notifications.test.ts checks they stay unread).
+    name: "POST /api/notifications/read (the owner's notification ids)",
+    route: notificationsReadRoute,
+    method: "POST",
+    prepare: async (owner) => {
+      const { postId } = await recipeOf(owner);
+      const fan = await person();
+      await setPostLiked({ postId, userId: fan.id, liked: true });
+      const ids = (await db.selectFrom("notifications").select("id").where("user_id", "=", owner.id).execute()).map((row) => row.id);
+      return { path: "/api/notifications/read", params: {}, body: { ids } };
+    },
+    expected: { anonymous: 401, other: 200, owner: 200, admin: 200 },
+    mayNotChange: true,
   },
 ];
 
