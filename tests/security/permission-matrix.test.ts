@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { db } from "~/server/db.server";
+import { addRecipeToList } from "~/server/services/shopping.server";
 import { commitSignupDraft } from "~/server/session.server";
 
 import { formRequest, uniqueUsername } from "../unit/helpers";
@@ -87,6 +88,40 @@ const onlyActorsRows =
       for (const row of [...change.added, ...change.removed]) expect((JSON.parse(row) as Record<string, unknown>)[column], `${change.table} row ${row}`).toBe(id);
     }
   };
+
+/**
+ * What an allowed write may change beside the tables its probe names: the notifications a like,
+ * comment, follow or save writes or withdraws (docs/rules.md#notifications), and what deleting a
+ * user, recipe or post takes with it (their notifications; the shopping lists holding the recipe,
+ * or the user's own). Their own rules are tested in tests/unit/notifications.test.ts and
+ * shopping-list.test.ts; effects see only the named tables.
+ */
+const ALSO_CHANGES: Partial<Record<Table, readonly Table[]>> = {
+  likes: ["notifications"],
+  comments: ["notifications"],
+  follows: ["notifications"],
+  saved_recipes: ["notifications"],
+  posts: ["notifications"],
+  recipes: ["notifications", "shopping_recipes", "shopping_items"],
+  users: ["notifications", "shopping_recipes", "shopping_items"],
+};
+
+const withSideTables = (touches: readonly Table[]): Table[] => [...new Set([...touches, ...touches.flatMap((table) => ALSO_CHANGES[table] ?? [])])];
+
+/** One of the owner's notifications (the world's like, comment, save and follow by `other` wrote some). */
+async function ownersNotification(w: World): Promise<string> {
+  const row = await db.selectFrom("notifications").select("id").where("user_id", "=", w.owner.id).executeTakeFirst();
+  if (!row) throw new Error("The world gave the owner no notification");
+  return row.id;
+}
+
+/** An item on the owner's shopping list (the owner's recipe, added for the probe). */
+async function ownersShoppingItem(w: World): Promise<string> {
+  const added = await addRecipeToList({ actor: w.owner, recipeId: w.recipeId });
+  if (!added.ok) throw new Error(added.message);
+  const row = await db.selectFrom("shopping_items").select("id").where("user_id", "=", w.owner.id).executeTakeFirstOrThrow();
+  return row.id;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Page actions (form posts)
@@ -409,6 +444,70 @@ const PAGE_MATRIX: Record<string, Entry> = {
       },
     ],
   },
+  "/ReciPals/Notifications": {
+    probes: [
+      {
+        name: "mark all one's notifications read",
+        call: () => ({ url: "/x", form: { intent: "read-all" } }),
+        expect: signedIn({ ok: 302, touches: ["notifications"], effect: onlyActorsRows("user_id") }),
+      },
+      {
+        name: "mark the owner's notification read by its id",
+        call: async (w) => ({ url: "/x", form: { intent: "read", id: await ownersNotification(w) } }),
+        expect: {
+          anon: toLogin,
+          other: { ok: 302, touches: [] },
+          owner: { ok: 302, touches: ["notifications"], effect: onlyActorsRows("user_id") },
+          admin: { ok: 302, touches: [] },
+        },
+      },
+    ],
+  },
+  "/ReciPals/ShoppingList": {
+    probes: [
+      {
+        name: "add the owner's recipe to one's own list (with a forged user id)",
+        call: (w) => ({ url: "/x", form: { intent: "add", recipeId: w.recipeId, serves: "2", userId: w.owner.id } }),
+        expect: signedIn({ ok: 302, touches: ["shopping_recipes", "shopping_items"], effect: onlyActorsRows("user_id") }),
+      },
+      {
+        name: "check an item of the owner's list",
+        call: async (w) => ({ url: "/x", form: { intent: "check", id: await ownersShoppingItem(w) } }),
+        expect: {
+          anon: toLogin,
+          other: { refused: 404 },
+          owner: { ok: 302, touches: ["shopping_items"], effect: onlyActorsRows("user_id") },
+          admin: { refused: 404 },
+        },
+      },
+      {
+        name: "remove a recipe from one's own list (the owner's is untouched)",
+        call: async (w) => {
+          await ownersShoppingItem(w);
+          return { url: "/x", form: { intent: "remove-recipe", recipeId: w.recipeId } };
+        },
+        expect: {
+          anon: toLogin,
+          other: { refused: 404 },
+          owner: { ok: 302, touches: ["shopping_recipes", "shopping_items"], effect: onlyActorsRows("user_id") },
+          admin: { refused: 404 },
+        },
+      },
+      {
+        name: "clear one's own list (confirmed)",
+        call: async (w) => {
+          await ownersShoppingItem(w);
+          return { url: "/x", form: { intent: "clear", confirm: "yes" } };
+        },
+        expect: {
+          anon: toLogin,
+          other: { ok: 302, touches: [] },
+          owner: { ok: 302, touches: ["shopping_recipes", "shopping_items"], effect: onlyActorsRows("user_id") },
+          admin: { ok: 302, touches: [] },
+        },
+      },
+    ],
+  },
   "/ReciPals/Posts/:/Like": {
     probes: [
       {
@@ -612,6 +711,29 @@ const API_MATRIX: Record<string, Entry> = {
           owner: forbidden,
           admin: forbidden,
         },
+      },
+    ],
+  },
+  "/api/notifications/read": {
+    probes: [
+      {
+        name: "mark the owner's notification read by its id",
+        call: async (w) => ({ url: "/api/notifications/read", json: { ids: [await ownersNotification(w)] } }),
+        expect: {
+          anon: unauthorized,
+          other: { ok: API_OK, touches: [] },
+          owner: { ok: API_OK, touches: ["notifications"], effect: onlyActorsRows("user_id") },
+          admin: { ok: API_OK, touches: [] },
+        },
+      },
+    ],
+  },
+  "/api/notifications": {
+    probes: [
+      {
+        name: "a write to the read-only list",
+        call: () => ({ url: "/api/notifications", json: {} }),
+        expect: { anon: { refused: [401, 405] }, other: { refused: 405 }, owner: { refused: 405 }, admin: { refused: 405 } },
       },
     ],
   },
@@ -830,8 +952,9 @@ async function runProbe(pattern: string, probe: Probe, actor: Actor) {
     if (expectation.location) expect(outcome.location ?? "", label).toMatch(expectation.location);
   }
   const changes = diff(before, after);
-  for (const change of changes) expect(expectation.touches, `${label}: unexpected change in ${change.table}: ${JSON.stringify(change).slice(0, 400)}`).toContain(change.table);
-  await expectation.effect?.(w, actor, outcome, changes);
+  const allowed = withSideTables(expectation.touches);
+  for (const change of changes) expect(allowed, `${label}: unexpected change in ${change.table}: ${JSON.stringify(change).slice(0, 400)}`).toContain(change.table);
+  await expectation.effect?.(w, actor, outcome, changes.filter((change) => expectation.touches.includes(change.table)));
 }
 
 describe("permission matrix", () => {
