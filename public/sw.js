@@ -79,7 +79,9 @@ self.addEventListener("message", (event) => {
   const user = typeof data.user === "string" && data.user ? data.user : null;
   const saved = Array.isArray(data.saved) ? data.saved.filter((path) => typeof path === "string" && RECIPE_PAGE.test(path)) : null;
   // One sync at a time, in the order pages sent them.
-  queue = queue.then(() => sync(user, saved)).catch(() => {});
+  // On the shopping list: it is being shown (and has just changed, when this is a new version).
+  const shoppingShown = typeof data.shopping === "string";
+  queue = queue.then(() => sync(user, saved, shoppingShown)).catch(() => {});
   event.waitUntil(queue);
 });
 
@@ -101,7 +103,7 @@ function writeState(cache, state) {
   return cache.put(STATE_KEY, new Response(JSON.stringify(state), { headers: { "Content-Type": "application/json" } }));
 }
 
-async function sync(user, saved) {
+async function sync(user, saved, shoppingShown = false) {
   let cache = await caches.open(SAVED_CACHE);
   let state = await readState(cache);
   if (state.owner !== user) {
@@ -114,10 +116,11 @@ async function sync(user, saved) {
     await writeState(cache, state);
   }
   if (user === null) return;
-  // The shopping list is kept from the first page a signed-in user opens (then refreshed whenever
-  // it is opened online), so it is there in the shop without a connection.
+  // The shopping list is kept from the first page a signed-in user opens, and taken again whenever
+  // the page shows a changed list (the app says so) or is opened online: in the shop it is there
+  // without a connection, as last seen.
   const shopping = absolute(SHOPPING_PAGE);
-  if (!state.pages[shopping]) {
+  if (!state.pages[shopping] || shoppingShown) {
     const assets = await storePage(cache, shopping);
     if (assets) {
       state.pages[shopping] = assets;

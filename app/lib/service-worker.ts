@@ -20,15 +20,28 @@ interface SavedRouteData {
   recipes?: { recipe_id: string }[];
 }
 
+interface ShoppingRouteData {
+  recipes?: { recipe_id: string; serves: number | null; items: { checked: boolean }[] }[];
+}
+
+/** What the shopping list shows, in a few characters: when it changes, the kept copy is refreshed. */
+function shoppingVersion(data: ShoppingRouteData | undefined): string | null {
+  if (!data?.recipes) return null;
+  return data.recipes.map((recipe) => `${recipe.recipe_id}:${recipe.serves}:${recipe.items.length}:${recipe.items.filter((item) => item.checked).length}`).join(",") || "empty";
+}
+
 /**
  * Tells the service worker who is signed in on every page (a different or absent user makes it
- * drop its cache: that is how signing out clears it), and, on the Saved page, which recipe pages
- * to keep. The list comes from the Saved route's loader data, so an unsave updates it too.
+ * drop its cache: that is how signing out clears it), on the Saved page which recipe pages to
+ * keep, and on the shopping list that its copy should be taken again whenever what it shows changes. The list comes from the Saved route's loader data, so an unsave updates it too.
  */
 export function useServiceWorkerSync(userId: string | null): void {
-  const saved = useMatches().find((match) => match.id === "routes/ReciPals.Saved")?.data as SavedRouteData | undefined;
+  const matches = useMatches();
+  const saved = matches.find((match) => match.id === "routes/ReciPals.Saved")?.data as SavedRouteData | undefined;
   const pages = saved?.recipes?.map((recipe) => paths.recipe(recipe.recipe_id)) ?? null;
-  const message = JSON.stringify({ type: "sync", user: userId, saved: pages });
+  // On the shopping list, what it shows now: the worker keeps its copy in step (docs/rules.md#shopping-list).
+  const shopping = shoppingVersion(matches.find((match) => match.id === "routes/ReciPals.ShoppingList")?.data as ShoppingRouteData | undefined);
+  const message = JSON.stringify({ type: "sync", user: userId, saved: pages, shopping });
   useEffect(() => {
     if (!("serviceWorker" in navigator)) return;
     let live = true;

@@ -104,8 +104,12 @@ test.describe("admin recipes", () => {
     await signInNewUser(page, "spammer");
     await page.goto(`/ReciPals/Recipes/${recipeId}`);
     await page.getByPlaceholder("Add a comment...").fill("Buy cheap pans!");
+    // Sign out only once the server has answered the post: with JavaScript the comment shows at
+    // once (optimistic), and signing out then could cancel the request before it is stored.
+    const stored = page.waitForResponse((response) => response.request().method() === "POST" && response.url().includes(recipeId));
     await page.getByRole("button", { name: "Post" }).click();
     await expect(page.getByText("Buy cheap pans!")).toBeVisible();
+    await stored;
     await page.getByRole("button", { name: "Sign out" }).click();
     await expect(page.getByRole("link", { name: "Profile" })).toHaveAttribute("href", "/ReciPals/Account/Login");
 

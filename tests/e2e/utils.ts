@@ -44,7 +44,7 @@ export function readDb<T>(query: (db: SQLite.Database) => T): T {
  * at once (a snapshot gone stale while the server wrote), so a busy answer is retried for up to
  * 15 s. The server sees the change at once (its page cache watches data_version).
  */
-function writeDb<T>(write: (db: SQLite.Database) => T): T {
+export function writeDb<T>(write: (db: SQLite.Database) => T): T {
   const deadline = Date.now() + 15_000;
   for (;;) {
     const db = new SQLite(dbPath(), { fileMustExist: true, timeout: 15_000 });
