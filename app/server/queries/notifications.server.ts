@@ -16,13 +16,10 @@ export const UNREAD_COUNT_CAP = 100;
 
 type Target = { postId: string } | { recipeId: string } | { userId: string };
 
-/**
- * Who a notification about `target` goes to: the post's or recipe's creator, or the person
- * followed. As a subquery, so the insert is one statement.
- */
+/** Who a notification about `target` goes to: the post's or recipe's creator, or the person followed. */
 function recipientOf(database: DB, target: Target) {
-  if ("postId" in target) return database.selectFrom("posts").select("created_by").where("id", "=", target.postId);
-  if ("recipeId" in target) return database.selectFrom("recipes").select("user_created").where("id", "=", target.recipeId);
+  if ("postId" in target) return database.selectFrom("posts").select("created_by as id").where("id", "=", target.postId);
+  if ("recipeId" in target) return database.selectFrom("recipes").select("user_created as id").where("id", "=", target.recipeId);
   return database.selectFrom("users").select("id").where("id", "=", target.userId);
 }
 
@@ -31,8 +28,7 @@ export async function notify(
   { kind, actorId, target, commentId = null }: { kind: NotificationKind; actorId: string; target: Target; commentId?: string | null },
   database: DB,
 ): Promise<void> {
-  const recipient = await recipientOf(database, target).executeTakeFirst();
-  const recipientId = recipient ? Object.values(recipient)[0] : null;
+  const recipientId = (await recipientOf(database, target).executeTakeFirst())?.id ?? null;
   if (!recipientId || recipientId === actorId) return;
   let postId: string | null = null;
   let recipeId: string | null = null;
