@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useFetcher, useLoaderData, useSearchParams } from "@remix-run/react";
 import clsx from "clsx";
 
@@ -46,7 +46,8 @@ export async function action({ request }: ActionFunctionArgs) {
   else if (intent === "clear-checked") outcome = await clearChecked({ actor: user });
   else if (intent === "remove-recipe") outcome = await removeRecipeFromList({ actor: user, recipeId });
   else if (intent === "clear" && formData.get("confirm") === "yes") outcome = await clearList({ actor: user });
-  else if (intent === "clear") return redirectBack(formData, `${paths.shoppingList()}?confirm=clear`);
+  // Clearing without the confirmation's answer asks for it first (docs/rules.md#confirmations).
+  else if (intent === "clear") return redirect(`${paths.shoppingList()}?confirm=clear`);
   else return refuseInteraction(formData, "Unknown action.", 400);
   if (!outcome.ok) return refuseInteraction(formData, outcome.message, outcome.status);
   if (isFetcherSubmission(formData)) return { ok: true as const, intent };
