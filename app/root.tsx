@@ -11,7 +11,7 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import { useEffect, type ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 
 import { useNonce } from "~/lib/nonce";
 import { useServiceWorkerSync } from "~/lib/service-worker";
@@ -98,17 +98,26 @@ export function Layout({ children }: { children: ReactNode }) {
 
 /**
  * The unread count follows the user's own fetcher actions by itself (Remix reloads the root's data
- * after each); when the tab comes back into view it is read again, for what others did meanwhile.
+ * after each); when the tab comes back into view or its window regains focus it is read again,
+ * for what others did meanwhile.
  */
 function useRefreshOnReturn(signedIn: boolean): void {
   const { revalidate, state } = useRevalidator();
+  const last = useRef(0);
   useEffect(() => {
     if (!signedIn) return;
-    const onVisible = () => {
-      if (document.visibilityState === "visible" && state === "idle") revalidate();
+    // A tab shown again, or its window focused again: either may come first, once is enough.
+    const onReturn = () => {
+      if (document.visibilityState !== "visible" || state !== "idle" || Date.now() - last.current < 2000) return;
+      last.current = Date.now();
+      revalidate();
     };
-    document.addEventListener("visibilitychange", onVisible);
-    return () => document.removeEventListener("visibilitychange", onVisible);
+    document.addEventListener("visibilitychange", onReturn);
+    window.addEventListener("focus", onReturn);
+    return () => {
+      document.removeEventListener("visibilitychange", onReturn);
+      window.removeEventListener("focus", onReturn);
+    };
   }, [signedIn, revalidate, state]);
 }
 
