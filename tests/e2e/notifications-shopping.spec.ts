@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 
 import { expect, test, type BrowserContext, type Locator, type Page } from "@playwright/test";
 
-import { createUser, signInAs, signInNewUser, uniqueName, writeDb, type E2EUser } from "./utils";
+import { createUser, failOnBrowserErrors, signInAs, signInNewUser, uniqueName, writeDb, type E2EUser } from "./utils";
 
 // Notifications and the shopping list (docs/rules.md "Notifications", "Shopping list"), once with
 // JavaScript and once without. Every test makes its own people, recipes and lists (the database
@@ -12,19 +12,7 @@ import { createUser, signInAs, signInNewUser, uniqueName, writeDb, type E2EUser 
 
 const JD_R1 = { id: "jd-R1", name: "Beef Rice Noodles Stir Fry" };
 
-// A script error or console.error during a flow is a bug, even when the page looks right. Pages
-// answering 404 make the browser log "Failed to load resource", which is expected.
-let browserErrors: string[] = [];
-test.beforeEach(({ page }) => {
-  browserErrors = [];
-  page.on("pageerror", (error) => browserErrors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) browserErrors.push(message.text());
-  });
-});
-test.afterEach(() => {
-  expect(browserErrors).toEqual([]);
-});
+const browserErrors = failOnBrowserErrors();
 
 // ---------------------------------------------------------------------------------------------
 // Fixtures written into the e2e database with utils.ts's writer (one BEGIN IMMEDIATE transaction,
@@ -551,5 +539,5 @@ async function expectListOffline(page: Page, context: BrowserContext) {
     await context.setOffline(false);
   }
   // Offline, the page's own background requests fail; that is not a bug of the page.
-  browserErrors = browserErrors.filter((message) => !/Failed to fetch|net::ERR_INTERNET_DISCONNECTED|NetworkError/i.test(message));
+  browserErrors.forgive(/Failed to fetch|net::ERR_INTERNET_DISCONNECTED|NetworkError/i);
 }

@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 
-import { createUser, readDb, SEEDED_USER, signInAs, signInNewUser, signInWithForm } from "./utils";
+import { createUser, failOnBrowserErrors, readDb, SEEDED_USER, signInAs, signInNewUser, signInWithForm } from "./utils";
 
 // Profiles, follows and the profile editor. Every test makes its own users (written straight
 // into the database, signed in with a session fixture: sign-up and sign-in have their own
@@ -18,19 +18,7 @@ interface Account {
 
 const profileUrl = (id: string) => `/ReciPals/Account/Profile/${id}`;
 
-// A script error or console.error during a flow is a bug: it means something the user sees is broken, even when the page looks right. Pages answering 403/404
-// on purpose make the browser log "Failed to load resource", which is expected.
-let browserErrors: string[] = [];
-test.beforeEach(({ page }) => {
-  browserErrors = [];
-  page.on("pageerror", (error) => browserErrors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) browserErrors.push(message.text());
-  });
-});
-test.afterEach(() => {
-  expect(browserErrors).toEqual([]);
-});
+failOnBrowserErrors();
 
 /** A fresh account (made in the database, not through sign-up), signed in and left on its new profile. */
 async function signUp(page: Page, prefix: string, { name = "Fresh Cook", tags = [] as string[], password = undefined as string | undefined } = {}): Promise<Account> {

@@ -152,3 +152,28 @@ export function botPostFor(projectName: string, slot: number): { postId: string;
   const n = 100 + slot * 2 + (projectName === "no-js" ? 1 : 0);
   return { postId: `recipeBot-P${n}`, recipeId: `recipeBot-R${n}` };
 }
+
+/**
+ * Fails every test of the calling file that meets a script error or a console.error: something the
+ * user sees is broken, even when the page looks right. Pages answering 403/404 on purpose make the
+ * browser log "Failed to load resource", which is expected. `forgive` drops errors a test expects
+ * (an offline page's failed background requests).
+ */
+export function failOnBrowserErrors(): { forgive(pattern: RegExp): void } {
+  let errors: string[] = [];
+  test.beforeEach(({ page }) => {
+    errors = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    page.on("console", (message) => {
+      if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
+    });
+  });
+  test.afterEach(() => {
+    expect(errors).toEqual([]);
+  });
+  return {
+    forgive(pattern) {
+      errors = errors.filter((message) => !pattern.test(message));
+    },
+  };
+}
