@@ -4,7 +4,7 @@ import { sql } from "kysely";
 
 import { db, type DB } from "../db.server";
 import type { NotificationKind } from "../db-types.server";
-import { nowIso } from "./seq.server";
+import { nextSeq, nowIso } from "./seq.server";
 
 // Notifications (docs/rules.md#notifications) are written by the writes that cause them, in their
 // transaction: the like, comment, follow and save functions call `notify` when they change
@@ -16,11 +16,22 @@ export const UNREAD_COUNT_CAP = 100;
 
 type Target = { postId: string } | { recipeId: string } | { userId: string };
 
-/** Who a notification about `target` goes to: the post's or recipe's creator, or the person followed. */
-function recipientOf(database: DB, target: Target) {
-  if ("postId" in target) return database.selectFrom("posts").select("created_by as id").where("id", "=", target.postId);
-  if ("recipeId" in target) return database.selectFrom("recipes").select("user_created as id").where("id", "=", target.recipeId);
-  return database.selectFrom("users").select("id").where("id", "=", target.userId);
+/**
+ * What a notification about `target` is about, in one read: who it goes to (the post's or recipe's
+ * creator, or the person followed), and the post and recipe it links to.
+ */
+function aboutOf(database: DB, target: Target) {
+  if ("postId" in target) {
+    return database.selectFrom("posts").select(["created_by as recipient", "id as post_id", "recipe_id"]).where("id", "=", target.postId);
+  }
+  if ("recipeId" in target) {
+    return database
+      .selectFrom("recipes as r")
+      .leftJoin("posts as p", "p.recipe_id", "r.id")
+      .select(["r.user_created as recipient", "p.id as post_id", "r.id as recipe_id"])
+      .where("r.id", "=", target.recipeId);
+  }
+  return database.selectFrom("users").select(["id as recipient", sql<null>`null`.as("post_id"), sql<null>`null`.as("recipe_id")]).where("id", "=", target.userId);
 }
 
 /** Tells the target's owner that `actorId` did `kind` (nothing when it is the actor's own, or has no owner). */
@@ -28,19 +39,9 @@ export async function notify(
   { kind, actorId, target, commentId = null }: { kind: NotificationKind; actorId: string; target: Target; commentId?: string | null },
   database: DB,
 ): Promise<void> {
-  const recipientId = (await recipientOf(database, target).executeTakeFirst())?.id ?? null;
-  if (!recipientId || recipientId === actorId) return;
-  let postId: string | null = null;
-  let recipeId: string | null = null;
-  if ("postId" in target) {
-    postId = target.postId;
-    const post = await database.selectFrom("posts").select("recipe_id").where("id", "=", target.postId).executeTakeFirst();
-    recipeId = post?.recipe_id ?? null;
-  } else if ("recipeId" in target) {
-    recipeId = target.recipeId;
-    const post = await database.selectFrom("posts").select("id").where("recipe_id", "=", target.recipeId).executeTakeFirst();
-    postId = post?.id ?? null;
-  }
+  const about = await aboutOf(database, target).executeTakeFirst();
+  if (!about?.recipient || about.recipient === actorId) return;
+  const recipientId = about.recipient;
   await database
     .insertInto("notifications")
     .values({
@@ -48,13 +49,12 @@ export async function notify(
       user_id: recipientId,
       actor_id: actorId,
       kind,
-      post_id: postId,
-      recipe_id: recipeId,
+      post_id: about.post_id,
+      recipe_id: about.recipe_id,
       comment_id: commentId,
       created_at: nowIso(),
       read_at: null,
-      // Numbered per recipient: the newest-first index (user_id, seq) answers the max at once.
-      seq: sql<number>`(select coalesce(max(seq), 0) + 1 from notifications where user_id = ${recipientId})`,
+      seq: nextSeq("notifications", recipientId),
     })
     .execute();
 }

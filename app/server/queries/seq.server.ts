@@ -1,8 +1,15 @@
 import { sql, type SelectQueryBuilder } from "kysely";
 
-/** Next insertion-order number of a table with a `seq` column (evaluated inside the insert). */
-export function nextSeq(table: "users" | "recipes" | "posts" | "comments" | "saved_recipes") {
-  return sql<number>`(select coalesce(max(seq), 0) + 1 from ${sql.table(table)})`;
+/**
+ * Next insertion-order number of a table with a `seq` column (evaluated inside the insert). Tables
+ * that are one person's own rows (notifications, a shopping list) number per person (`userId`):
+ * their index on (user_id, seq) or (user_id, …) answers the max without reading the whole table.
+ */
+export function nextSeq(table: "users" | "recipes" | "posts" | "comments" | "saved_recipes"): ReturnType<typeof sql<number>>;
+export function nextSeq(table: "notifications" | "shopping_recipes", userId: string): ReturnType<typeof sql<number>>;
+export function nextSeq(table: string, userId?: string) {
+  if (userId === undefined) return sql<number>`(select coalesce(max(seq), 0) + 1 from ${sql.table(table)})`;
+  return sql<number>`(select coalesce(max(seq), 0) + 1 from ${sql.table(table)} where user_id = ${userId})`;
 }
 
 export function nowIso(): string {

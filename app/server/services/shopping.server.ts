@@ -1,6 +1,5 @@
 import crypto from "node:crypto";
 
-import { sql } from "kysely";
 import { z } from "zod";
 
 import { MAX_SERVES, scaleIngredientLine } from "~/lib/servings";
@@ -8,7 +7,7 @@ import { mergeShoppingList, type ShoppingList } from "~/lib/shopping-merge";
 
 import { db, type DB } from "../db.server";
 import { getRecipeDetail } from "../queries/recipes.server";
-import { nowIso } from "../queries/seq.server";
+import { nextSeq, nowIso } from "../queries/seq.server";
 import { done, refusal, RefusedError, type Actor, type Outcome } from "./outcome.server";
 
 // A person's shopping list (docs/rules.md#shopping-list): recipes added at the servings shown,
@@ -37,13 +36,14 @@ export interface ShoppingRecipe {
 
 export interface ShoppingListView {
   recipes: ShoppingRecipe[];
-  merged: ShoppingList;
+  /** Merged by item; null when not asked for (the page by recipe never shows it). */
+  merged: ShoppingList | null;
   itemCount: number;
   checkedCount: number;
 }
 
-/** The actor's list, by recipe in the order added, and merged by item. */
-export async function getShoppingList(userId: string, database: DB = db): Promise<ShoppingListView> {
+/** The actor's list, by recipe in the order added, and merged by item unless `merge` is false. */
+export async function getShoppingList(userId: string, database: DB = db, { merge = true }: { merge?: boolean } = {}): Promise<ShoppingListView> {
   const [recipes, items] = await Promise.all([
     database
       .selectFrom("shopping_recipes as s")
@@ -63,13 +63,15 @@ export async function getShoppingList(userId: string, database: DB = db): Promis
   const byRecipe = new Map<string, ShoppingRecipe>(recipes.map((recipe) => [recipe.recipe_id, { ...recipe, items: [] }]));
   for (const item of items) byRecipe.get(item.recipe_id)?.items.push({ id: item.id, text: item.text, checked: Number(item.checked) === 1 });
   const list = [...byRecipe.values()];
+  const counts = { itemCount: items.length, checkedCount: items.filter((item) => Number(item.checked) === 1).length };
+  if (!merge) return { recipes: list, merged: null, ...counts };
   const merged = mergeShoppingList(
     list.flatMap((recipe) => recipe.items.map((item) => ({ ...item, recipeId: recipe.recipe_id, recipeName: recipe.name }))),
   );
   // Lines shown as written keep their recipe's order (the merge orders by id, to be order-free).
   const order = new Map(items.map((item, index) => [item.id, index]));
   for (const group of merged.unmerged) group.items.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-  return { recipes: list, merged, itemCount: items.length, checkedCount: items.filter((item) => Number(item.checked) === 1).length };
+  return { recipes: list, merged, ...counts };
 }
 
 /** Whether the recipe is on the person's list (the recipe page's button says so). */
@@ -133,7 +135,7 @@ export async function addRecipeToList({ actor, recipeId, serves }: { actor: Acto
           recipe_id: recipeId,
           serves: chosen,
           added_at: nowIso(),
-          seq: sql<number>`(select coalesce(max(seq), 0) + 1 from shopping_recipes where user_id = ${actor.id})`,
+          seq: nextSeq("shopping_recipes", actor.id),
         })
         .onConflict((oc) => oc.columns(["user_id", "recipe_id"]).doUpdateSet({ serves: chosen }))
         .execute();
