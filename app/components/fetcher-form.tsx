@@ -25,3 +25,20 @@ export function FetcherForm({ fetcher, action, preventScrollReset, ...props }: F
   };
   return <form {...props} method="post" action={action} data-discover="true" onSubmit={onSubmit} />;
 }
+
+/** The refusal a fetcher's settled answer carried (`{ error }`, see interaction.server.ts), or null. */
+export function fetcherError(fetcher: { state: string; data?: unknown }): string | null {
+  const { data } = fetcher;
+  if (fetcher.state !== "idle" || typeof data !== "object" || data === null || !("error" in data)) return null;
+  return typeof data.error === "string" ? data.error : null;
+}
+
+/** That refusal beside the control that was refused. */
+export function InlineError({ message }: { message: string | null }) {
+  if (!message) return null;
+  return (
+    <p className="inline-error" role="alert">
+      {message}
+    </p>
+  );
+}

@@ -4,7 +4,7 @@ import { paths } from "~/lib/paths";
 
 import { InteractionFields } from "./interaction-fields";
 import { Icon } from "./icons";
-import { FetcherForm } from "./fetcher-form";
+import { FetcherForm, fetcherError, InlineError } from "./fetcher-form";
 import { Link } from "./link";
 
 type LikeResult = { liked: boolean; likes: number } | { error: string };
@@ -41,7 +41,7 @@ export function LikeControls({
     shownLiked = fetcher.data.liked;
     shownLikes = fetcher.data.likes;
   }
-  const error = fetcher.state === "idle" && fetcher.data && "error" in fetcher.data ? fetcher.data.error : null;
+  const error = fetcherError(fetcher);
   const label = `${shownLikes} ${shownLikes === 1 ? "like" : "likes"}`;
 
   return (
@@ -71,11 +71,7 @@ export function LikeControls({
       ) : (
         <span className="like-controls__count">{label}</span>
       )}
-      {error ? (
-        <p className="inline-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <InlineError message={error} />
     </div>
   );
 }

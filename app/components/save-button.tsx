@@ -5,7 +5,7 @@ import { paths } from "~/lib/paths";
 
 import { InteractionFields } from "./interaction-fields";
 import { Icon } from "./icons";
-import { FetcherForm } from "./fetcher-form";
+import { FetcherForm, fetcherError, InlineError } from "./fetcher-form";
 
 type SaveResult = { saved: boolean } | { error: string };
 
@@ -29,7 +29,7 @@ export function SaveButton({
   let shown = saved;
   if (fetcher.formData) shown = fetcher.formData.get("intent") === "save";
   else if (fetcher.data && "saved" in fetcher.data) shown = fetcher.data.saved;
-  const error = fetcher.state === "idle" && fetcher.data && "error" in fetcher.data ? fetcher.data.error : null;
+  const error = fetcherError(fetcher);
   return (
     <FetcherForm fetcher={fetcher} action={paths.saveRecipe(recipeId)} preventScrollReset className="save-form">
       <InteractionFields redirectTo={returnTo} />
@@ -44,11 +44,7 @@ export function SaveButton({
         <Icon name="bookmark" filled={shown} />
         <span>{shown ? "Unsave recipe" : "Save recipe"}</span>
       </button>
-      {error ? (
-        <p className="inline-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <InlineError message={error} />
     </FetcherForm>
   );
 }

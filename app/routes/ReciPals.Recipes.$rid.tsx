@@ -14,7 +14,7 @@ import { Avatar } from "~/components/avatar";
 import { CommentItem } from "~/components/comment-item";
 import { ErrorPage } from "~/components/error-page";
 import { useResultKey } from "~/components/forms";
-import { FetcherForm } from "~/components/fetcher-form";
+import { FetcherForm, fetcherError, InlineError } from "~/components/fetcher-form";
 import { InteractionFields } from "~/components/interaction-fields";
 import { SaveButton } from "~/components/save-button";
 import { useHydrated } from "~/lib/hooks";
@@ -362,7 +362,7 @@ function AddToShoppingList({ recipeId, serves, onList }: { recipeId: string; ser
   const fetcher = useFetcher<{ ok: true } | { error: string }>();
   const here = serves === null ? paths.recipe(recipeId) : `${paths.recipe(recipeId)}?serves=${serves}`;
   const added = fetcher.state === "idle" && fetcher.data && "ok" in fetcher.data;
-  const error = fetcher.state === "idle" && fetcher.data && "error" in fetcher.data ? fetcher.data.error : null;
+  const error = fetcherError(fetcher);
   return (
     <FetcherForm fetcher={fetcher} action={paths.shoppingList()} className="recipe__shopping" preventScrollReset>
       <InteractionFields redirectTo={withNotice(here, "shopping-added")} />
@@ -376,11 +376,7 @@ function AddToShoppingList({ recipeId, serves, onList }: { recipeId: string; ser
           Added to your <Link to={paths.shoppingList()}>shopping list</Link>.
         </p>
       ) : null}
-      {error ? (
-        <p className="inline-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <InlineError message={error} />
     </FetcherForm>
   );
 }

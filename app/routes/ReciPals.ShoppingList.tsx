@@ -3,11 +3,12 @@ import { Form, useFetcher, useLoaderData, useSearchParams } from "@remix-run/rea
 import clsx from "clsx";
 
 import { EmptyState } from "~/components/empty-state";
-import { FetcherForm } from "~/components/fetcher-form";
+import { FetcherForm, fetcherError, InlineError } from "~/components/fetcher-form";
 import { InteractionFields } from "~/components/interaction-fields";
 import { Link } from "~/components/link";
 import { paths } from "~/lib/paths";
 import { readForm } from "~/server/body.server";
+import { db } from "~/server/db.server";
 import { readIntent } from "~/server/http.server";
 import { isFetcherSubmission, redirectBack, refuseInteraction } from "~/server/interaction.server";
 import {
@@ -31,7 +32,9 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: shoppingSt
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return getShoppingList(user.id);
+  // Merged only for the view that shows it: the page's data carries each line once.
+  const byItem = new URL(request.url).searchParams.get("view") === "item";
+  return { ...(await getShoppingList(user.id, db, { merge: byItem })), byItem };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -59,7 +62,7 @@ function ItemToggle({ ids, text, checked, returnTo }: { ids: string[]; text: str
   const fetcher = useFetcher<{ ok: true } | { error: string }>();
   const pending = fetcher.formData?.get("intent");
   const shown = pending ? pending === "check" : checked;
-  const error = fetcher.state === "idle" && fetcher.data && "error" in fetcher.data ? fetcher.data.error : null;
+  const error = fetcherError(fetcher);
   return (
     <li className={clsx("shopping-item", shown && "is-checked")}>
       <FetcherForm fetcher={fetcher} action={paths.shoppingList()} preventScrollReset>
@@ -72,19 +75,14 @@ function ItemToggle({ ids, text, checked, returnTo }: { ids: string[]; text: str
           <span className="shopping-item__text">{text}</span>
         </button>
       </FetcherForm>
-      {error ? (
-        <p className="inline-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <InlineError message={error} />
     </li>
   );
 }
 
 export default function ShoppingListRoute() {
-  const { recipes, merged, itemCount, checkedCount } = useLoaderData<typeof loader>();
+  const { recipes, merged, byItem, itemCount, checkedCount } = useLoaderData<typeof loader>();
   const [searchParams] = useSearchParams();
-  const byItem = searchParams.get("view") === "item";
   const confirmingClear = searchParams.get("confirm") === "clear";
   const returnTo = byItem ? `${paths.shoppingList()}?view=item` : paths.shoppingList();
   if (recipes.length === 0) {
@@ -143,7 +141,7 @@ export default function ShoppingListRoute() {
           </Link>
         )}
       </div>
-      {byItem ? (
+      {merged ? (
         <>
           <ul className="shopping-items" aria-label="Items">
             {merged.byItem.map((item) => (

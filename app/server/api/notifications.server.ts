@@ -7,13 +7,15 @@ import { issuesToErrors } from "./validation.server";
 // GET /api/notifications and POST /api/notifications/read (docs/rules.md#notifications): the
 // caller's own, never anyone else's — there is no id in the path to ask for another person's.
 
+const PAGE_MESSAGE = "page must be a whole number of at least 1.";
+const PageSchema = z.string().regex(/^\d{1,6}$/, PAGE_MESSAGE).transform(Number).pipe(z.number().min(1, PAGE_MESSAGE));
+
 /** GET /api/notifications?page=N: one page, grouped, newest first, with the unread count. */
 export async function listNotifications(args: ApiArgs): Promise<Response> {
   const actor = await requireApiUser(args.request);
-  const raw = new URL(args.request.url).searchParams.get("page");
-  const page = raw === null ? 1 : Number(raw);
-  if (!Number.isInteger(page) || page < 1 || page > 100_000) throw invalid({ page: "page must be a whole number of at least 1." });
-  return json(await getNotificationsPage({ actor, page }));
+  const parsed = PageSchema.safeParse(new URL(args.request.url).searchParams.get("page") ?? "1");
+  if (!parsed.success) throw invalid({ page: PAGE_MESSAGE });
+  return json(await getNotificationsPage({ actor, page: parsed.data }));
 }
 
 const ReadSchema = z.object({ ids: z.array(z.string()).optional() }).strict();
