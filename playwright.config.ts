@@ -1,14 +1,9 @@
-import path from "node:path";
-
 import { defineConfig } from "@playwright/test";
 
+import { E2E_DATA, E2E_PORT as PORT, e2eServerEnv } from "./tests/e2e/server-env";
 import { chromiumLaunch } from "./tests/support/chromium";
 
-const PORT = Number(process.env.E2E_PORT ?? 4100);
-// E2E_PORT and E2E_DATA_DIR let two runs share a machine without clobbering each other.
-const E2E_DATA = path.resolve(process.env.E2E_DATA_DIR ?? ".e2e-data");
 process.env.E2E_DATA_DIR = E2E_DATA;
-const E2E_ADMIN_PASSWORD = "e2e-admin-password"; // tests/e2e/utils.ts signs in with it
 
 
 export default defineConfig({
@@ -36,20 +31,6 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: "ignore",
     stderr: "pipe",
-    env: {
-      NODE_ENV: "production",
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      DATABASE_PATH: path.join(E2E_DATA, "recipals.db"),
-      // An empty PostgreSQL database instead (npm run test:postgres runs the search flows there too).
-      ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
-      RECIPALS_SEED_FILE: process.env.RECIPALS_SEED_FILE ?? path.resolve("../shared/data/recipals-seed.json"),
-      SEED_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
-      SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
-      ADMIN_SECRET: "e2e-admin-secret",
-      MEALDB_BASE_URL: "http://127.0.0.1:9/none",
-      // Import by link reads a stub page the test serves on 127.0.0.1 (tests/e2e/extras.spec.ts).
-      IMPORT_ALLOW_PRIVATE: "1",
-    },
+    env: e2eServerEnv(PORT),
   },
 });

@@ -7,7 +7,8 @@ import { renderToPipeableStream, renderToString } from "react-dom/server";
 
 import { NonceContext } from "./lib/nonce";
 import { isPersonalRequest } from "./server/cookies.server";
-import { databaseLooksDown, isUnavailable } from "./server/db.server";
+import { databaseLooksDown, isUnavailable, UNAVAILABLE_MESSAGE } from "./server/db.server";
+import { earlyRefusal } from "./server/early-answers.server";
 import { offerToSharedCache } from "./server/shared-cache.server";
 
 const ABORT_DELAY = 5_000;
@@ -83,9 +84,16 @@ function revalidate(
  * Single-fetch data (`….data`: a visitor's client-side navigation or `Load more`) is, like the
  * visitor's pages, the same for every visitor: offered to the server's shared cache.
  */
-export function handleDataRequest(response: Response, { request, context }: LoaderFunctionArgs | ActionFunctionArgs): Response {
-  // A data request that failed for want of the database: Remix reports only a 500.
-  if (response.status === 500 && databaseLooksDown()) return unavailable(response);
+export async function handleDataRequest(response: Response, { request, context }: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response> {
+  // A data request that failed for want of the database: Remix reports only a 500. A form's
+  // submission gets the message as its data, so the page shows it on the form and keeps what was
+  // typed (the write's transaction changed nothing); a page load gets the page's error.
+  if (response.status === 500 && databaseLooksDown()) {
+    if (request.method === "GET" || request.method === "HEAD") return unavailable(response);
+    await response.body?.cancel();
+    const answer = await earlyRefusal({ method: request.method, pathname: new URL(request.url).pathname, status: 503, message: UNAVAILABLE_MESSAGE });
+    return new Response(answer.body, { status: 503, headers: { ...answer.headers, "Retry-After": "5" } });
+  }
   if (request.method === "GET" && response.status === 200 && !isPersonal(request) && !response.headers.has("Set-Cookie")) {
     offerToSharedCache(context);
   }

@@ -92,22 +92,22 @@ function coalesceWrites(req, res, next) {
 }
 
 /**
- * Request bodies are capped before they are held, at the limit the app sets for the path and
- * content type (`bodyLimitFor` from the build): a body whose declared length is over it is refused
- * at once, unread; one sent without a length (chunked) is read here, counted, and refused as soon
- * as it passes the limit. Node's parser never delivers more than a declared length, so a body that
- * passes here cannot grow later. The app counts again as it reads (app/server/body.server.ts),
- * for requests that do not come through this server; the photo forms, which answer an overflow
- * with their own page, are left to it.
+ * Request bodies are capped before they are held, at the limit of the route the request will reach
+ * (`limitFor`, made by the app from the build's routes: app/server/body.server.ts): a body whose
+ * declared length is over it is refused at once, unread; one sent without a length (chunked) is
+ * read here, counted, and refused as soon as it passes the limit. Node's parser never delivers
+ * more than a declared length, so a body that passes here cannot grow later. The app counts again
+ * as it reads, for requests that do not come through this server; the photo forms, which answer
+ * an overflow with their own page, are left to it.
  */
-function capBodies(limitFor, allowedOrigins) {
+function capBodies(limitFor, refuse) {
   return (req, res, next) => {
     if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
-    const limit = limitFor(req.path, req.headers["content-type"] ?? "");
+    const limit = limitFor(req.path, searchOf(req), req.headers["content-type"] ?? "");
     // The photo forms count their own bodies as they stream in and answer with the editor page.
     if (limit.pageAnswers) return next();
     const declared = req.headers["content-length"];
-    if (declared !== undefined) return Number(declared) > limit.bytes ? refuseTooLarge(req, res, limit, allowedOrigins) : next();
+    if (declared !== undefined) return Number(declared) > limit.bytes ? refuseTooLarge(req, res, limit, refuse) : next();
     if (req.headers["transfer-encoding"] === undefined) return next();
     const chunks = [];
     let size = 0;
@@ -119,7 +119,7 @@ function capBodies(limitFor, allowedOrigins) {
       settled = true;
       chunks.length = 0;
       req.off("data", onData);
-      refuseTooLarge(req, res, limit, allowedOrigins);
+      refuseTooLarge(req, res, limit, refuse);
     };
     req.on("data", onData);
     req.on("end", () => {
@@ -141,7 +141,7 @@ function capBodies(limitFor, allowedOrigins) {
  * memory); past `queue` waiting, a request is answered 503 with Retry-After. A slot is given back
  * when its answer has been sent or its client has gone.
  */
-function gateHeavyBodies(limitFor, { concurrent = 4, queue = 64 } = {}) {
+function gateHeavyBodies(limitFor, refuse, { concurrent = 4, queue = 64 } = {}) {
   let running = 0;
   const waiting = [];
   const admitNext = () => {
@@ -155,7 +155,7 @@ function gateHeavyBodies(limitFor, { concurrent = 4, queue = 64 } = {}) {
   };
   return (req, res, next) => {
     if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
-    const limit = limitFor(req.path, req.headers["content-type"] ?? "");
+    const limit = limitFor(req.path, searchOf(req), req.headers["content-type"] ?? "");
     if (!limit.heavy) return next();
     const entry = {
       gone: false,
@@ -176,37 +176,57 @@ function gateHeavyBodies(limitFor, { concurrent = 4, queue = 64 } = {}) {
       return entry.start();
     }
     if (waiting.length >= queue) {
-      const message = "The server is busy with other uploads. Please try again in a moment.";
-      res.status(503).set("Retry-After", "5").set("Cache-Control", "no-store");
-      return limit.json ? res.json({ message }) : res.type("text/plain").send(message);
+      res.set("Retry-After", "5");
+      return refuse(req, res, 503, "The server is busy with other uploads. Please try again in a moment.");
     }
     waiting.push(entry);
+    // A client that gives up while waiting leaves the queue (its place is not held for nobody).
     res.on("close", () => {
       entry.gone = true;
+      const at = waiting.indexOf(entry);
+      if (at >= 0) waiting.splice(at, 1);
     });
   };
 }
 
-/** 413, as JSON for the API and as a short page otherwise; the rest of the body is not kept. */
-function refuseTooLarge(req, res, limit, allowedOrigins) {
+/** 413 in the asker's language (app/server/early-answers.server.ts); the rest of the body is not kept. */
+function refuseTooLarge(req, res, limit, refuse) {
   // Not "Connection: close", even when the client asked for it: Node would then close the
   // connection as soon as the answer is written, while the client is still sending (see lingerThenClose).
-  res.status(413).set("Cache-Control", "no-store").set("Connection", "keep-alive");
-  if (limit.json) {
-    const origin = req.get("origin");
-    if (origin && allowedOrigins.has(origin)) res.set("Access-Control-Allow-Origin", origin).set("Access-Control-Allow-Credentials", "true");
-    res.json({ message: limit.message });
-  } else {
-    res
-      .set("Content-Security-Policy", "default-src 'none'")
-      .type("html")
-      .send(
-        `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-          `<title>Too large · ReciPals</title></head><body><main><h1>Too large</h1><p>${limit.message}</p>` +
-          `<p><a href="/ReciPals/Home">Back to ReciPals</a></p></main></body></html>`,
-      );
-  }
+  res.set("Connection", "keep-alive");
+  refuse(req, res, 413, limit.message);
   lingerThenClose(req, res);
+}
+
+/** The query string of a request ("?index" picks an index route's action). */
+function searchOf(req) {
+  const at = req.originalUrl.indexOf("?");
+  return at < 0 ? "" : req.originalUrl.slice(at);
+}
+
+/**
+ * Sends an answer given before any route runs, written by the app for whoever asked: JSON for the
+ * API, Remix's data format for its browser client (so the page shows the message on its form),
+ * a small page otherwise. API answers carry CORS for an allowed origin, as the app's own do.
+ */
+function earlyRefusals(build, allowedOrigins) {
+  return (req, res, status, message) => {
+    build.entry.module
+      .earlyRefusal({ method: req.method, pathname: req.path, status, message })
+      .then((answer) => {
+        res.status(answer.status);
+        for (const [name, value] of Object.entries(answer.headers)) res.set(name, value);
+        const origin = req.get("origin");
+        if (req.path.startsWith("/api/") && origin && allowedOrigins.has(origin)) {
+          res.set("Access-Control-Allow-Origin", origin).set("Access-Control-Allow-Credentials", "true");
+        }
+        res.end(Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength));
+      })
+      .catch((error) => {
+        console.error(error);
+        if (!res.headersSent) res.status(500).end();
+      });
+  };
 }
 
 /**
@@ -364,33 +384,25 @@ export async function startServer() {
   // Cross-site guard (docs/rules.md#cross-site-requests): a state-changing request from a page on another origin is
   // refused before any route sees it. Requests without Origin (curl, old clients) pass; the
   // SameSite=Lax session cookie is not sent cross-site anyway.
+  const refuse = earlyRefusals(build, allowedOrigins);
   app.use((req, res, next) => {
     if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
     const origin = req.get("origin");
     if (!origin) return next();
     const own = [`http://${req.get("host")}`, `https://${req.get("host")}`];
     if (own.includes(origin) || allowedOrigins.has(origin)) return next();
-    const message = "Cross-site requests are not allowed.";
-    res.status(403);
-    if (req.path.startsWith("/api/")) {
-      if (allowedOrigins.has(origin)) res.setHeader("Access-Control-Allow-Origin", origin);
-      res.json({ message });
-    } else {
-      res.type("text/plain").send(message);
-    }
+    refuse(req, res, 403, "Cross-site requests are not allowed.");
   });
-  app.use(gateHeavyBodies(build.entry.module.bodyLimitFor));
-  app.use(capBodies(build.entry.module.bodyLimitFor, allowedOrigins));
+  // Each request's body limit is its route's (Remix's own route matching over the build's routes).
+  const limitFor = build.entry.module.requestBodyRules(build.routes);
+  app.use(gateHeavyBodies(limitFor, refuse));
+  app.use(capBodies(limitFor, refuse));
 
   // NUL is never text (docs/rules.md#input-limits): an address holding one (%00) names nothing here.
   // After the body limits, so an oversized body is a 413 whatever its address.
   app.use((req, res, next) => {
     if (!/%00/i.test(req.originalUrl)) return next();
-    const message = "Addresses may not contain NUL characters.";
-    res.status(400);
-    // The API answers in JSON like every other refusal of it; pages in plain text.
-    if (req.path.startsWith("/api/")) res.json({ message });
-    else res.type("text/plain").send(message);
+    refuse(req, res, 400, "Addresses may not contain NUL characters.");
   });
 
   // Brotli as compression sets it up (quality 4) but with a 256 KB window instead of 4 MB: our

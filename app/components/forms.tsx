@@ -18,6 +18,11 @@ interface FieldProps {
   error?: string | null;
   invalid?: boolean;
   hint?: ReactNode;
+  /**
+   * The hint also carries notes said when the field changes (read out as a status): a note that
+   * takes the hint's place never moves what is below the field.
+   */
+  liveHint?: boolean;
   /** Another element that also describes the field (a message shared by several fields). */
   describedBy?: string;
 }
@@ -31,6 +36,7 @@ export function Labelled({
   error,
   invalid,
   hint,
+  liveHint,
   describedBy,
   className,
   children,
@@ -48,7 +54,7 @@ export function Labelled({
       <label htmlFor={id}>{label}</label>
       {children({ id, "aria-invalid": isInvalid || undefined, "aria-describedby": ids })}
       {hint ? (
-        <p className="field__hint" id={hintId}>
+        <p className="field__hint" id={hintId} role={liveHint ? "status" : undefined}>
           {hint}
         </p>
       ) : null}
@@ -64,9 +70,9 @@ export function Labelled({
 type TextFieldProps = FieldProps & Omit<InputHTMLAttributes<HTMLInputElement>, "id">;
 
 /** A labelled input tied to its error text. */
-export function TextField({ label, name, error, invalid, hint, describedBy, className, ...input }: TextFieldProps) {
+export function TextField({ label, name, error, invalid, hint, liveHint, describedBy, className, ...input }: TextFieldProps) {
   return (
-    <Labelled {...{ label, error, invalid, hint, describedBy, className }}>{(aria) => <input name={name} {...input} {...aria} />}</Labelled>
+    <Labelled {...{ label, error, invalid, hint, liveHint, describedBy, className }}>{(aria) => <input name={name} {...input} {...aria} />}</Labelled>
   );
 }
 

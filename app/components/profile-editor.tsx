@@ -84,17 +84,20 @@ function PhotoField({ current, failure }: { current: string; failure: ProfileEdi
 export function ProfileEditor({
   user,
   failure,
+  refusal,
   viewerIsAdmin,
   busy,
 }: {
   user: ProfileEditorUser;
   failure: ProfileEditorFailure | undefined;
+  /** A save refused before the page's action ran: only a message, the form stays as it is. */
+  refusal: string | null;
   viewerIsAdmin: boolean;
   busy: boolean;
 }) {
   const formRef = useRef<HTMLFormElement>(null);
   const resultKey = useResultKey(failure);
-  useFocusFailure(formRef, failure);
+  useFocusFailure(formRef, failure ?? refusal);
   const kept = (name: keyof ProfileEditorUser & string, fallback: string) => failure?.fields[name] ?? fallback;
   const role = kept("role", user.role);
   return (
@@ -107,7 +110,7 @@ export function ProfileEditor({
         ref={formRef}
         aria-labelledby="profile-editor-title"
       >
-        <FormAlert message={failure?.formError} />
+        <FormAlert message={refusal ?? failure?.formError} />
         <PhotoField current={user.profile} failure={failure} />
         <TextField
           label="Name"

@@ -5,7 +5,8 @@ import { useEffect, useState } from "react";
 import { useHydrated } from "~/lib/hooks";
 import { formatIngredientText, formatStepsText } from "~/lib/ingredient-text";
 import { paths } from "~/lib/paths";
-import { readForm } from "~/server/body.server";
+import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
+import { readForm, type RequestBodyKind } from "~/server/body.server";
 import { invariantResponse, readIntent } from "~/server/http.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { editRecipeText } from "~/server/services/recipes.server";
@@ -25,10 +26,13 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   };
 }
 
+// The ingredient and step texts are long (up to 200 lines of 2,000 characters): a larger form limit.
+export const requestBody = "long-text-form" satisfies RequestBodyKind;
+
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const admin = await requireAdmin({ request, context });
   const recipeId = params.rid ?? "";
-  const formData = await readForm(request);
+  const formData = await readForm(request, requestBody);
   const intent = readIntent(formData);
   invariantResponse(await getRecipeDetail(recipeId), "Recipe not found.", 404);
   const raw = formData.get("text");
@@ -44,7 +48,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export default function AdminRecipeTab() {
   const loaded = useLoaderData<typeof loader>();
   const { recipe, ingredientsText, stepsText } = loaded;
-  const failure = useActionData<typeof action>();
+  const answer = useActionData<typeof action>();
+  // A save refused before the action ran (app/lib/refusal.ts) is said under the open editor, whose text stays.
+  const refusal = earlyRefusalMessage(answer);
+  const failure = isEarlyRefusal(answer) ? undefined : answer;
   const [searchParams] = useSearchParams();
   const hydrated = useHydrated();
   // Without JavaScript the open editor is a page state (?edit=…); with it, local state.
@@ -81,7 +88,7 @@ export default function AdminRecipeTab() {
             label="Ingredients"
             intent="save-ingredients"
             initial={failure?.editing === "ingredients" ? failure.text : ingredientsText}
-            error={failure?.editing === "ingredients" ? failure.error : null}
+            error={failure?.editing === "ingredients" ? failure.error : refusal}
             hint="A 'Section Name:' line, then one ingredient per line; a blank line starts the next section."
             cancelTo={paths.adminRecipe(recipe.recipe_id)}
             onCancel={() => setLocalEditing(null)}
@@ -111,7 +118,7 @@ export default function AdminRecipeTab() {
             label="Instructions"
             intent="save-instructions"
             initial={failure?.editing === "instructions" ? failure.text : stepsText}
-            error={failure?.editing === "instructions" ? failure.error : null}
+            error={failure?.editing === "instructions" ? failure.error : refusal}
             hint="One step per line."
             cancelTo={paths.adminRecipe(recipe.recipe_id)}
             onCancel={() => setLocalEditing(null)}

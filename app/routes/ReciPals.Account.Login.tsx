@@ -5,6 +5,7 @@ import { Form, useActionData, useNavigation, useSearchParams } from "@remix-run/
 import { FormAlert, TextField, fieldError, useFocusInvalid, useResultKey } from "~/components/forms";
 import { USER_LIMITS } from "~/lib/limits";
 import { paths, safeRedirect } from "~/lib/paths";
+import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
 import { readForm } from "~/server/body.server";
 import { authenticateForm, LoginError, throttledSignIn } from "~/server/auth.server";
 import { keptFields, type FormFailure } from "~/server/forms.server";
@@ -67,7 +68,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function LoginRoute() {
-  const failure = useActionData<typeof action>();
+  const answer = useActionData<typeof action>();
+  // Refused before the action ran (app/lib/refusal.ts): a message, the fields stay as typed.
+  const failure = isEarlyRefusal(answer) ? undefined : answer;
   const formRef = useRef<HTMLFormElement>(null);
   const resultKey = useResultKey(failure);
   useFocusInvalid(formRef, failure);
@@ -80,7 +83,7 @@ export default function LoginRoute() {
       <h1>Sign in</h1>
       {reason && !failure ? <p className="notice" role="status">{reason}</p> : null}
       <Form method="post" noValidate className="stack" ref={formRef}>
-        <FormAlert message={failure?.formError} />
+        <FormAlert message={earlyRefusalMessage(answer) ?? failure?.formError} />
         <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
         <TextField
           label="Username"

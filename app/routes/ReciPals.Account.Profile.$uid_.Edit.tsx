@@ -12,8 +12,10 @@ import { ErrorPage } from "~/components/error-page";
 import { ProfileEditor, type ProfileEditorFailure } from "~/components/profile-editor";
 import { paths } from "~/lib/paths";
 import { canEditProfile } from "~/lib/permissions";
+import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
 import { TAG_LIMIT_MESSAGE } from "~/lib/tags";
 import { formValues, keptFields } from "~/server/forms.server";
+import type { RequestBodyKind } from "~/server/body.server";
 import { invariantResponse } from "~/server/http.server";
 import { fileBytes, ImageError, IMAGE_MESSAGES, processImage, readMultipartFormLenient, type PicturePlan } from "~/server/images.server";
 import { getUserProfile } from "~/server/queries/users.server";
@@ -59,6 +61,9 @@ function refuseSave(status: number, failure: Omit<Failure, "formError"> & { form
 
 // Refusals the page also shows as its alert (the product's own texts); others read "Failed to save…".
 const ALERT_MESSAGES = new Set<string>([TAG_LIMIT_MESSAGE, UNKNOWN_TAG, ADMIN_SECRET_UNSET, INCORRECT_ADMIN_PASSWORD]);
+
+// A multipart form with photos, read and counted by the action itself (app/server/body.server.ts).
+export const requestBody = "photo-form" satisfies RequestBodyKind;
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const uid = params.uid ?? "";
@@ -118,7 +123,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
 export default function ProfileEditRoute() {
   const { user, viewerIsAdmin } = useLoaderData<typeof loader>();
-  const failure = useActionData<typeof action>();
+  const answer = useActionData<typeof action>();
+  // A save the server refused before this action ran (busy, too large, cross-site): said in the
+  // form's alert; the form keeps everything typed and chosen.
+  const refusal = earlyRefusalMessage(answer);
+  const failure = isEarlyRefusal(answer) ? undefined : answer;
   const navigation = useNavigation();
   // Only the editor's own (multipart) submission; Signout is a plain form.
   const busy = navigation.state === "submitting" && navigation.formEncType === "multipart/form-data";
@@ -127,7 +136,7 @@ export default function ProfileEditRoute() {
       <h1 className="page-title" id="profile-editor-title">
         Edit Profile
       </h1>
-      <ProfileEditor user={user} failure={failure} viewerIsAdmin={viewerIsAdmin} busy={busy} />
+      <ProfileEditor user={user} failure={failure} refusal={refusal} viewerIsAdmin={viewerIsAdmin} busy={busy} />
     </section>
   );
 }

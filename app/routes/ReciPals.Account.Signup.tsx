@@ -11,6 +11,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { FormAlert, TextField, fieldError, useFocusInvalid, useResultKey } from "~/components/forms";
 import { USER_LIMITS } from "~/lib/limits";
 import { paths } from "~/lib/paths";
+import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
 import { readForm } from "~/server/body.server";
 import { formValues, toFailure, type FormFailure } from "~/server/forms.server";
 import { hashPassword } from "~/server/password.server";
@@ -62,7 +63,9 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function SignupRoute() {
   const draft = useLoaderData<typeof loader>();
-  const failure = useActionData<typeof action>();
+  const answer = useActionData<typeof action>();
+  // Refused before the action ran (app/lib/refusal.ts): a message, the fields stay as typed.
+  const failure = isEarlyRefusal(answer) ? undefined : answer;
   const formRef = useRef<HTMLFormElement>(null);
   const resultKey = useResultKey(failure);
   useFocusInvalid(formRef, failure);
@@ -71,7 +74,7 @@ export default function SignupRoute() {
     <section className="auth-card">
       <h1>Sign up</h1>
       <Form method="post" noValidate className="stack" ref={formRef}>
-        <FormAlert message={failure?.formError} />
+        <FormAlert message={earlyRefusalMessage(answer) ?? failure?.formError} />
         <TextField
           label="Name"
           name="name"

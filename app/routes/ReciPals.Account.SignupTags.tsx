@@ -10,6 +10,7 @@ import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { FormAlert } from "~/components/forms";
 import { TagPicker } from "~/components/tag-picker";
 import { paths } from "~/lib/paths";
+import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
 import { readForm } from "~/server/body.server";
 import { createAccount } from "~/server/services/users.server";
 import { clearSignupDraft, createUserSession, getSignupDraft, requireAnonymous } from "~/server/session.server";
@@ -39,14 +40,16 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function SignupTagsRoute() {
-  const failure = useActionData<typeof action>();
+  const answer = useActionData<typeof action>();
+  // Refused before the action ran (app/lib/refusal.ts): a message, the fields stay as typed.
+  const failure = isEarlyRefusal(answer) ? undefined : answer;
   const busy = useNavigation().state === "submitting";
   return (
     <section className="auth-card auth-card--wide">
       <h1>Who Are You :D</h1>
       <p>Choose up to 3 tags to describe yourself!</p>
       <Form method="post" noValidate className="stack">
-        <FormAlert message={failure?.formError} />
+        <FormAlert message={earlyRefusalMessage(answer) ?? failure?.formError} />
         <TagPicker selected={failure?.tags ?? []} />
         <div className="actions">
           <Link to={paths.signup()} className="button button--ghost">

@@ -12,6 +12,7 @@ import { ErrorPage } from "~/components/error-page";
 import { DeleteRecipeConfirmation, RecipeEditor } from "~/components/recipe-editor";
 import { withNotice } from "~/lib/notices";
 import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
+import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
 import { canEditRecipe } from "~/lib/permissions";
 import {
   applyRowIntent,
@@ -26,6 +27,7 @@ import {
   type EditorResult,
   type RecipeDraft,
 } from "~/lib/recipe-form";
+import type { RequestBodyKind } from "~/server/body.server";
 import { readIntent } from "~/server/http.server";
 import { ImportError, importRecipe } from "~/server/import/import.server";
 import {
@@ -110,6 +112,9 @@ function answer(result: Answer, status: number) {
     { status },
   );
 }
+
+// A multipart form with photos, read and counted by the action itself (app/server/body.server.ts).
+export const requestBody = "photo-form" satisfies RequestBodyKind;
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const rid = params.rid ?? "";
@@ -325,7 +330,10 @@ async function importAnswer(userId: string, draft: RecipeDraft, formData: FormDa
 
 export default function RecipeEditorRoute() {
   const loaderData = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const answer = useActionData<typeof action>();
+  // A save the server refused before this action ran (the upload queue full, a post from another
+  // site): only a message; the draft on screen stays as it is.
+  const result = isEarlyRefusal(answer) ? undefined : answer;
   const confirming = result?.kind === "confirm-delete";
   return (
     <section className="editor-page">
@@ -337,6 +345,7 @@ export default function RecipeEditorRoute() {
           mode={loaderData.mode}
           initialDraft={loaderData.draft}
           result={confirming ? undefined : result}
+          refusal={earlyRefusalMessage(answer)}
           currentPhoto={loaderData.photo}
           cancelTo={loaderData.cancelTo}
         />

@@ -1,12 +1,14 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useFetcher, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import clsx from "clsx";
 import { useEffect } from "react";
 
 import { Avatar } from "~/components/avatar";
 import { EmptyState } from "~/components/empty-state";
+import { FormAlert } from "~/components/forms";
 import { Link } from "~/components/link";
 import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
+import { earlyRefusalMessage } from "~/lib/refusal";
 import { readForm } from "~/server/body.server";
 import { parsePage } from "~/server/queries/feed.server";
 import { readIntent } from "~/server/http.server";
@@ -60,6 +62,8 @@ export default function NotificationsRoute() {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per list shown, not per fetcher state
   }, [idsKey]);
   const here = page > 1 ? `${paths.notifications()}?page=${page}` : paths.notifications();
+  // "Mark all as read" refused before the action ran (app/lib/refusal.ts).
+  const refusal = earlyRefusalMessage(useActionData<typeof action>());
   return (
     <section className="notifications-page">
       <div className="notifications-page__head">
@@ -73,6 +77,7 @@ export default function NotificationsRoute() {
           </Form>
         ) : null}
       </div>
+      <FormAlert message={refusal} />
       {groups.length === 0 ? (
         <EmptyState
           title="No notifications yet"

@@ -1,12 +1,14 @@
 import { redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useFetcher, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Form, useActionData, useFetcher, useLoaderData, useSearchParams } from "@remix-run/react";
 import clsx from "clsx";
 
 import { EmptyState } from "~/components/empty-state";
+import { FormAlert } from "~/components/forms";
 import { FetcherForm, fetcherError, InlineError } from "~/components/fetcher-form";
 import { InteractionFields } from "~/components/interaction-fields";
 import { Link } from "~/components/link";
 import { paths } from "~/lib/paths";
+import { earlyRefusalMessage } from "~/lib/refusal";
 import { readForm } from "~/server/body.server";
 import { db } from "~/server/db.server";
 import { readIntent } from "~/server/http.server";
@@ -85,6 +87,8 @@ export default function ShoppingListRoute() {
   const [searchParams] = useSearchParams();
   const confirmingClear = searchParams.get("confirm") === "clear";
   const returnTo = byItem ? `${paths.shoppingList()}?view=item` : paths.shoppingList();
+  // A page form's post refused before the action ran (app/lib/refusal.ts).
+  const refusal = earlyRefusalMessage(useActionData<typeof action>());
   if (recipes.length === 0) {
     return (
       <section className="shopping-page">
@@ -106,6 +110,7 @@ export default function ShoppingListRoute() {
           {checkedCount > 0 ? `, ${checkedCount} checked` : ""}
         </p>
       </div>
+      <FormAlert message={refusal} />
       <nav className="segmented" aria-label="Show the list">
         <Link to={paths.shoppingList()} aria-current={byItem ? undefined : "page"} replace>
           By recipe

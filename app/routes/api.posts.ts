@@ -1,7 +1,10 @@
 import { apiRoute } from "~/server/api/http.server";
 import { createPost, listPosts } from "~/server/api/posts.server";
+import type { RequestBodyKind } from "~/server/body.server";
 
 // GET /api/posts (all posts, streamed; ?limit=&offset=), POST /api/posts.
-const handle = apiRoute({ GET: listPosts, POST: createPost });
+// Its bodies may carry photos as data URLs: the larger JSON limit (app/server/body.server.ts).
+export const requestBody = "photo-json" satisfies RequestBodyKind;
+const handle = apiRoute({ GET: listPosts, POST: createPost }, requestBody);
 export const loader = handle;
 export const action = handle;

@@ -1,7 +1,10 @@
 import { apiRoute } from "~/server/api/http.server";
 import { deleteRecipeApi, getRecipe, updateRecipe } from "~/server/api/recipes.server";
+import type { RequestBodyKind } from "~/server/body.server";
 
 // GET, PUT (creator or ADMIN, merged), DELETE (creator or ADMIN; the post goes too) /api/recipes/{recipe_id}.
-const handle = apiRoute({ GET: getRecipe, PUT: updateRecipe, DELETE: deleteRecipeApi });
+// Its bodies may carry photos as data URLs: the larger JSON limit (app/server/body.server.ts).
+export const requestBody = "photo-json" satisfies RequestBodyKind;
+const handle = apiRoute({ GET: getRecipe, PUT: updateRecipe, DELETE: deleteRecipeApi }, requestBody);
 export const loader = handle;
 export const action = handle;

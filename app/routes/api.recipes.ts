@@ -1,7 +1,10 @@
 import { apiRoute } from "~/server/api/http.server";
 import { createRecipe, listRecipes } from "~/server/api/recipes.server";
+import type { RequestBodyKind } from "~/server/body.server";
 
 // GET /api/recipes (all recipes, streamed; ?limit=&offset=), POST /api/recipes (recipe and post).
-const handle = apiRoute({ GET: listRecipes, POST: createRecipe });
+// Its bodies may carry photos as data URLs: the larger JSON limit (app/server/body.server.ts).
+export const requestBody = "photo-json" satisfies RequestBodyKind;
+const handle = apiRoute({ GET: listRecipes, POST: createRecipe }, requestBody);
 export const loader = handle;
 export const action = handle;

@@ -1,7 +1,10 @@
 import { apiRoute } from "~/server/api/http.server";
 import { deleteUserAsAdmin, getUserById, updateUser } from "~/server/api/users.server";
+import type { RequestBodyKind } from "~/server/body.server";
 
 // GET, PUT (self or ADMIN, merged field by field), DELETE (ADMIN) /api/users/{id}.
-const handle = apiRoute({ GET: getUserById, PUT: updateUser, DELETE: deleteUserAsAdmin });
+// Its bodies may carry photos as data URLs: the larger JSON limit (app/server/body.server.ts).
+export const requestBody = "photo-json" satisfies RequestBodyKind;
+const handle = apiRoute({ GET: getUserById, PUT: updateUser, DELETE: deleteUserAsAdmin }, requestBody);
 export const loader = handle;
 export const action = handle;

@@ -1,11 +1,18 @@
+import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
+
 import { IMAGE_LIMITS, ImageError, readMultipartFormLenient } from "./images.server";
 
 // Request bodies are capped before they are held in memory, twice:
-// - scripts/server.js refuses a body over `bodyLimitFor` its path (by its declared length, or by
-//   counting one sent without a length) before any route runs, answering 413;
+// - the server (scripts/server.js) refuses a body over the limit of the route the request will
+//   reach (`requestBodyRules`: Remix's own route matching over the build's routes, `.data` and
+//   `?index` understood as Remix understands them) before any route runs, answering 413;
 // - every page action reads its form through `readForm` below (the two photo forms through the
-//   image module's reader), which counts the bytes again as they stream in: unit tests call
-//   actions without the server in front, and this is where a route's own limit is applied.
+//   image module's reader), and every API call its JSON through `readJsonObject`, which count the
+//   bytes again as they stream in within the same route's limit: unit tests call actions without
+//   the server in front.
+// A route says what its requests may carry with one export, `requestBody` (a RequestBodyKind);
+// without one, a page takes a small form and an /api route a small JSON body. There is no second
+// list of URL patterns to keep in step with the routes.
 // A body is read once: nothing clones a request to read it a second time.
 
 export const BODY_LIMITS = {
@@ -21,15 +28,146 @@ export const BODY_LIMITS = {
   jsonBytes: 64 * 1024,
 } as const;
 
+const sizeText = (bytes: number) => (bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.round(bytes / 1024)} KB`);
+
 export const BODY_MESSAGES = {
-  formTooLarge: (bytes: number) =>
-    `What you sent is too large for this form (${Math.round(bytes / 1024)} KB at most). Please shorten it and try again.`,
+  formTooLarge: (bytes: number) => `What you sent is too large for this form (${sizeText(bytes)} at most). Please shorten it and try again.`,
   uploadTooLarge: "What you sent is too large (22 MB at most, 10 MB a photo). Please choose smaller photos.",
-  jsonTooLarge: (bytes: number) =>
-    `The request is too large (${bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.round(bytes / 1024)} KB`} at most).`,
+  jsonTooLarge: (bytes: number) => `The request is too large (${sizeText(bytes)} at most).`,
   unreadable: "The form could not be read. Please try again.",
   nul: "Text may not contain NUL characters. Please remove them and try again.",
 } as const;
+
+/**
+ * What a route's requests may carry, declared by the route module as `export const requestBody`:
+ * - `form`: a form without files (the default for pages);
+ * - `long-text-form`: a form of long text (the admin's ingredient and step text);
+ * - `photo-form`: a multipart form with photos; the page reads it itself, counting, and answers an
+ *   overflow with its own page (a photo form posted urlencoded gets the `form` limit);
+ * - `json`: a small JSON body (the default for /api routes);
+ * - `photo-json`: JSON that may carry photos as data URLs.
+ */
+export const REQUEST_BODY_KINDS = ["form", "long-text-form", "photo-form", "json", "photo-json"] as const;
+export type RequestBodyKind = (typeof REQUEST_BODY_KINDS)[number];
+
+export interface BodyLimit {
+  bytes: number;
+  message: string;
+  /** Answer a refusal as JSON (the API) rather than as a page. */
+  json: boolean;
+  /**
+   * A body that may bring photos (megabytes, then image processing): the server lets only a few
+   * such requests in at a time, so many at once queue instead of filling memory.
+   */
+  heavy: boolean;
+  /**
+   * The page reads the body itself, streaming and counting within this same limit, and answers an
+   * overflow with its own page (the editor with the photo's message): the server lets it through
+   * rather than answer first.
+   */
+  pageAnswers: boolean;
+}
+
+const LIMITS: Record<RequestBodyKind, BodyLimit> = {
+  form: { bytes: BODY_LIMITS.formBytes, message: BODY_MESSAGES.formTooLarge(BODY_LIMITS.formBytes), json: false, heavy: false, pageAnswers: false },
+  "long-text-form": {
+    bytes: BODY_LIMITS.longTextFormBytes,
+    message: BODY_MESSAGES.formTooLarge(BODY_LIMITS.longTextFormBytes),
+    json: false,
+    heavy: false,
+    pageAnswers: false,
+  },
+  "photo-form": { bytes: BODY_LIMITS.multipartBytes, message: BODY_MESSAGES.uploadTooLarge, json: false, heavy: true, pageAnswers: true },
+  json: { bytes: BODY_LIMITS.jsonBytes, message: BODY_MESSAGES.jsonTooLarge(BODY_LIMITS.jsonBytes), json: true, heavy: false, pageAnswers: false },
+  "photo-json": {
+    bytes: BODY_LIMITS.photoJsonBytes,
+    message: BODY_MESSAGES.jsonTooLarge(BODY_LIMITS.photoJsonBytes),
+    json: true,
+    heavy: true,
+    pageAnswers: false,
+  },
+};
+
+/** The limit of a kind, for the Content-Type a request came with. */
+export function bodyLimitOf(kind: RequestBodyKind, contentType = ""): BodyLimit {
+  // Only a multipart body can carry a file: a photo form sent urlencoded is a small form.
+  if (kind === "photo-form" && !/^\s*multipart\/form-data\b/i.test(contentType)) return LIMITS.form;
+  return LIMITS[kind];
+}
+
+/** A route as the server build lists it (ServerBuild["routes"], what this module reads of it). */
+export interface BuildRoute {
+  id: string;
+  parentId?: string;
+  path?: string;
+  index?: boolean;
+  caseSensitive?: boolean;
+  module: object;
+}
+
+type RouteNode = AgnosticRouteObject & { id: string; kind: RequestBodyKind; children?: RouteNode[] };
+
+/** The kind a route module declares; a module that declares something else stops the server at start. */
+function declaredKind(route: BuildRoute): RequestBodyKind {
+  const declared = (route.module as { requestBody?: unknown }).requestBody;
+  if (declared === undefined) return route.id.startsWith("routes/api.") ? "json" : "form";
+  if (typeof declared === "string" && (REQUEST_BODY_KINDS as readonly string[]).includes(declared)) return declared as RequestBodyKind;
+  throw new Error(`${route.id}: requestBody must be one of ${REQUEST_BODY_KINDS.join(", ")}`);
+}
+
+/** The build's flat route list as the tree Remix matches against. */
+function routeTree(routes: Record<string, BuildRoute | undefined>): RouteNode[] {
+  const childrenOf = new Map<string | undefined, RouteNode[]>();
+  for (const route of Object.values(routes)) {
+    if (!route) continue;
+    const node = {
+      id: route.id,
+      path: route.path,
+      caseSensitive: route.caseSensitive,
+      kind: declaredKind(route),
+      ...(route.index ? { index: true as const } : {}),
+    } as RouteNode;
+    const siblings = childrenOf.get(route.parentId) ?? [];
+    siblings.push(node);
+    childrenOf.set(route.parentId, siblings);
+  }
+  const attach = (nodes: RouteNode[]): RouteNode[] =>
+    nodes.map((node) => {
+      const children = childrenOf.get(node.id);
+      return children && !node.index ? { ...node, children: attach(children) } : node;
+    });
+  return attach(childrenOf.get(undefined) ?? []);
+}
+
+/**
+ * The route a write to this address reaches, as Remix decides it: single-fetch `.data` addresses
+ * name the page they end in (`/_root.data` the root), and the deepest route with a path answers,
+ * an index route only when the address asks for it with `?index`.
+ */
+function targetOf(tree: RouteNode[], pathname: string, search: string): RouteNode | null {
+  const path = pathname.endsWith(".data") ? pathname.slice(0, -".data".length).replace(/^\/_root$/, "/") : pathname;
+  const matches = matchRoutes(tree, path);
+  if (!matches || matches.length === 0) return null;
+  const last = matches[matches.length - 1]!.route;
+  if (last.index && new URLSearchParams(search).getAll("index").some((value) => value === "")) return last;
+  const withPath = matches.filter((match, i) => i === 0 || (match.route.path !== undefined && match.route.path.length > 0));
+  return withPath[withPath.length - 1]!.route;
+}
+
+export type BodyLimitFor = (pathname: string, search: string, contentType: string) => BodyLimit;
+
+/**
+ * The body limit of every request, from the routes of a server build: what the route the request
+ * reaches declares. An address no route answers gets the small limit of its kind of address.
+ */
+export function requestBodyRules(routes: Record<string, BuildRoute | undefined>): BodyLimitFor {
+  const tree = routeTree(routes);
+  return (pathname, search, contentType) => {
+    const target = targetOf(tree, pathname, search);
+    const kind = target?.kind ?? (pathname.startsWith("/api/") ? "json" : "form");
+    return bodyLimitOf(kind, contentType);
+  };
+}
 
 /**
  * NUL is never text (docs/rules.md#input-limits): no field may hold one, and no engine stores one
@@ -45,68 +183,13 @@ export function queryText(searchParams: URLSearchParams, name: string): string {
   return (searchParams.get(name) ?? "").replaceAll("\u0000", "");
 }
 
-// The pages whose forms carry photos, and the one whose form carries long text. Route paths match
-// in any letter case, as Remix matches them.
-const PHOTO_FORMS = [/^\/ReciPals\/Editor\/[^/]+\/?$/i, /^\/ReciPals\/Account\/Profile\/[^/]+\/Edit\/?$/i];
-const LONG_TEXT_FORMS = [/^\/ReciPals\/Account\/Admin\/Recipes\/[^/]+\/?$/i];
-// The API calls whose JSON may carry photos (a recipe, a post, a user's picture): creating and
-// updating recipes, posts and users. Every other call, the anonymous sign-in and sign-up included,
-// gets the small limit; a new call gets it too until it is listed here.
-const API_PHOTO_CALLS = [
-  /^\/api\/(?:recipes|posts)\/?$/i,
-  /^\/api\/recipes\/(?!search\/?$)[^/]+\/?$/i,
-  /^\/api\/posts\/[^/]+\/?$/i,
-  /^\/api\/users\/?$/i,
-  /^\/api\/users\/(?!(?:signin|signup|signout|profile)\/?$)[^/]+\/?$/i,
-];
-
-export interface BodyLimit {
-  bytes: number;
-  message: string;
-  /** Answer a refusal as JSON (the API) rather than as a page. */
-  json: boolean;
-  /**
-   * A body that may bring photos (megabytes, then image processing): the server lets only a few
-   * such requests in at a time, so many at once queue instead of filling memory.
-   */
-  heavy: boolean;
-  /**
-   * The page reads the body itself, streaming and counting within this same limit, and answers an
-   * overflow with its own page (the editor with the photo's message): the server lets it through
-   * rather than answer first with a bare page.
-   */
-  pageAnswers: boolean;
-}
-
-/** The most an API call's JSON body may hold. */
-export function jsonLimitFor(pathname: string): number {
-  return API_PHOTO_CALLS.some((call) => call.test(pathname)) ? BODY_LIMITS.photoJsonBytes : BODY_LIMITS.jsonBytes;
-}
-
-function formLimitFor(pathname: string): number {
-  return LONG_TEXT_FORMS.some((form) => form.test(pathname)) ? BODY_LIMITS.longTextFormBytes : BODY_LIMITS.formBytes;
-}
-
-/** The most a request to `pathname` with this Content-Type may send (scripts/server.js enforces it). */
-export function bodyLimitFor(pathname: string, contentType: string): BodyLimit {
-  if (pathname.startsWith("/api/")) {
-    const bytes = jsonLimitFor(pathname);
-    return { bytes, message: BODY_MESSAGES.jsonTooLarge(bytes), json: true, heavy: bytes === BODY_LIMITS.photoJsonBytes, pageAnswers: false };
-  }
-  if (/^\s*multipart\/form-data\b/i.test(contentType) && PHOTO_FORMS.some((form) => form.test(pathname))) {
-    return { bytes: BODY_LIMITS.multipartBytes, message: BODY_MESSAGES.uploadTooLarge, json: false, heavy: true, pageAnswers: true };
-  }
-  const bytes = formLimitFor(pathname);
-  return { bytes, message: BODY_MESSAGES.formTooLarge(bytes), json: false, heavy: false, pageAnswers: false };
-}
-
 /**
- * The form of a page action that takes no file: urlencoded or multipart, within its path's form
- * limit, counted while it streams in. A larger or malformed body is refused with a 413 or 400
- * page before more than the limit is held.
+ * The form of a page action that takes no file: urlencoded or multipart, within the limit of the
+ * route's kind (`form` unless the route declares `long-text-form`), counted while it streams in.
+ * A larger or malformed body is refused with a 413 or 400 page before more than the limit is held.
  */
-export async function readForm(request: Request): Promise<FormData> {
-  const limit = formLimitFor(new URL(request.url).pathname);
+export async function readForm(request: Request, kind: "form" | "long-text-form" = "form"): Promise<FormData> {
+  const limit = LIMITS[kind].bytes;
   try {
     const { formData } = await readMultipartFormLenient(request, { maxBodyBytes: limit, maxFileBytes: limit, maxFieldBytes: limit });
     for (const [name, value] of formData) {

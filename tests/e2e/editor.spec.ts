@@ -239,6 +239,39 @@ test.describe("recipe editor", () => {
     expect(stored).toEqual(["Spicy", "Sweet", "Sour"]);
   });
 
+  for (const viewport of [{ width: 1366, height: 900 }, { width: 390, height: 844 }]) {
+    test(`more than three tags typed, then one click on Save saves (${viewport.width} px)`, async ({ page, javaScriptEnabled }) => {
+      await page.setViewportSize(viewport);
+      await signInAs(page, SEEDED_USER);
+      const rid = await openNewEditor(page);
+      if (javaScriptEnabled) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+      await page.getByLabel("Recipe Name").fill(uniqueName("One click"));
+      await page.getByLabel("Description (Caption)").fill("Five tags typed, Save clicked straight away.");
+      await ingredient(page).first().fill("Water (1 cup)");
+      await page.getByLabel("Step 1").fill("Boil it.");
+      const tags = page.getByLabel("Tags");
+      const save = page.getByRole("button", { name: "Save", exact: true });
+      if (javaScriptEnabled) {
+        // Leaving the field cuts the tags and says so: nothing below it may move.
+        await tags.fill("Spicy, Quick, Vegan, Cheap, Easy");
+        await save.scrollIntoViewIfNeeded();
+        const before = await save.boundingBox();
+        await tags.evaluate((element) => element.blur());
+        await expect(page.getByText("Only the first three tags were kept.")).toBeVisible();
+        expect(await save.boundingBox()).toEqual(before);
+      }
+      // Typed again, and Save clicked straight from the field: the press leaves the field (cutting
+      // the tags), the release must still land on Save.
+      await tags.fill("Spicy, Quick, Vegan, Cheap, Easy");
+      await save.scrollIntoViewIfNeeded();
+      const box = (await save.boundingBox())!;
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      await expect(page).toHaveURL(/\/Posts\/[0-9a-f-]{36}(\?notice=tags-cut)?$/);
+      const stored = readDb((db) => db.prepare("select tag from recipe_tags where recipe_id = ? order by position").pluck().all(rid));
+      expect(stored).toEqual(["Spicy", "Quick", "Vegan"]);
+    });
+  }
+
   test("edits a recipe, keeps its photo, and goes to the recipe", async ({ page }) => {
     await signInAs(page, SEEDED_USER);
     const rid = await createRecipe(page, uniqueName("Soup"));

@@ -152,9 +152,12 @@ describe("request bodies", () => {
     expect(sent).toBeLessThan(20); // it stopped reading
   });
 
-  it("accepts a body just under the cap", async () => {
-    const request = apiRequest("POST", "/api/recipes", { raw: JSON.stringify({ pad: "x".repeat(BODY_LIMITS.photoJsonBytes - 20) }) });
-    await expect(readJsonObject(request)).resolves.toHaveProperty("pad");
+  it("accepts a body just under the cap of the route's kind, and refuses one just over", async () => {
+    const under = apiRequest("POST", "/api/recipes", { raw: JSON.stringify({ pad: "x".repeat(BODY_LIMITS.photoJsonBytes - 20) }) });
+    await expect(readJsonObject(under, BODY_LIMITS.photoJsonBytes)).resolves.toHaveProperty("pad");
+    // A request no API route has seen reads as a small JSON call.
+    const over = apiRequest("POST", "/api/recipes", { raw: JSON.stringify({ pad: "x".repeat(BODY_LIMITS.jsonBytes) }) });
+    await expect(readJsonObject(over)).rejects.toMatchObject({ status: 413 });
   });
 
   it("refuses wrong content types (415), empty bodies, malformed JSON and non-objects (400)", async () => {

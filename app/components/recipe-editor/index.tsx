@@ -29,6 +29,8 @@ export interface RecipeEditorProps {
   mode: "create" | "edit";
   initialDraft: RecipeDraft;
   result: EditorResult | undefined;
+  /** A save the server refused before the page's action ran: a message over the draft, which stays. */
+  refusal: string | null;
   currentPhoto: string | null;
   cancelTo: string;
 }
@@ -38,7 +40,7 @@ export interface RecipeEditorProps {
  * JavaScript the server answers with the re-rendered draft; with JavaScript the click is
  * handled here and the rows change at once.
  */
-export function RecipeEditor({ mode, initialDraft, result, currentPhoto, cancelTo }: RecipeEditorProps) {
+export function RecipeEditor({ mode, initialDraft, result, refusal, currentPhoto, cancelTo }: RecipeEditorProps) {
   const formRef = useRef<HTMLFormElement>(null);
   const submit = useSubmit();
   const navigation = useNavigation();
@@ -46,6 +48,10 @@ export function RecipeEditor({ mode, initialDraft, result, currentPhoto, cancelT
   const [rowMessage, setRowMessage] = useState<string | null>(result?.kind === "draft" ? result.formError : null);
   const [focusRow, setFocusRow] = useState<string | null>(null);
   const [photoBusy, setPhotoBusy] = useState(false);
+  // A Save pressed while the chosen photo is still being made smaller: sent once it is ready
+  // (a disabled Save would swallow that click).
+  const [saveWaits, setSaveWaits] = useState(false);
+  const waitingSubmitter = useRef<HTMLElement | null>(null);
   const [tagsNotice, setTagsNotice] = useState<string | null>(null);
   // After a row moves, messages tied to row numbers no longer point at the right row.
   const [rowsMoved, setRowsMoved] = useState(false);
@@ -90,6 +96,19 @@ export function RecipeEditor({ mode, initialDraft, result, currentPhoto, cancelT
     if (change.draft !== draft) setRowsMoved(true);
   }
 
+  function handleSubmit(event: React.FormEvent<HTMLFormElement>) {
+    if (!photoBusy) return;
+    event.preventDefault();
+    waitingSubmitter.current = (event.nativeEvent as SubmitEvent).submitter;
+    setSaveWaits(true);
+  }
+
+  useEffect(() => {
+    if (photoBusy || !saveWaits) return;
+    setSaveWaits(false);
+    formRef.current?.requestSubmit(waitingSubmitter.current ?? undefined);
+  }, [photoBusy, saveWaits]);
+
   function handleDelete(event: React.MouseEvent<HTMLButtonElement>) {
     event.preventDefault();
     if (!window.confirm(RECIPE_MESSAGES.deleteConfirm)) return;
@@ -112,8 +131,8 @@ export function RecipeEditor({ mode, initialDraft, result, currentPhoto, cancelT
   const invalidFocus = result?.kind === "invalid" ? firstInvalidField(errors, draft) : null;
   const autoFocus = (row: string) => (serverFocus === row || invalidFocus === row ? { autoFocus: true } : {});
 
-  // Tags beyond the third are cut (docs/rules.md#recipe-tags) is cut to the first three; done when leaving the field,
-  // so typing is never fought, and said out loud.
+  // Tags beyond the third are cut (docs/rules.md#recipe-tags); done when leaving the field, so
+  // typing is never fought, and said out loud.
   function cutTags() {
     if (splitTags(draft.tags).length <= RECIPE_LIMITS.tags) return;
     update({ tags: firstThreeTags(draft.tags) });
@@ -123,13 +142,21 @@ export function RecipeEditor({ mode, initialDraft, result, currentPhoto, cancelT
   const rows: RowTools = { errors, rowButton, autoFocus };
 
   return (
-    <Form method="post" encType="multipart/form-data" noValidate ref={formRef} className="editor stack" aria-busy={saving || undefined}>
+    <Form
+      method="post"
+      encType="multipart/form-data"
+      noValidate
+      ref={formRef}
+      className="editor stack"
+      aria-busy={saving || saveWaits || undefined}
+      onSubmit={handleSubmit}
+    >
       {/* Enter in a text field submits with the first submit button: make that one Save, not a row button. */}
       <button type="submit" name={FIELD.intent} value="save" className="visually-hidden" tabIndex={-1} aria-hidden="true">
         Save
       </button>
       <input type="hidden" name={FIELD.mode} value={mode} />
-      <FormAlert message={formError} />
+      <FormAlert message={refusal ?? formError} />
       {rowMessage ? (
         <p className="notice" role="status">
           {rowMessage}
@@ -208,15 +235,13 @@ export function RecipeEditor({ mode, initialDraft, result, currentPhoto, cancelT
         onBlur={cutTags}
         maxLength={RECIPE_LIMITS.tagsField}
         autoComplete="off"
-        hint="Separate tags with commas; up to 3."
+        // The note takes the hint's place: it appears as the field is left, often on the way to
+        // Save, and a note pushing Save down would make that click miss.
+        hint={tagsNotice ? <span className="field__note">{tagsNotice}</span> : "Separate tags with commas; up to 3."}
+        liveHint
         error={errors[FIELD.tags]}
         {...autoFocus(FIELD.tags)}
       />
-      {tagsNotice ? (
-        <p className="notice" role="status">
-          {tagsNotice}
-        </p>
-      ) : null}
 
       <RecipePhotoField
         currentPhoto={currentPhoto}
@@ -243,11 +268,11 @@ export function RecipeEditor({ mode, initialDraft, result, currentPhoto, cancelT
         <Link to={cancelTo} className="button button--ghost">
           Cancel
         </Link>
-        <button type="submit" name={FIELD.intent} value="save" className="button" disabled={saving || photoBusy}>
+        <button type="submit" name={FIELD.intent} value="save" className="button" disabled={saving}>
           Save
         </button>
       </div>
-      {saving ? (
+      {saving || saveWaits ? (
         <p className="field__hint editor-actions__status" role="status">
           Saving…
         </p>

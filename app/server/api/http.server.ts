@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 
-import { BODY_LIMITS, BODY_MESSAGES, holdsNul, jsonLimitFor } from "../body.server";
+import { BODY_MESSAGES, bodyLimitOf, holdsNul, type RequestBodyKind } from "../body.server";
 import { isUnavailable, UNAVAILABLE_MESSAGE } from "../db.server";
 import { env } from "../env.server";
 import type { SessionUser } from "../queries/users.server";
@@ -131,11 +131,14 @@ export function preflight(request: Request, methods: readonly string[]): Respons
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
+/** What each request's route declared it may carry (apiRoute records it; a request it never saw carries `json`). */
+const bodyKinds = new WeakMap<Request, "json" | "photo-json">();
+
 /**
  * Reads a JSON object body: 415 for another content type, 413 beyond the call's limit (declared or
- * counted; jsonLimitFor its path unless given), 400 for an empty body, malformed JSON or anything but an object.
+ * counted; the route's `requestBody` unless given), 400 for an empty body, malformed JSON or anything but an object.
  */
-export function readJsonObject(request: Request, maxBytes: number = jsonLimitFor(new URL(request.url).pathname)): Promise<Record<string, unknown>> {
+export function readJsonObject(request: Request, maxBytes: number = bodyLimitOf(bodyKinds.get(request) ?? "json").bytes): Promise<Record<string, unknown>> {
   // A body can be read once: apiRoute may already have read it, and a handler then gets the same object.
   let read = bodiesRead.get(request);
   if (!read) {
@@ -147,7 +150,7 @@ export function readJsonObject(request: Request, maxBytes: number = jsonLimitFor
 
 const bodiesRead = new WeakMap<Request, Promise<Record<string, unknown>>>();
 
-const takesPhotos = (request: Request) => jsonLimitFor(new URL(request.url).pathname) > BODY_LIMITS.jsonBytes;
+const takesPhotos = (request: Request) => bodyKinds.get(request) === "photo-json";
 
 /** True when the request carries a body (a length above zero, or one sent in chunks). */
 function carriesBody(request: Request): boolean {
@@ -219,12 +222,17 @@ export type ApiHandler = (args: ApiArgs) => Promise<Response>;
 /**
  * One function for a resource route's `loader` and `action`: OPTIONS gets the preflight, HEAD
  * runs GET, a method the route lacks gets 405, and whatever a handler throws becomes a JSON
- * error (unexpected ones a logged 500). CORS headers go on every answer.
+ * error (unexpected ones a logged 500). CORS headers go on every answer. `body` is what the
+ * route declares as its `requestBody` (the server caps bodies by the same export).
  */
-export function apiRoute(handlers: Partial<Record<ApiMethod, ApiHandler>>): (args: ApiArgs) => Promise<Response> {
+export function apiRoute(
+  handlers: Partial<Record<ApiMethod, ApiHandler>>,
+  body: Extract<RequestBodyKind, "json" | "photo-json"> = "json",
+): (args: ApiArgs) => Promise<Response> {
   const methods = Object.keys(handlers) as ApiMethod[];
   return async (args) => {
     const { request } = args;
+    bodyKinds.set(request, body);
     const method = request.method.toUpperCase();
     if (method === "OPTIONS") return preflight(request, methods);
     const handler = handlers[(method === "HEAD" ? "GET" : method) as ApiMethod];

@@ -1,0 +1,27 @@
+import path from "node:path";
+
+// What the e2e server is started with (playwright.config.ts), shared with specs that start a
+// second server of their own on the same database (early-refusals.spec.ts).
+
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 4100);
+// E2E_PORT and E2E_DATA_DIR let two runs share a machine without clobbering each other.
+export const E2E_DATA = path.resolve(process.env.E2E_DATA_DIR ?? ".e2e-data");
+export const E2E_ADMIN_PASSWORD = "e2e-admin-password"; // tests/e2e/utils.ts signs in with it
+
+export function e2eServerEnv(port: number): Record<string, string> {
+  return {
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATABASE_PATH: path.join(E2E_DATA, "recipals.db"),
+    // An empty PostgreSQL database instead (npm run test:postgres runs the search flows there too).
+    ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
+    RECIPALS_SEED_FILE: process.env.RECIPALS_SEED_FILE ?? path.resolve("../shared/data/recipals-seed.json"),
+    SEED_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
+    SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
+    ADMIN_SECRET: "e2e-admin-secret",
+    MEALDB_BASE_URL: "http://127.0.0.1:9/none",
+    // Import by link reads a stub page the test serves on 127.0.0.1 (tests/e2e/extras.spec.ts).
+    IMPORT_ALLOW_PRIVATE: "1",
+  };
+}
