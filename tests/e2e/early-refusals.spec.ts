@@ -24,7 +24,7 @@ let server: ChildProcess;
 let base: string;
 let port: number;
 
-test.beforeAll(async ({}, testInfo) => {
+test.beforeAll(async ({ browserName: _browser }, testInfo) => {
   port = E2E_PORT + 20 + testInfo.workerIndex;
   base = `http://127.0.0.1:${port}`;
   server = spawn(process.execPath, ["scripts/server.js"], { env: { ...process.env, ...e2eServerEnv(port) }, stdio: "ignore" });
