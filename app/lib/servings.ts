@@ -1,78 +1,9 @@
-// Rescales the quantities written in ingredient lines (docs/rules.md#servings-scaling). The sample data writes
-// them in brackets — "digestive biscuits (175g/6oz)", "Eggs (3)", "Cabbage (0.25)" — so
-// numbers inside the last bracket are scaled: integers, decimals, "1 1/2", "½", "1¾" and
-// ranges ("2-3"). Anything else stays exactly as written.
+// Servings and multipliers on the recipe page (docs/rules.md#servings-scaling): which amounts the
+// address asks for. The scaling itself is the quantity reader's (app/lib/quantity.ts).
 
-const UNICODE_FRACTIONS: Record<string, number> = {
-  "¼": 1 / 4, "½": 1 / 2, "¾": 3 / 4, "⅓": 1 / 3, "⅔": 2 / 3, "⅛": 1 / 8, "⅜": 3 / 8, "⅝": 5 / 8, "⅞": 7 / 8,
-  "⅕": 1 / 5, "⅖": 2 / 5, "⅗": 3 / 5, "⅘": 4 / 5, "⅙": 1 / 6, "⅚": 5 / 6,
-};
-const FRACTION_CHARS = Object.keys(UNICODE_FRACTIONS).join("");
-const NICE = [["¼", 0.25], ["⅓", 1 / 3], ["½", 0.5], ["⅔", 2 / 3], ["¾", 0.75]] as const;
+import { formatQuantity, readNumberAt } from "./quantity";
 
-// One quantity: "1 1/2", "1/2", "1½", "½", "0.25", "175"; a range is two of them joined by - or –.
-const NUMBER = `(?:\\d+(?:\\.\\d+)?\\s+\\d+/\\d+|\\d+/\\d+|\\d+(?:\\.\\d+)?[${FRACTION_CHARS}]?|[${FRACTION_CHARS}])`;
-const QUANTITY = new RegExp(`${NUMBER}(?:\\s*[-–]\\s*${NUMBER})?`, "g");
-const SINGLE = new RegExp(`^${NUMBER}$`);
-
-function readNumber(text: string): number | null {
-  const t = text.trim();
-  if (!SINGLE.test(t)) return null;
-  const mixed = /^(\d+(?:\.\d+)?)\s+(\d+)\/(\d+)$/.exec(t);
-  if (mixed) return Number(mixed[3]) === 0 ? null : Number(mixed[1]) + Number(mixed[2]) / Number(mixed[3]);
-  const fraction = /^(\d+)\/(\d+)$/.exec(t);
-  if (fraction) return Number(fraction[2]) === 0 ? null : Number(fraction[1]) / Number(fraction[2]);
-  const last = t.at(-1)!;
-  if (last in UNICODE_FRACTIONS) return (t.length > 1 ? Number(t.slice(0, -1)) : 0) + UNICODE_FRACTIONS[last]!;
-  const value = Number(t);
-  return Number.isFinite(value) ? value : null;
-}
-
-/**
- * A friendly number: whole, a common fraction (2¾), or at most two decimals. Quantities
- * written as decimals stay decimals; fractions stay fractions.
- */
-export function formatQuantity(value: number, style: "fraction" | "decimal" | "auto"): string {
-  const whole = Math.floor(value + 1e-9);
-  const rest = value - whole;
-  if (rest < 0.01) return String(whole);
-  if (rest > 0.99) return String(whole + 1);
-  if (style === "fraction" || (style === "auto" && whole < 10)) {
-    const nice = NICE.find(([, v]) => Math.abs(v - rest) < 0.02);
-    if (nice) return `${whole > 0 ? whole : ""}${nice[0]}`;
-  }
-  return String(Math.round(value * 100) / 100);
-}
-
-function scaleNumber(text: string, factor: number): string {
-  const value = readNumber(text);
-  if (value === null) return text;
-  const scaled = value * factor;
-  if (Math.abs(scaled - value) < 1e-9) return text; // unchanged quantities keep their spelling
-  const style = /[/¼-¾⅐-⅞]/.test(text) ? "fraction" : text.includes(".") ? "decimal" : "auto";
-  return formatQuantity(scaled, style);
-}
-
-function scaleQuantity(match: string, factor: number): string {
-  const range = new RegExp(`^(${NUMBER})(\\s*[-–]\\s*)(${NUMBER})$`).exec(match);
-  if (range) return `${scaleNumber(range[1]!, factor)}${range[2]}${scaleNumber(range[3]!, factor)}`;
-  return scaleNumber(match, factor);
-}
-
-/** One ingredient line with the quantities in its last bracket multiplied by `factor`. */
-export function scaleIngredientLine(line: string, factor: number): string {
-  if (!Number.isFinite(factor) || factor <= 0) return line;
-  const open = line.lastIndexOf("(");
-  const close = line.lastIndexOf(")");
-  if (open < 0 || close < open) return line;
-  const inside = line.slice(open + 1, close);
-  // "1 x 400g tin": the count scales, the tin size does not.
-  const multiplied = /^(\s*)(\d+)(\s*x\s+)(.*)$/i.exec(inside);
-  const scaledInside = multiplied
-    ? `${multiplied[1]}${scaleNumber(multiplied[2]!, factor)}${multiplied[3]}${multiplied[4]}`
-    : inside.replace(QUANTITY, (match) => scaleQuantity(match, factor));
-  return `${line.slice(0, open + 1)}${scaledInside}${line.slice(close)}`;
-}
+export { formatQuantity, scaleIngredientLine } from "./quantity";
 
 export const MAX_SERVES = 100;
 
@@ -81,4 +12,28 @@ export function parseServes(value: string | null): number | null {
   if (!value || !/^\d{1,3}$/.test(value)) return null;
   const n = Number(value);
   return n >= 1 && n <= MAX_SERVES ? n : null;
+}
+
+/** A multiplier for a recipe without stated servings: the choices offered, and what may be typed. */
+export const SCALE_CHOICES = [0.5, 1, 2, 3] as const;
+export const SCALE_LIMITS = { min: 0.25, max: 20 } as const;
+export const SCALE_MESSAGE = "The multiplier must be a number from ¼ to 20, such as 1.5 or 1/2.";
+
+/**
+ * The multiplier written in an address or a form ("2", "0.5", "1.5", "1 1/2", "½", "2x"), rounded
+ * to hundredths: null when none was given, "invalid" when it is not a number from ¼ to 20.
+ */
+export function parseScale(value: string | null | undefined): number | null | "invalid" {
+  const text = (value ?? "").trim().replace(/[x×]$/i, "").trim();
+  if (text === "") return null;
+  if (text.length > 12) return "invalid";
+  const number = readNumberAt(text, 0);
+  if (!number || number.end !== text.length) return "invalid";
+  const rounded = Math.round(number.value * 100) / 100;
+  return rounded >= SCALE_LIMITS.min && rounded <= SCALE_LIMITS.max ? rounded : "invalid";
+}
+
+/** "½×", "2×", "1.5×": a multiplier as the page shows it. */
+export function scaleLabel(scale: number): string {
+  return `${formatQuantity(scale, "auto")}×`;
 }

@@ -21,7 +21,7 @@ import { useHydrated } from "~/lib/hooks";
 import { COMMENT_MAX } from "~/lib/limits";
 import { DEFAULT_PROFILE_IMAGE, paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { withNotice } from "~/lib/notices";
-import { MAX_SERVES, parseServes, scaleIngredientLine } from "~/lib/servings";
+import { MAX_SERVES, parseScale, parseServes, SCALE_CHOICES, SCALE_MESSAGE, scaleIngredientLine, scaleLabel } from "~/lib/servings";
 import { absoluteUrl, recipeJsonLd, shareMeta } from "~/lib/structured-data";
 import { readForm } from "~/server/body.server";
 import { CacheScope } from "~/server/cache-scopes.server";
@@ -73,6 +73,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     saved,
     onShoppingList,
     serves: parseServes(searchParams.get("serves")) ?? recipe.serves ?? 1,
+    // A multiplier, for a recipe without stated servings (docs/rules.md#servings-scaling).
+    scale: recipe.serves === null ? searchParams.get("scale") : null,
     share: {
       url,
       image: absoluteUrl(origin, recipe.photo),
@@ -84,13 +86,15 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   };
 }
 
-// Changing the serves only rescales on the client: no need to read the recipe again.
+// Changing the serves or the multiplier only rescales on the client: no need to read the recipe again.
 export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
   if (!formMethod && currentUrl.pathname === nextUrl.pathname) {
     const a = new URLSearchParams(currentUrl.search);
     const b = new URLSearchParams(nextUrl.search);
-    a.delete("serves");
-    b.delete("serves");
+    for (const name of ["serves", "scale"]) {
+      a.delete(name);
+      b.delete(name);
+    }
     if (a.toString() === b.toString()) return false;
   }
   return defaultShouldRevalidate;
@@ -116,12 +120,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function RecipeRoute() {
-  const { recipe, comments, saved, signedIn, canEdit, onShoppingList, serves: servesFromUrl } = useLoaderData<typeof loader>();
+  const { recipe, comments, saved, signedIn, canEdit, onShoppingList, serves: servesFromUrl, scale: scaleFromUrl } = useLoaderData<typeof loader>();
   const [serves, setServes] = useState(servesFromUrl);
   useEffect(() => setServes(servesFromUrl), [servesFromUrl]);
-  // A recipe without stored servings cannot be scaled: there is nothing to scale from.
-  const baseServes = recipe.serves ?? 1;
-  const factor = recipe.serves === null ? 1 : serves / baseServes;
+  // Without stated servings there is nothing to count people from: a multiplier scales instead.
+  const [scaleText, setScaleText] = useState(scaleFromUrl);
+  useEffect(() => setScaleText(scaleFromUrl), [scaleFromUrl]);
+  const asked = parseScale(scaleText);
+  const scale = typeof asked === "number" ? asked : 1;
+  const factor = recipe.serves === null ? scale : serves / recipe.serves;
   const returnTo = paths.recipe(recipe.recipe_id);
   const hasActions = signedIn || canEdit;
   return (
@@ -179,7 +186,11 @@ export default function RecipeRoute() {
         <section className="recipe__section recipe__ingredients-block" aria-labelledby="ingredients-heading">
           <div className="recipe__ingredients-head">
             <h2 id="ingredients-heading">Ingredients</h2>
-            {recipe.serves !== null ? <ServesControl recipeId={recipe.recipe_id} serves={serves} onChange={setServes} /> : null}
+            {recipe.serves !== null ? (
+              <ServesControl recipeId={recipe.recipe_id} serves={serves} onChange={setServes} />
+            ) : (
+              <ScaleControl recipeId={recipe.recipe_id} scale={scale} typed={asked === "invalid" ? (scaleText ?? "") : null} onChange={setScaleText} />
+            )}
           </div>
           {recipe.ingredients_sec.map((section) => (
             <div key={section._id} className="recipe__ingredients">
@@ -191,7 +202,14 @@ export default function RecipeRoute() {
               </ul>
             </div>
           ))}
-          {signedIn ? <AddToShoppingList recipeId={recipe.recipe_id} serves={recipe.serves === null ? null : serves} onList={onShoppingList} /> : null}
+          {signedIn ? (
+            <AddToShoppingList
+              recipeId={recipe.recipe_id}
+              serves={recipe.serves === null ? null : serves}
+              scale={recipe.serves === null && scale !== 1 ? scale : null}
+              onList={onShoppingList}
+            />
+          ) : null}
         </section>
         <section className="recipe__section recipe__steps-block" aria-labelledby="steps-heading">
           <h2 id="steps-heading">Instructions</h2>
@@ -239,6 +257,75 @@ function ServesControl({ recipeId, serves, onChange }: { recipeId: string; serve
         {serves} {serves === 1 ? "serving" : "servings"}
       </span>
       {link(serves + 1, "More servings", "+")}
+    </div>
+  );
+}
+
+/**
+ * ½× 1× 2× 3× links (?scale=N) and a box for any other multiplier (a GET form), for a recipe
+ * without stated servings. Without JavaScript each is a page load; with it, the lines rescale at
+ * once and the address follows. A multiplier it cannot read is said, and the recipe shown as written.
+ */
+function ScaleControl({ recipeId, scale, typed, onChange }: { recipeId: string; scale: number; typed: string | null; onChange: (text: string | null) => void }) {
+  const hydrated = useHydrated();
+  const go = (text: string | null) => {
+    onChange(text);
+    window.history.replaceState(window.history.state, "", text === null ? paths.recipe(recipeId) : `${paths.recipe(recipeId)}?scale=${encodeURIComponent(text)}`);
+  };
+  const errorId = `scale-error-${recipeId}`;
+  return (
+    <div className="scale-control">
+      <div className="serves-control" role="group" aria-label="Multiplier">
+        {SCALE_CHOICES.map((choice) => (
+          <Link
+            key={choice}
+            to={choice === 1 ? paths.recipe(recipeId) : `${paths.recipe(recipeId)}?scale=${choice}`}
+            className="scale-control__choice"
+            aria-current={choice === scale && typed === null ? "true" : undefined}
+            preventScrollReset
+            replace
+            onClick={(event) => {
+              if (!hydrated) return;
+              event.preventDefault();
+              go(choice === 1 ? null : String(choice));
+            }}
+          >
+            {scaleLabel(choice)}
+          </Link>
+        ))}
+      </div>
+      <form
+        method="get"
+        action={paths.recipe(recipeId)}
+        className="scale-control__other"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const text = String(new FormData(event.currentTarget).get("scale") ?? "").trim();
+          go(text === "" ? null : text);
+        }}
+      >
+        <label htmlFor={`scale-${recipeId}`}>Other</label>
+        <input
+          id={`scale-${recipeId}`}
+          name="scale"
+          inputMode="decimal"
+          size={4}
+          maxLength={12}
+          placeholder="1.5"
+          key={typed ?? String(scale)}
+          defaultValue={typed ?? (SCALE_CHOICES.includes(scale as (typeof SCALE_CHOICES)[number]) ? "" : String(scale))}
+          aria-invalid={typed !== null || undefined}
+          aria-describedby={typed !== null ? errorId : undefined}
+        />
+        <button type="submit" className="button button--ghost button--small">
+          Apply
+        </button>
+      </form>
+      {typed !== null ? (
+        <p className="field__error scale-control__error" id={errorId} role="alert">
+          {SCALE_MESSAGE}
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -354,13 +441,14 @@ export function ErrorBoundary() {
 }
 
 /**
- * Puts the ingredients on the shopping list at the servings shown (docs/rules.md#shopping-list);
+ * Puts the ingredients on the shopping list at the servings or multiplier shown (docs/rules.md#shopping-list);
  * a recipe already there is updated. A plain post comes back here with a notice; with JavaScript
  * the button says so in place.
  */
-function AddToShoppingList({ recipeId, serves, onList }: { recipeId: string; serves: number | null; onList: boolean }) {
+function AddToShoppingList({ recipeId, serves, scale, onList }: { recipeId: string; serves: number | null; scale: number | null; onList: boolean }) {
   const fetcher = useFetcher<{ ok: true } | { error: string }>();
-  const here = serves === null ? paths.recipe(recipeId) : `${paths.recipe(recipeId)}?serves=${serves}`;
+  const here =
+    serves !== null ? `${paths.recipe(recipeId)}?serves=${serves}` : scale !== null ? `${paths.recipe(recipeId)}?scale=${scale}` : paths.recipe(recipeId);
   const added = fetcher.state === "idle" && fetcher.data && "ok" in fetcher.data;
   const error = fetcherError(fetcher);
   return (
@@ -368,6 +456,7 @@ function AddToShoppingList({ recipeId, serves, onList }: { recipeId: string; ser
       <InteractionFields redirectTo={withNotice(here, "shopping-added")} />
       <input type="hidden" name="recipeId" value={recipeId} />
       {serves === null ? null : <input type="hidden" name="serves" value={serves} />}
+      {scale === null ? null : <input type="hidden" name="scale" value={scale} />}
       <button type="submit" name="intent" value="add" className="button button--ghost" disabled={fetcher.state !== "idle"}>
         {fetcher.state !== "idle" ? "Adding..." : onList || added ? "Update shopping list" : "Add to shopping list"}
       </button>

@@ -9,6 +9,7 @@ import { InteractionFields } from "~/components/interaction-fields";
 import { Link } from "~/components/link";
 import { paths } from "~/lib/paths";
 import { earlyRefusalMessage } from "~/lib/refusal";
+import { scaleLabel } from "~/lib/servings";
 import { readForm } from "~/server/body.server";
 import { db } from "~/server/db.server";
 import { readIntent } from "~/server/http.server";
@@ -46,7 +47,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = readIntent(formData);
   const recipeId = String(formData.get("recipeId") ?? "");
   let outcome;
-  if (intent === "add") outcome = await addRecipeToList({ actor: user, recipeId, serves: formData.get("serves") ?? undefined });
+  if (intent === "add") outcome = await addRecipeToList({ actor: user, recipeId, serves: formData.get("serves") ?? undefined, scale: formData.get("scale") ?? undefined });
   else if (intent === "check" || intent === "uncheck") outcome = await setItemsChecked({ actor: user, itemIds: formData.getAll("id"), checked: intent === "check" });
   else if (intent === "clear-checked") outcome = await clearChecked({ actor: user });
   else if (intent === "remove-recipe") outcome = await removeRecipeFromList({ actor: user, recipeId });
@@ -176,6 +177,7 @@ export default function ShoppingListRoute() {
               <h2 id={`shop-${recipe.recipe_id}`}>
                 <Link to={paths.recipe(recipe.recipe_id)}>{recipe.name}</Link>
                 {recipe.serves !== null ? <span className="shopping-recipe__serves"> · serves {recipe.serves}</span> : null}
+                {recipe.scale !== null ? <span className="shopping-recipe__serves"> · {scaleLabel(recipe.scale)}</span> : null}
               </h2>
               <Form method="post" action={paths.shoppingList()}>
                 <input type="hidden" name="redirectTo" value={returnTo} />

@@ -153,6 +153,8 @@ export interface ShoppingRecipesTable {
   user_id: string;
   recipe_id: string;
   serves: number | null;
+  /** The multiplier in hundredths (a recipe without servings), or null. */
+  scale_percent: number | null;
   added_at: string;
   seq: number;
 }

@@ -12,8 +12,11 @@ describe("scaling ingredient lines", () => {
     ["flaked almonds (50g/1¾oz)", 2, "flaked almonds (100g/3½oz)"],
     ["Cabbage (0.25)", 2, "Cabbage (0.5)"],
     ["Milk (1 1/2 cups)", 2, "Milk (3 cups)"],
-    ["Butter (1/2 cup)", 3, "Butter (1½ cup)"],
-    ["Sugar (½ cup)", 3, "Sugar (1½ cup)"],
+    // A counted word follows its count: "1½ cups", "2 cloves".
+    ["Butter (1/2 cup)", 3, "Butter (1½ cups)"],
+    ["Sugar (½ cup)", 3, "Sugar (1½ cups)"],
+    ["Garlic (1 clove finely chopped)", 2, "Garlic (2 cloves finely chopped)"],
+    ["Garlic (2 Cloves)", 0.5, "Garlic (1 Clove)"],
     ["Potatoes (2-3)", 2, "Potatoes (4-6)"],
     ["Chillies (1–2 chopped)", 3, "Chillies (3–6 chopped)"],
     ["Tomatoes (1 x 400g tin)", 2, "Tomatoes (2 x 400g tin)"],

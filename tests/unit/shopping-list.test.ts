@@ -197,6 +197,50 @@ describe("adding a recipe", () => {
   });
 });
 
+describe("a recipe without stated servings, at a multiplier", () => {
+  async function withoutServes(owner: Person, lines: string[]) {
+    const r = await recipe({ owner, sections: [lines] });
+    await db.updateTable("recipes").set({ serves: null }).where("id", "=", r.id).execute();
+    return r;
+  }
+  const scaleOf = async (userId: string) => (await getShoppingList(userId)).recipes.map((r) => r.scale);
+
+  it("scales the lines by the multiplier (both ways of writing them) and remembers it", async () => {
+    const me = await makeUser();
+    const r = await withoutServes(me, ["Eggs (3)", "100 g cheese", "1 clove garlic", "Salt"]);
+    ok(await addRecipeToList({ actor: me, recipeId: r.id, scale: "2" }));
+    expect(await listOf(me.id)).toEqual([{ name: r.name, serves: null, items: ["[ ] Eggs (6)", "[ ] 200 g cheese", "[ ] 2 cloves garlic", "[ ] Salt"] }]);
+    expect(await scaleOf(me.id)).toEqual([2]);
+    // Again at ½ (as a form may type it): replaced, the multiplier with it; 1× means none.
+    ok(await addRecipeToList({ actor: me, recipeId: r.id, scale: "1/2" }));
+    expect((await listOf(me.id))[0]!.items).toEqual(["[ ] Eggs (1½)", "[ ] 50 g cheese", "[ ] ½ clove garlic", "[ ] Salt"]);
+    expect(await scaleOf(me.id)).toEqual([0.5]);
+    ok(await addRecipeToList({ actor: me, recipeId: r.id, scale: "1" }));
+    expect(await scaleOf(me.id)).toEqual([null]);
+  });
+
+  it("refuses a multiplier it cannot read or out of ¼…20 with 400 and the message, writing nothing", async () => {
+    const me = await makeUser();
+    const r = await withoutServes(me, ["Eggs (3)"]);
+    ok(await addRecipeToList({ actor: me, recipeId: r.id, scale: 3 }));
+    const before = await storedOf(me.id);
+    for (const scale of ["lots", "0", "0.1", "21", "-2", "2/0", "1e3", "NaN"]) {
+      const outcome = await addRecipeToList({ actor: me, recipeId: r.id, scale });
+      expect(outcome, scale).toMatchObject({ ok: false, status: 400, message: SHOPPING_MESSAGES.badScale, errors: { scale: SHOPPING_MESSAGES.badScale } });
+    }
+    expect(await storedOf(me.id)).toEqual(before);
+    expect(await scaleOf(me.id)).toEqual([3]);
+  });
+
+  it("ignores a multiplier for a recipe with servings (its servings scale it)", async () => {
+    const me = await makeUser();
+    const r = await recipe({ owner: me, serves: 4, sections: [["Eggs (4)"]] });
+    ok(await addRecipeToList({ actor: me, recipeId: r.id, serves: 2, scale: "3" }));
+    expect(await listOf(me.id)).toEqual([{ name: r.name, serves: 2, items: ["[ ] Eggs (2)"] }]);
+    expect(await scaleOf(me.id)).toEqual([null]);
+  });
+});
+
 describe("limits", () => {
   it(`holds at most ${SHOPPING_LIMITS.recipes} recipes: the next is refused with 409 and nothing changes`, async () => {
     const me = await makeUser();

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 
 import { z } from "zod";
 
-import { MAX_SERVES, scaleIngredientLine } from "~/lib/servings";
+import { MAX_SERVES, parseScale, SCALE_MESSAGE, scaleIngredientLine } from "~/lib/servings";
 import { mergeShoppingList, type ShoppingList } from "~/lib/shopping-merge";
 
 import { db, type DB } from "../db.server";
@@ -24,6 +24,7 @@ export const SHOPPING_MESSAGES = {
   tooManyRecipes: `Your shopping list holds at most ${SHOPPING_LIMITS.recipes} recipes. Remove one to add another.`,
   tooManyItems: `Your shopping list holds at most ${SHOPPING_LIMITS.items.toLocaleString("en-US")} items. Clear some to add more.`,
   badServes: `Servings must be a whole number from 1 to ${MAX_SERVES}.`,
+  badScale: SCALE_MESSAGE,
   badItems: "Please choose items of your shopping list.",
 } as const;
 
@@ -31,6 +32,8 @@ export interface ShoppingRecipe {
   recipe_id: string;
   name: string;
   serves: number | null;
+  /** The multiplier chosen for a recipe without servings (2, 0.5), or null. */
+  scale: number | null;
   items: { id: string; text: string; checked: boolean }[];
 }
 
@@ -48,7 +51,7 @@ export async function getShoppingList(userId: string, database: DB = db, { merge
     database
       .selectFrom("shopping_recipes as s")
       .innerJoin("recipes as r", "r.id", "s.recipe_id")
-      .select(["s.recipe_id", "r.name", "s.serves"])
+      .select(["s.recipe_id", "r.name", "s.serves", "s.scale_percent"])
       .where("s.user_id", "=", userId)
       .orderBy("s.seq")
       .execute(),
@@ -60,7 +63,9 @@ export async function getShoppingList(userId: string, database: DB = db, { merge
       .orderBy("position")
       .execute(),
   ]);
-  const byRecipe = new Map<string, ShoppingRecipe>(recipes.map((recipe) => [recipe.recipe_id, { ...recipe, items: [] }]));
+  const byRecipe = new Map<string, ShoppingRecipe>(
+    recipes.map(({ scale_percent, ...recipe }) => [recipe.recipe_id, { ...recipe, scale: scale_percent === null ? null : scale_percent / 100, items: [] }]),
+  );
   for (const item of items) byRecipe.get(item.recipe_id)?.items.push({ id: item.id, text: item.text, checked: Number(item.checked) === 1 });
   const list = [...byRecipe.values()];
   const counts = { itemCount: items.length, checkedCount: items.filter((item) => Number(item.checked) === 1).length };
@@ -80,6 +85,18 @@ export async function isOnShoppingList(userId: string, recipeId: string, databas
   return row !== undefined;
 }
 
+// A multiplier as a form sends it ("2", "1.5", "1/2"): within ¼…20, in hundredths.
+const ScaleSchema = z
+  .union([z.number().transform(String), z.string()])
+  .transform((value, context) => {
+    const scale = parseScale(value);
+    if (scale === "invalid") {
+      context.addIssue({ code: "custom", message: SHOPPING_MESSAGES.badScale });
+      return z.NEVER;
+    }
+    return scale;
+  });
+
 // A whole number as a form sends it ("8") or as JSON does (8); nothing else is read as one.
 const ServesSchema = z
   .union([z.number(), z.string().trim().regex(/^\d{1,3}$/).transform(Number)], { message: SHOPPING_MESSAGES.badServes })
@@ -96,10 +113,20 @@ async function countOf(database: DB, table: "shopping_recipes" | "shopping_items
 
 /**
  * Puts a recipe's ingredients on the actor's list at `serves` (the recipe's own when it has none
- * or none is given). A recipe already on the list is replaced, keeping the check marks of lines
- * that read the same.
+ * or none is given), or, for a recipe without stated servings, at the multiplier `scale`. A
+ * recipe already on the list is replaced, keeping the check marks of lines that read the same.
  */
-export async function addRecipeToList({ actor, recipeId, serves }: { actor: Actor; recipeId: string; serves?: unknown }): Promise<Outcome<{ items: number }>> {
+export async function addRecipeToList({
+  actor,
+  recipeId,
+  serves,
+  scale,
+}: {
+  actor: Actor;
+  recipeId: string;
+  serves?: unknown;
+  scale?: unknown;
+}): Promise<Outcome<{ items: number }>> {
   const recipe = await getRecipeDetail(recipeId);
   if (!recipe) return refusal(404, SHOPPING_MESSAGES.recipeMissing);
   let chosen = recipe.serves;
@@ -108,7 +135,14 @@ export async function addRecipeToList({ actor, recipeId, serves }: { actor: Acto
     if (!parsed.success) return refusal(400, SHOPPING_MESSAGES.badServes, { errors: { serves: SHOPPING_MESSAGES.badServes } });
     chosen = parsed.data;
   }
-  const factor = recipe.serves && chosen ? chosen / recipe.serves : 1;
+  // A multiplier only where there are no servings to scale from.
+  let multiplier: number | null = null;
+  if (scale !== undefined && scale !== null && scale !== "" && recipe.serves === null) {
+    const parsed = ScaleSchema.safeParse(scale);
+    if (!parsed.success) return refusal(400, SHOPPING_MESSAGES.badScale, { errors: { scale: SHOPPING_MESSAGES.badScale } });
+    multiplier = parsed.data === 1 ? null : parsed.data;
+  }
+  const factor = recipe.serves && chosen ? chosen / recipe.serves : (multiplier ?? 1);
   const lines = recipe.ingredients_sec.flatMap((section) => section.ingredients).map((line) => (factor === 1 ? line : scaleIngredientLine(line, factor)));
   try {
     return await db.transaction().execute(async (trx) => {
@@ -134,10 +168,11 @@ export async function addRecipeToList({ actor, recipeId, serves }: { actor: Acto
           user_id: actor.id,
           recipe_id: recipeId,
           serves: chosen,
+          scale_percent: multiplier === null ? null : Math.round(multiplier * 100),
           added_at: nowIso(),
           seq: nextSeq("shopping_recipes", actor.id),
         })
-        .onConflict((oc) => oc.columns(["user_id", "recipe_id"]).doUpdateSet({ serves: chosen }))
+        .onConflict((oc) => oc.columns(["user_id", "recipe_id"]).doUpdateSet({ serves: chosen, scale_percent: multiplier === null ? null : Math.round(multiplier * 100) }))
         .execute();
       if (lines.length > 0) {
         await trx
