@@ -393,8 +393,10 @@ export async function startServer() {
     if (own.includes(origin) || allowedOrigins.has(origin)) return next();
     refuse(req, res, 403, "Cross-site requests are not allowed.");
   });
-  // Each request's body limit is its route's (Remix's own route matching over the build's routes).
-  const limitFor = build.entry.module.requestBodyRules(build.routes);
+  // What is decided before a route runs comes from the route a request reaches (Remix's own route
+  // matching over the build's routes): body limits here, shuffled copies in the page cache.
+  const rules = build.entry.module.requestRules(build.routes);
+  const limitFor = rules.bodyLimitFor;
   app.use(gateHeavyBodies(limitFor, refuse));
   app.use(capBodies(limitFor, refuse));
 
@@ -443,7 +445,7 @@ export async function startServer() {
         version: feed ? feed.version : dataVersion,
         changes: feed?.changes,
         isPersonal: build.entry.module.isPersonalRequest,
-        variantsOf: build.entry.module.shuffledVariants,
+        variantsOf: rules.shuffledVariants,
         ttlMs: cacheSeconds * 1000,
       }).middleware,
     );

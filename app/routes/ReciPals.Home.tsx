@@ -7,13 +7,17 @@ import { paths } from "~/lib/paths";
 import { getFeedPage, parseFeedSeed, parsePage, type PostCardData } from "~/server/queries/feed.server";
 import { CacheScope } from "~/server/cache-scopes.server";
 import { getUserId } from "~/server/session.server";
-import { scopeSharedCache } from "~/server/shared-cache.server";
+import { scopeSharedCache, SHUFFLED_COPIES } from "~/server/shared-cache.server";
 import feedStyles from "~/styles/feed.css";
 import { EmptyState } from "~/components/empty-state";
 import { Link } from "~/components/link";
 
 export const meta: MetaFunction = () => [{ title: "Home · ReciPals" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: feedStyles }];
+
+// A visitor's feed is shuffled afresh unless the address fixes the order (`seed`): the shared
+// cache keeps several orders of it (app/server/route-rules.server.ts).
+export const shuffledCopies = (search: URLSearchParams) => (search.has("seed") ? 1 : SHUFFLED_COPIES);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);

@@ -19,7 +19,7 @@ import { paths } from "~/lib/paths";
 import type { RecipeCard, RecipePage, UserCard } from "~/server/queries/search.server";
 import { searchRecipes, searchUsers } from "~/server/queries/search.server";
 import { CacheScope } from "~/server/cache-scopes.server";
-import { scopeSharedCache, withholdFromSharedCache } from "~/server/shared-cache.server";
+import { scopeSharedCache, SHUFFLED_COPIES, withholdFromSharedCache } from "~/server/shared-cache.server";
 import { parseSearchParams } from "~/server/validation/search.server";
 import searchStyles from "~/styles/search.css";
 import { PersonLink } from "~/components/person-link";
@@ -40,6 +40,10 @@ const MESSAGES = {
 const PLACEHOLDER = "Search recipes, ingredients, users...";
 const TYPING_DELAY_MS = 250;
 const PEOPLE_LOADING_DELAY_MS = 300;
+
+// An empty search shows recipes in a fresh shuffle unless the address fixes it (`seed`): the shared
+// cache keeps several orders of it (app/server/route-rules.server.ts).
+export const shuffledCopies = (search: URLSearchParams) => (search.has("seed") || (search.get("q") ?? "").trim() !== "" ? 1 : SHUFFLED_COPIES);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { q, page, seed } = parseSearchParams(new URL(request.url).searchParams);

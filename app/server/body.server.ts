@@ -1,11 +1,9 @@
-import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
-
 import { IMAGE_LIMITS, ImageError, readMultipartFormLenient } from "./images.server";
 
 // Request bodies are capped before they are held in memory, twice:
 // - the server (scripts/server.js) refuses a body over the limit of the route the request will
-//   reach (`requestBodyRules`: Remix's own route matching over the build's routes, `.data` and
-//   `?index` understood as Remix understands them) before any route runs, answering 413;
+//   reach (route-rules.server.ts: Remix's own route matching over the build's routes, `.data`
+//   and `?index` understood as Remix understands them) before any route runs, answering 413;
 // - every page action reads its form through `readForm` below (the two photo forms through the
 //   image module's reader), and every API call its JSON through `readJsonObject`, which count the
 //   bytes again as they stream in within the same route's limit: unit tests call actions without
@@ -95,78 +93,12 @@ export function bodyLimitOf(kind: RequestBodyKind, contentType = ""): BodyLimit 
   return LIMITS[kind];
 }
 
-/** A route as the server build lists it (ServerBuild["routes"], what this module reads of it). */
-export interface BuildRoute {
-  id: string;
-  parentId?: string;
-  path?: string;
-  index?: boolean;
-  caseSensitive?: boolean;
-  module: object;
-}
-
-type RouteNode = AgnosticRouteObject & { id: string; kind: RequestBodyKind; children?: RouteNode[] };
-
-/** The kind a route module declares; a module that declares something else stops the server at start. */
-function declaredKind(route: BuildRoute): RequestBodyKind {
-  const declared = (route.module as { requestBody?: unknown }).requestBody;
-  if (declared === undefined) return route.id.startsWith("routes/api.") ? "json" : "form";
+/** The kind a route module declares (`export const requestBody`); a module that declares something else stops the server at start. */
+export function declaredBodyKind(id: string, module: object): RequestBodyKind {
+  const declared = (module as { requestBody?: unknown }).requestBody;
+  if (declared === undefined) return id.startsWith("routes/api.") ? "json" : "form";
   if (typeof declared === "string" && (REQUEST_BODY_KINDS as readonly string[]).includes(declared)) return declared as RequestBodyKind;
-  throw new Error(`${route.id}: requestBody must be one of ${REQUEST_BODY_KINDS.join(", ")}`);
-}
-
-/** The build's flat route list as the tree Remix matches against. */
-function routeTree(routes: Record<string, BuildRoute | undefined>): RouteNode[] {
-  const childrenOf = new Map<string | undefined, RouteNode[]>();
-  for (const route of Object.values(routes)) {
-    if (!route) continue;
-    const node = {
-      id: route.id,
-      path: route.path,
-      caseSensitive: route.caseSensitive,
-      kind: declaredKind(route),
-      ...(route.index ? { index: true as const } : {}),
-    } as RouteNode;
-    const siblings = childrenOf.get(route.parentId) ?? [];
-    siblings.push(node);
-    childrenOf.set(route.parentId, siblings);
-  }
-  const attach = (nodes: RouteNode[]): RouteNode[] =>
-    nodes.map((node) => {
-      const children = childrenOf.get(node.id);
-      return children && !node.index ? { ...node, children: attach(children) } : node;
-    });
-  return attach(childrenOf.get(undefined) ?? []);
-}
-
-/**
- * The route a write to this address reaches, as Remix decides it: single-fetch `.data` addresses
- * name the page they end in (`/_root.data` the root), and the deepest route with a path answers,
- * an index route only when the address asks for it with `?index`.
- */
-function targetOf(tree: RouteNode[], pathname: string, search: string): RouteNode | null {
-  const path = pathname.endsWith(".data") ? pathname.slice(0, -".data".length).replace(/^\/_root$/, "/") : pathname;
-  const matches = matchRoutes(tree, path);
-  if (!matches || matches.length === 0) return null;
-  const last = matches[matches.length - 1]!.route;
-  if (last.index && new URLSearchParams(search).getAll("index").some((value) => value === "")) return last;
-  const withPath = matches.filter((match, i) => i === 0 || (match.route.path !== undefined && match.route.path.length > 0));
-  return withPath[withPath.length - 1]!.route;
-}
-
-export type BodyLimitFor = (pathname: string, search: string, contentType: string) => BodyLimit;
-
-/**
- * The body limit of every request, from the routes of a server build: what the route the request
- * reaches declares. An address no route answers gets the small limit of its kind of address.
- */
-export function requestBodyRules(routes: Record<string, BuildRoute | undefined>): BodyLimitFor {
-  const tree = routeTree(routes);
-  return (pathname, search, contentType) => {
-    const target = targetOf(tree, pathname, search);
-    const kind = target?.kind ?? (pathname.startsWith("/api/") ? "json" : "form");
-    return bodyLimitOf(kind, contentType);
-  };
+  throw new Error(`${id}: requestBody must be one of ${REQUEST_BODY_KINDS.join(", ")}`);
 }
 
 /**

@@ -1,14 +1,13 @@
 import { changeCounter, closeDatabaseHandle, db, openChangeFeed, type ChangeFeed } from "./db.server";
 
 // What scripts/server.js asks of the app, through the server build (app/entry.server.tsx exports
-// these): the rules for request bodies (from the build's routes), the answers given before a route
-// runs, what makes a request personal, which pages keep shuffled copies, when the database changed,
+// these): the rules of each request from the route it reaches (body limits, shuffled copies), the
+// answers given before a route runs, what makes a request personal, when the database changed,
 // and closing it on shutdown.
 
-export { requestBodyRules } from "./body.server";
 export { earlyRefusal } from "./early-answers.server";
 export { isPersonalRequest } from "./cookies.server";
-export { shuffledVariants } from "./shared-cache.server";
+export { requestRules } from "./route-rules.server";
 
 /** For the shared page cache: changes whenever the database may have changed. */
 export function dataVersion(): string {

@@ -1,19 +1,9 @@
-/** Differently shuffled copies the shared cache keeps of a page that shows visitors a random order. */
-export const SHUFFLED_COPIES = 8;
-
 /**
- * How many copies of the answer to `url` the shared cache may keep: several for a page whose
- * order is random for each visitor and not fixed by the URL (Home and an empty Search without a
- * `seed`, and their `.data` navigations), one for everything else.
+ * Differently shuffled copies the shared cache keeps of a page that shows visitors a random order
+ * not fixed by its address (Home and an empty Search without a `seed`): its route says so with
+ * `export const shuffledCopies` (route-rules.server.ts), so each visitor still sees one of several orders.
  */
-export function shuffledVariants(url: string): number {
-  const { pathname, searchParams } = new URL(url, "http://cache.invalid");
-  if (searchParams.has("seed")) return 1;
-  const page = pathname.replace(/\.data$/, "").toLowerCase();
-  if (page === "/recipals/home") return SHUFFLED_COPIES;
-  if (page === "/recipals/search" && (searchParams.get("q") ?? "").trim() === "") return SHUFFLED_COPIES;
-  return 1;
-}
+export const SHUFFLED_COPIES = 8;
 
 /**
  * The production server (scripts/page-cache.js) gives each GET without our cookies a

@@ -6,7 +6,8 @@ import * as followRoute from "~/routes/api.users.follow.$id";
 import { action as loginAction } from "~/routes/ReciPals.Account.Login";
 import { action as signupAction } from "~/routes/ReciPals.Account.Signup";
 import { action as recipeAction } from "~/routes/ReciPals.Recipes.$rid";
-import { BODY_LIMITS, BODY_MESSAGES, queryText, readForm, requestBodyRules, type BodyLimitFor } from "~/server/body.server";
+import { BODY_LIMITS, BODY_MESSAGES, queryText, readForm } from "~/server/body.server";
+import { requestRules, type RequestRules } from "~/server/route-rules.server";
 import { db } from "~/server/db.server";
 
 import { appRoutes } from "../support/app-routes";
@@ -39,9 +40,9 @@ function streamed(path: string, totalBytes: number) {
 }
 
 describe("the limit for each request body comes from the route it reaches", () => {
-  let limitFor: BodyLimitFor;
+  let limitFor: RequestRules["bodyLimitFor"];
   beforeAll(async () => {
-    limitFor = requestBodyRules(await appRoutes());
+    limitFor = requestRules(await appRoutes()).bodyLimitFor;
   }, 60_000);
 
   const MULTIPART = "multipart/form-data; boundary=x";
@@ -90,7 +91,7 @@ describe("the limit for each request body comes from the route it reaches", () =
 
   it("stops the server at start when a route declares a kind that does not exist", () => {
     const routes = { root: { id: "root", path: "", module: {} }, "routes/x": { id: "routes/x", parentId: "root", path: "x", module: { requestBody: "huge" } } };
-    expect(() => requestBodyRules(routes)).toThrow(/routes\/x: requestBody must be one of/);
+    expect(() => requestRules(routes)).toThrow(/routes\/x: requestBody must be one of/);
   });
 });
 

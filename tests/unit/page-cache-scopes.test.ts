@@ -93,7 +93,7 @@ async function startServer(fresh: boolean) {
       version: feed.version,
       changes: feed.changes,
       isPersonal: entry.isPersonalRequest,
-      variantsOf: entry.shuffledVariants,
+      variantsOf: entry.requestRules(build.routes).shuffledVariants,
       ttlMs: 600_000,
     });
     const renders = new Map<string, number>();

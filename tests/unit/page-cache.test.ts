@@ -3,10 +3,13 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
 import { isPersonalRequest } from "~/server/cookies.server";
-import { SHUFFLED_COPIES, shuffledVariants } from "~/server/shared-cache.server";
+import { requestRules } from "~/server/route-rules.server";
+import { SHUFFLED_COPIES } from "~/server/shared-cache.server";
+
+import { appRoutes } from "../support/app-routes";
 
 import { createPageCache, inlineScripts, isShareableRequest, pickEncoding, policyWithHashes } from "../../scripts/page-cache.js";
 
@@ -851,7 +854,12 @@ describe("isShareableRequest", () => {
   ])("%s → %s", (_case, incoming, expected) => expect(isShareableRequest(incoming, isPersonalRequest)).toBe(expected));
 });
 
-describe("shuffledVariants (the app's rule)", () => {
+describe("shuffled copies (each route's rule, found by Remix's route matching)", () => {
+  let shuffledVariants: (url: string) => number;
+  beforeAll(async () => {
+    shuffledVariants = requestRules(await appRoutes()).shuffledVariants;
+  }, 60_000);
+
   it.each([
     ["/ReciPals/Home", SHUFFLED_COPIES],
     ["/recipals/home", SHUFFLED_COPIES],
@@ -862,6 +870,12 @@ describe("shuffledVariants (the app's rule)", () => {
     ["/ReciPals/Search?q=", SHUFFLED_COPIES],
     ["/ReciPals/Search?q=chicken", 1],
     ["/ReciPals/Search?seed=7", 1],
+    ["/ReciPals/Search.data?q=", SHUFFLED_COPIES],
+    // The same page by another spelling of its address (a list of URL patterns missed these).
+    ["/ReciPals/Home/", SHUFFLED_COPIES],
+    ["/RECIPALS/HOME.data", SHUFFLED_COPIES],
+    ["/ReciPals/Home/Likes/p1", SHUFFLED_COPIES],
     ["/ReciPals/Recipes/r1", 1],
+    ["/ReciPals/Nowhere", 1],
   ])("%s → %d", (url, copies) => expect(shuffledVariants(url)).toBe(copies));
 });
