@@ -10,7 +10,7 @@ const seed = await loadModule(
   `
     export { closeDatabaseHandle, db } from "~/server/db.server";
     export { env } from "~/server/env.server";
-    export { seedDatabase } from "./seed/index";
+    export { seedDatabase, seedUserPasswordsFor } from "./seed/index";
     export { scaleSeed } from "./seed/scale";
   `,
 ).catch(cannotStart);
@@ -33,6 +33,7 @@ if (!process.argv.includes("--migrate-only")) {
     seedFile: env.RECIPALS_SEED_FILE,
     mealDbBaseUrl: env.MEALDB_BASE_URL,
     adminPassword: env.SEED_ADMIN_PASSWORD,
+    userPasswords: seed.seedUserPasswordsFor(env),
   });
   if (report.source !== "already-seeded") {
     console.log(

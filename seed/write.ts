@@ -15,17 +15,36 @@ import type { SeedData, SeedPost, SeedRecipe, SeedUser } from "./seed-data";
 
 export interface WriteOptions {
   /** Made by `hashSeedPasswords` before the transaction, so scrypt never runs under the write lock. */
-  passwordHashes: ReadonlyMap<string, string>;
+  passwordHashes: ReadonlyMap<string, SeedPassword>;
   log: (line: string) => void;
   /** Advanced once per recipe. */
   progress?: Progress;
+  /** Told each user actually created, with the password made up for it (if one was). */
+  created?: (user: SeedUser, password: SeedPassword) => void;
+}
+
+/**
+ * Which passwords the seed users get (docs/rules.md#seed-sources): the data's own (published with
+ * the project: development and tests only), one chosen for all (SEED_USER_PASSWORD), or a random
+ * one each, shown once.
+ */
+export type SeedUserPasswords = "as-written" | "random" | { password: string };
+
+export interface SeedPassword {
+  hash: string;
+  /** Set when the password was made up here: the only time it can be shown. */
+  generated?: string;
 }
 
 /** Salted hashes of the seed users' passwords; plain text never reaches the database. */
-export async function hashSeedPasswords(users: SeedUser[]): Promise<Map<string, string>> {
-  const hashes = new Map<string, string>();
-  // One at a time: each scrypt call takes 32 MB; there are only a handful of seed users.
-  for (const user of users) hashes.set(user._id, await hashPassword(user.password || randomPassword()));
+export async function hashSeedPasswords(users: SeedUser[], policy: SeedUserPasswords = "as-written"): Promise<Map<string, SeedPassword>> {
+  const hashes = new Map<string, SeedPassword>();
+  // One at a time: each scrypt call takes 128 MB; there are only a handful of seed users.
+  for (const user of users) {
+    const chosen = typeof policy === "object" ? policy.password : policy === "as-written" ? user.password : "";
+    const password = chosen || randomPassword();
+    hashes.set(user._id, { hash: await hashPassword(password), ...(chosen ? {} : { generated: password }) });
+  }
   return hashes;
 }
 
@@ -43,7 +62,7 @@ async function allIds(trx: DB, table: "users" | "recipes"): Promise<Set<string>>
   return new Set(rows.map((row) => row.id));
 }
 
-async function writeUsers(trx: DB, users: SeedUser[], { passwordHashes, log }: WriteOptions): Promise<void> {
+async function writeUsers(trx: DB, users: SeedUser[], { passwordHashes, log, created }: WriteOptions): Promise<void> {
   const createdAt = nowIso();
   for (const user of users) {
     const clashes = await trx
@@ -56,15 +75,15 @@ async function writeUsers(trx: DB, users: SeedUser[], { passwordHashes, log }: W
       log(`Skipped seed user ${user._id}: the username "${user.username}" is already taken.`);
       continue;
     }
-    const passwordHash = passwordHashes.get(user._id);
-    if (!passwordHash) throw new Error(`No password hash prepared for seed user ${user._id}`);
+    const password = passwordHashes.get(user._id);
+    if (!password) throw new Error(`No password hash prepared for seed user ${user._id}`);
     await trx
       .insertInto("users")
       .values({
         id: user._id,
         username: user.username,
         name: user.name,
-        password_hash: passwordHash,
+        password_hash: password.hash,
         role: user.role,
         bio: user.bio,
         profile: user.profile,
@@ -78,6 +97,7 @@ async function writeUsers(trx: DB, users: SeedUser[], { passwordHashes, log }: W
         .values(user.tags.map((tag, position) => ({ user_id: user._id, position, tag })))
         .execute();
     }
+    created?.(user, password);
   }
 }
 

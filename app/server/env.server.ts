@@ -33,7 +33,21 @@ const EnvSchema = z
     RECIPALS_SEED_FILE: z.string().optional(),
     MEALDB_BASE_URL: z.string().url().default("https://www.themealdb.com/api/json/v1/1"),
     SEED_ADMIN_PASSWORD: z.string().min(1).optional(),
-    ADMIN_SECRET: z.string().min(1).optional(),
+    // One password for every seed user; unset: the published one in development and tests only,
+    // a random one each (shown once) anywhere else (docs/rules.md#seed-sources).
+    SEED_USER_PASSWORD: z.string().min(1).optional(),
+    // Whoever types it becomes ADMIN: a short one can be guessed.
+    ADMIN_SECRET: z.string().min(12, { message: "must be at least 12 characters (whoever types it becomes ADMIN)" }).optional(),
+    // Sign-ups per address (IPv6: per /64) per hour, page and API together (docs/rules.md#sign-up-limit).
+    SIGNUP_LIMIT: z.coerce.number().int().min(1).max(100_000).default(10),
+    // The site's own address (https://recipes.example): every absolute link (feeds, share
+    // previews, structured data) is made from it instead of from the request's Host.
+    PUBLIC_URL: z
+      .string()
+      .url()
+      .refine((value) => /^https?:\/\//i.test(value), { message: "must be an http:// or https:// address" })
+      .transform((value) => new URL(value).origin)
+      .optional(),
     ALLOWED_ORIGINS: z
       .string()
       .optional()

@@ -18,6 +18,8 @@ export function e2eServerEnv(port: number): Record<string, string> {
     ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
     RECIPALS_SEED_FILE: process.env.RECIPALS_SEED_FILE ?? path.resolve("../shared/data/recipals-seed.json"),
     SEED_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
+    // The tests sign in as seeded people with the published password (production seeds random ones).
+    SEED_USER_PASSWORD: "ReciPals",
     SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
     ADMIN_SECRET: "e2e-admin-secret",
     MEALDB_BASE_URL: "http://127.0.0.1:9/none",

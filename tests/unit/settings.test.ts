@@ -33,6 +33,19 @@ describe("settings that go together", () => {
     expect(lines[0]).not.toContain("secret@");
   });
 
+  it("an ADMIN_SECRET shorter than 12 characters: whoever guesses it becomes ADMIN", () => {
+    const { status, lines } = prepare({ ADMIN_SECRET: "letmein" });
+    expect(status).toBe(1);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toBe("ReciPals cannot start: Invalid environment: ADMIN_SECRET: must be at least 12 characters (whoever types it becomes ADMIN)");
+    expect(lines[0]).not.toContain("letmein");
+  });
+
+  it("a PUBLIC_URL that is not an http(s) address, and a SIGNUP_LIMIT that is not a count", () => {
+    expect(prepare({ PUBLIC_URL: "ftp://recipes.example" }).lines[0]).toMatch(/^ReciPals cannot start: Invalid environment: PUBLIC_URL: /);
+    expect(prepare({ SIGNUP_LIMIT: "lots" }).lines[0]).toMatch(/^ReciPals cannot start: Invalid environment: SIGNUP_LIMIT: /);
+  });
+
   it("IMAGE_STORE=s3 without its bucket and keys names each missing setting", () => {
     const { status, lines } = prepare({ IMAGE_STORE: "s3", S3_ENDPOINT: "http://127.0.0.1:9" });
     expect(status).toBe(1);

@@ -69,6 +69,8 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     RECIPALS_BUILD_DIR: BUILD_DIR,
     RECIPALS_SEED_FILE: SEED_FILE,
     SEED_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    // The tests sign in as seeded people with the published password (production seeds random ones).
+    SEED_USER_PASSWORD: "ReciPals",
     SESSION_SECRET: "sec-session-secret-0123456789abcdef",
     ADMIN_SECRET: "sec-admin-secret",
     MEALDB_BASE_URL: "http://127.0.0.1:9/none",
