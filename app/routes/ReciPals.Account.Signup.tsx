@@ -16,8 +16,10 @@ import { readForm } from "~/server/body.server";
 import { formValues, toFailure, type FormFailure } from "~/server/forms.server";
 import { hashPassword } from "~/server/password.server";
 import { isUsernameTaken } from "~/server/queries/users.server";
+import { takeSignupSlot } from "~/server/services/users.server";
 import { commitSignupDraft, getSignupDraft, requireAnonymous } from "~/server/session.server";
 import { scopeSharedCache } from "~/server/shared-cache.server";
+import { clientAddress } from "~/server/throttle.server";
 import {
   FILL_ALL_FIELDS,
   PASSWORDS_DONT_MATCH,
@@ -38,7 +40,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { name: draft?.name ?? "", username: draft?.username ?? "" };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
   const formData = await readForm(request);
   const parsed = SignupSchema.safeParse(formValues(formData, SIGNUP_FIELDS));
@@ -55,6 +57,13 @@ export async function action({ request }: ActionFunctionArgs) {
       fields: { name, username },
     };
     return data(failure, { status: 409 });
+  }
+  // Counted here, before the costly hash (docs/rules.md#sign-up-limit); the second step only
+  // stores what this one prepared.
+  const slot = await takeSignupSlot(clientAddress(context));
+  if (!slot.ok) {
+    const failure: FormFailure<(typeof SIGNUP_FIELDS)[number]> = { formError: slot.message, fieldErrors: {}, fields: { name, username } };
+    return data(failure, { status: 429, headers: { "Retry-After": String(slot.retryAfterSeconds ?? 3600) } });
   }
   // The draft cookie is signed and carries only a hash of the password (docs/rules.md#sign-up-draft).
   const cookie = await commitSignupDraft(request, { name, username, passwordHash: await hashPassword(password) });

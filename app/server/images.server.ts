@@ -2,6 +2,7 @@ import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/
 import sharp, { type Metadata, type OutputInfo } from "sharp";
 
 import { db, type DB } from "./db.server";
+import { concurrencyGate } from "./rate-limit.server";
 import { env } from "./env.server";
 import {
   cardUrlOf,
@@ -78,8 +79,19 @@ export interface ProcessedImage {
 
 type Limits = { -readonly [K in keyof typeof IMAGE_LIMITS]: number };
 
+/**
+ * Every picture decoded in this process waits its turn here, whichever door it came through
+ * (page forms, API data URLs, sign-up, import by link): a decode holds up to hundreds of MB, so
+ * at most as many run at once as the server lets photo uploads in (4).
+ */
+export const imageDecodes = concurrencyGate(4);
+
 /** Decodes, orients, strips, shrinks and re-encodes one image in memory; stores nothing. */
-export async function processImage(input: Buffer | Uint8Array, options: Partial<Limits> = {}): Promise<ProcessedImage> {
+export function processImage(input: Buffer | Uint8Array, options: Partial<Limits> = {}): Promise<ProcessedImage> {
+  return imageDecodes(() => processImageNow(input, options));
+}
+
+async function processImageNow(input: Buffer | Uint8Array, options: Partial<Limits>): Promise<ProcessedImage> {
   const limits: Limits = { ...IMAGE_LIMITS, ...options };
   if (input.byteLength === 0) throw new ImageError(IMAGE_MESSAGES.notAnImage, 400);
   if (input.byteLength > limits.maxFileBytes) throw new ImageError(IMAGE_MESSAGES.tooLarge, 413);

@@ -1,6 +1,8 @@
 import crypto from "node:crypto";
 
 import { db, type DB } from "./db.server";
+import { env } from "./env.server";
+import { addressKey } from "./ip.server";
 
 // Limits on how often one person may do something costly (import by link fetches other sites
 // and processes their photos). Counted in the database, so every server of a cluster counts the
@@ -17,6 +19,20 @@ export interface RateLimit {
 export const RATE_LIMITS = {
   importByLink: { bucket: "import", limit: 10, windowMs: 10 * 60 * 1000 },
 } as const satisfies Record<string, RateLimit>;
+
+/**
+ * Sign-ups per address (an IPv6 address by its /64) per hour, page and API together
+ * (docs/rules.md#sign-up-limit): SIGNUP_LIMIT, 10 unless set — a family or a flat behind one
+ * router signs up a few at a time, a flood makes hundreds.
+ */
+export function signupLimit(): RateLimit {
+  return { bucket: "signup", limit: env.SIGNUP_LIMIT, windowMs: 60 * 60 * 1000 };
+}
+
+/** The key an address counts under: IPv6 by /64, so one household's many addresses count as one. */
+export function addressBucketKey(address: string): string {
+  return addressKey(address);
+}
 
 export class RateLimitedError extends Error {
   readonly status = 429;
@@ -47,12 +63,13 @@ export async function takeRateLimited({ bucket, limit, windowMs }: RateLimit, ke
 
 /**
  * At most `limit` calls of `run` at once in this process; the others wait their turn. For work
- * that holds much memory while it runs (an imported page and its photo).
+ * that holds much memory while it runs (an imported page and its photo, a decoded picture).
+ * `running` and `waiting` say how busy it is.
  */
 export function concurrencyGate(limit: number) {
   let running = 0;
   const waiting: (() => void)[] = [];
-  return async function gated<T>(run: () => Promise<T>): Promise<T> {
+  async function gated<T>(run: () => Promise<T>): Promise<T> {
     if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
     running += 1;
     try {
@@ -61,5 +78,9 @@ export function concurrencyGate(limit: number) {
       running -= 1;
       waiting.shift()?.();
     }
-  };
+  }
+  return Object.defineProperties(gated, {
+    running: { get: () => running },
+    waiting: { get: () => waiting.length },
+  }) as typeof gated & { readonly running: number; readonly waiting: number };
 }

@@ -9,6 +9,7 @@ import { cardImageUrl, imageSrcSet } from "~/lib/image-downsize";
 import { loader as uploadsLoader } from "~/routes/uploads.$file";
 import { db } from "~/server/db.server";
 import {
+  imageDecodes,
   deleteImageIfUnreferenced,
   IMAGE_MESSAGES,
   ImageError,
@@ -132,6 +133,21 @@ describe("image pipeline", () => {
   it("refuses pictures with too many pixels before decoding them", async () => {
     const huge = await sharp({ create: { width: 9000, height: 8000, channels: 3, background: "#fff" } }).png().toBuffer();
     await expect(processImage(huge)).rejects.toMatchObject({ message: IMAGE_MESSAGES.tooManyPixels, status: 413 });
+  });
+
+  it("decodes at most 4 pictures at once in a process, whoever asks; the rest wait their turn and all finish", async () => {
+    const photo = await sharp({ create: { width: 2400, height: 1800, channels: 3, background: "#8a5a2b" } }).jpeg().toBuffer();
+    let most = 0;
+    const watch = setInterval(() => (most = Math.max(most, imageDecodes.running)), 1);
+    try {
+      const results = await Promise.all(Array.from({ length: 12 }, () => processImage(photo)));
+      expect(results).toHaveLength(12);
+    } finally {
+      clearInterval(watch);
+    }
+    expect(most).toBe(4);
+    expect(imageDecodes.running).toBe(0);
+    expect(imageDecodes.waiting).toBe(0);
   });
 
   it("is content-addressed: the same picture twice gives the same URL", async () => {

@@ -83,10 +83,17 @@ export async function profile({ request }: ApiArgs): Promise<Response> {
 }
 
 /** POST /api/users/signup: creates a USER and signs them in (201). */
-export async function signUp({ request }: ApiArgs): Promise<Response> {
+export async function signUp({ request, context }: ApiArgs): Promise<Response> {
   const body = withoutNulls(await readJsonObject(request));
-  const picture = await planOptionalPicture(body.profile, { current: null, fallback: DEFAULT_PROFILE_IMAGE, field: "profile" });
-  const created = unwrap(await createAccount({ name: body.name, username: body.username, password: body.password, bio: body.bio, tags: body.tags, role: body.role, picture }));
+  // The picture is decoded only once the rest is known to be valid and the sign-up counted.
+  const picture = () => planOptionalPicture(body.profile, { current: null, fallback: DEFAULT_PROFILE_IMAGE, field: "profile" });
+  const created = unwrap(
+    await createAccount(
+      { name: body.name, username: body.username, password: body.password, bio: body.bio, tags: body.tags, role: body.role, picture },
+      null,
+      { signupFrom: clientAddress(context) },
+    ),
+  );
   return json(await apiUser(created.id), { status: 201, headers: { "Set-Cookie": await startSession(request, created.id) } });
 }
 

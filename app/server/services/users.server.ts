@@ -19,6 +19,7 @@ import {
   type SessionUser,
   type UserProfile,
 } from "../queries/users.server";
+import { addressBucketKey, RateLimitedError, signupLimit, takeRateLimited } from "../rate-limit.server";
 import { checkAdminSecret, ThrottledError } from "../throttle.server";
 import { FILL_ALL_FIELDS, nameField, newPasswordField, USERNAME_TAKEN, usernameField } from "../validation/auth.server";
 import { ADMIN_SECRET_UNSET, INCORRECT_ADMIN_PASSWORD, NOT_ALLOWED, ProfileEditSchema, USER_NOT_FOUND } from "../validation/profile.server";
@@ -42,7 +43,25 @@ export const USER_MESSAGES = {
   usernameTaken: USERNAME_TAKEN,
   secretUnset: ADMIN_SECRET_UNSET,
   wrongSecret: INCORRECT_ADMIN_PASSWORD,
+  tooManySignups: "Too many accounts were made from your network in the last hour. Please try again later.",
 } as const;
+
+/**
+ * Counts one sign-up from `address` (docs/rules.md#sign-up-limit), or refuses it (429) when the
+ * address is at SIGNUP_LIMIT: before the password is hashed or a picture decoded, and recorded in
+ * the same transaction as the count, so sign-ups arriving together cannot all slip under it. An
+ * unknown address (a request that did not come through the server) is not counted.
+ */
+export async function takeSignupSlot(address: string | null): Promise<Outcome<null>> {
+  if (!address) return done(null);
+  try {
+    await takeRateLimited(signupLimit(), addressBucketKey(address));
+    return done(null);
+  } catch (error) {
+    if (!(error instanceof RateLimitedError)) throw error;
+    return refusal(429, USER_MESSAGES.tooManySignups, { retryAfterSeconds: error.retryAfterSeconds });
+  }
+}
 
 /** What a profile edit may change; a field left out (or equal to what is stored) is left alone. */
 export interface ProfileChanges {
@@ -221,30 +240,46 @@ export interface NewAccount {
   tags?: unknown;
   /** Only an ADMIN may create an ADMIN. */
   role?: unknown;
-  picture?: PicturePlan;
+  /** Decoded only once everything else is known to be valid (a function), or already planned. */
+  picture?: PicturePlan | (() => Promise<PicturePlan>);
 }
 
 /**
  * Creates an account: sign-up (anyone, always a USER) or an ADMIN creating one (any role). Name,
  * username, tags and bio follow the profile rules; the username is unique whatever its case.
+ * Cheap checks come first — the fields, then the username — and only then the costly work: the
+ * sign-up limit for `signupFrom` (a sign-up through the API; the page counted at its first step),
+ * the picture's decoding and the password's hash.
  */
-export async function createAccount(input: NewAccount, actor: Actor | null = null): Promise<Outcome<SessionUser>> {
+export async function createAccount(
+  input: NewAccount,
+  actor: Actor | null = null,
+  { signupFrom }: { signupFrom?: string | null } = {},
+): Promise<Outcome<SessionUser>> {
   const parsed = AccountSchema.safeParse({ name: input.name ?? "", username: input.username ?? "", bio: input.bio, tags: input.tags, role: input.role });
   const errors: Record<string, string> = {};
   if (!parsed.success) for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? "body")] ??= issue.message;
-  let passwordHash = input.passwordHash;
   // An ADMIN may leave the password out: a random one is set, never shown.
-  if (passwordHash === undefined && (input.password === undefined || input.password === "") && isAdmin(actor)) passwordHash = await hashPassword(randomPassword());
-  if (passwordHash === undefined) {
-    const password = newPasswordField.safeParse(input.password ?? "");
-    if (!password.success) errors.password ??= password.error.issues[0]?.message ?? FILL_ALL_FIELDS;
-    else passwordHash = await hashPassword(password.data);
+  const randomForAdmin = input.passwordHash === undefined && (input.password === undefined || input.password === "") && isAdmin(actor);
+  let password: string | undefined;
+  if (input.passwordHash === undefined && !randomForAdmin) {
+    const typed = newPasswordField.safeParse(input.password ?? "");
+    if (!typed.success) errors.password ??= typed.error.issues[0]?.message ?? FILL_ALL_FIELDS;
+    else password = typed.data;
   }
-  if (!parsed.success || !passwordHash) return refusal(400, Object.values(errors)[0] ?? FILL_ALL_FIELDS, { errors });
+  if (!parsed.success || (input.passwordHash === undefined && !randomForAdmin && password === undefined)) {
+    return refusal(400, Object.values(errors)[0] ?? FILL_ALL_FIELDS, { errors });
+  }
   const role = parsed.data.role ?? "USER";
   if (role === "ADMIN" && !isAdmin(actor)) return refusal(403, USER_MESSAGES.usersOnly, { refused: ["role"] });
   if (await isUsernameTaken(parsed.data.username)) return refusal(409, USER_MESSAGES.usernameTaken, { errors: { username: USER_MESSAGES.usernameTaken } });
-  const applied = await applyPicture(input.picture ?? { kind: "keep" }, DEFAULT_PROFILE_IMAGE);
+  if (signupFrom !== undefined) {
+    const slot = await takeSignupSlot(signupFrom);
+    if (!slot.ok) return slot;
+  }
+  const plan = typeof input.picture === "function" ? await input.picture() : (input.picture ?? { kind: "keep" as const });
+  const passwordHash = input.passwordHash ?? (await hashPassword(randomForAdmin ? randomPassword() : password!));
+  const applied = await applyPicture(plan, DEFAULT_PROFILE_IMAGE);
   if (!applied.ok) return refusal(applied.status, applied.message, { errors: { profile: applied.message } });
   const { url, uploaded } = applied;
   try {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
@@ -98,7 +99,10 @@ export async function ensureBuild(): Promise<void> {
 export async function seededDatabase(dir: string): Promise<string> {
   await ensureBuild();
   const stamp = Math.round(fs.statSync(buildFile()).mtimeMs);
-  const template = path.join(os.tmpdir(), `recipals-sec-template-${BUILD_DIR}-${stamp}.db`);
+  // Named after this checkout too: two checkouts testing on one machine never share or delete each other's.
+  const checkout = crypto.createHash("sha256").update(ROOT).digest("hex").slice(0, 10);
+  const prefix = `recipals-sec-template-${checkout}-${BUILD_DIR}-`;
+  const template = path.join(os.tmpdir(), `${prefix}${stamp}.db`);
   await withLock(`template-${BUILD_DIR}`, async () => {
     if (fs.existsSync(template)) return;
     const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recipals-sec-seed-"));
@@ -112,7 +116,7 @@ export async function seededDatabase(dir: string): Promise<string> {
     fs.renameSync(`${template}.tmp`, template);
     // Templates of older builds are of no more use.
     for (const name of fs.readdirSync(os.tmpdir())) {
-      if (name.startsWith(`recipals-sec-template-${BUILD_DIR}-`) && path.join(os.tmpdir(), name) !== template) fs.rmSync(path.join(os.tmpdir(), name), { force: true });
+      if (name.startsWith(prefix) && path.join(os.tmpdir(), name) !== template) fs.rmSync(path.join(os.tmpdir(), name), { force: true });
     }
     fs.rmSync(scratch, { recursive: true, force: true });
   });
