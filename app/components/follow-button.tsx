@@ -2,6 +2,7 @@ import { useFetcher, useFetchers, useLocation } from "@remix-run/react";
 import clsx from "clsx";
 
 import { paths } from "~/lib/paths";
+import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
 import type { action as followAction } from "~/routes/ReciPals.Account.Follow.$uid";
 
 import { InteractionFields } from "./interaction-fields";
@@ -19,7 +20,10 @@ export function useReturnTo(): string {
 function useFollowFetcher() {
   const fetcher = useFetcher<typeof followAction>();
   const pendingIntent = fetcher.formData ? (String(fetcher.formData.get("intent")) as FollowIntent) : null;
-  const error = fetcher.state === "idle" && fetcher.data && !fetcher.data.ok ? fetcher.data.message : null;
+  // The action's own refusal ({ ok: false, message }), or one the server gave before it ran (app/lib/refusal.ts).
+  const error =
+    earlyRefusalMessage(fetcher.state === "idle" ? fetcher.data : null) ??
+    (fetcher.state === "idle" && fetcher.data && !isEarlyRefusal(fetcher.data) && !fetcher.data.ok ? fetcher.data.message : null);
   return { fetcher, pendingIntent, error };
 }
 

@@ -24,7 +24,7 @@ export const UNICODE_FRACTIONS = new Map<string, number>(
     "⅕": 1 / 5, "⅖": 2 / 5, "⅗": 3 / 5, "⅘": 4 / 5, "⅙": 1 / 6, "⅚": 5 / 6,
   }),
 );
-const NICE = [["¼", 0.25], ["⅓", 1 / 3], ["½", 0.5], ["⅔", 2 / 3], ["¾", 0.75]] as const;
+const NICE = [["⅛", 0.125], ["¼", 0.25], ["⅓", 1 / 3], ["⅜", 0.375], ["½", 0.5], ["⅝", 0.625], ["⅔", 2 / 3], ["¾", 0.75], ["⅞", 0.875]] as const;
 
 /** How a number was written, so a scaled one is written alike. */
 export type NumberStyle = "fraction" | "decimal" | "auto";
@@ -73,10 +73,11 @@ export function readNumberAt(text: string, at: number): NumberToken | null {
 export function formatQuantity(value: number, style: NumberStyle): string {
   const whole = Math.floor(value + 1e-9);
   const rest = value - whole;
-  if (rest < 0.01) return String(whole);
-  if (rest > 0.99) return String(whole + 1);
+  // Within a hair of a whole number is that number: ⅓× of "Eggs (3)" is 1 egg, not 0.99.
+  if (rest < 0.015) return String(whole);
+  if (rest > 0.985) return String(whole + 1);
   if (style === "fraction" || (style === "auto" && whole < 10)) {
-    const nice = NICE.find(([, v]) => Math.abs(v - rest) < 0.02);
+    const nice = NICE.find(([, v]) => Math.abs(v - rest) < 0.015);
     if (nice) return `${whole > 0 ? whole : ""}${nice[0]}`;
   }
   return String(Math.round(value * 100) / 100);
@@ -204,10 +205,13 @@ export interface IngredientReading {
 }
 
 interface Word {
+  /** As written, without a unit's full stop ("lb." → "lb"). */
   text: string;
   lower: string;
   start: number;
   end: number;
+  /** Where the written word ends, its full stop included. */
+  rawEnd: number;
 }
 
 /** The words of `text` from `at` (split on spaces; a unit's full stop, "lb.", dropped), with where each is. */
@@ -221,7 +225,7 @@ function wordsFrom(text: string, at: number, end = text.length): Word[] {
     if (i > start) {
       const raw = text.slice(start, i);
       const trimmed = raw.endsWith(".") ? raw.slice(0, -1) : raw;
-      words.push({ text: trimmed, lower: trimmed.toLowerCase(), start, end: start + trimmed.length });
+      words.push({ text: trimmed, lower: trimmed.toLowerCase(), start, end: start + trimmed.length, rawEnd: i });
     }
   }
   return words;
@@ -273,17 +277,61 @@ function packSizeAt(text: string, at: number): { size: string; end: number } | n
   return { size: `${text.slice(number.start, number.end)}${unit[1]!.toLowerCase()}`, end: number.end + unit[0].length };
 }
 
-/** The name's words without preparation notes in front ("finely chopped onion" → "onion"). */
-function boughtName(text: string): string {
-  const words = text.trim().split(/\s+/);
+/** Where the bought name starts: after preparation words in front ("finely chopped onion"). */
+function nameStartIn(line: string, from: number, to: number): number {
+  const words = wordsFrom(line, from, to);
   let first = 0;
-  while (first < words.length - 1 && NOTES.has(words[first]!.toLowerCase())) first++;
-  return words.slice(first).join(" ");
+  while (first < words.length - 1 && NOTES.has(words[first]!.lower)) first++;
+  return words[first]?.start ?? from;
+}
+
+// Words after "a"/"an" that say "some", not one: "a few leaves", "a little oil", "a good pinch".
+const VAGUE = new Set(["few", "little", "lot", "lots", "bit", "couple", "good", "generous", "dozen", "touch", "hint"]);
+
+// Nouns whose plural is not the usual one.
+const IRREGULAR_NOUNS: [singular: string, plural: string][] = [
+  ["leaf", "leaves"], ["loaf", "loaves"], ["half", "halves"], ["knife", "knives"], ["tomato", "tomatoes"],
+  ["potato", "potatoes"], ["mango", "mangoes"], ["chilli", "chillies"],
+];
+const NOUN_PLURAL = new Map(IRREGULAR_NOUNS);
+const NOUN_SINGULAR = new Map(IRREGULAR_NOUNS.map(([singular, plural]) => [plural, singular]));
+
+/** The singular and plural of a counted noun ("egg"/"eggs", "berry"/"berries"), or null when it is not a plain noun. */
+function nounForms(word: string): { singular: string; plural: string } | null {
+  const lower = word.toLowerCase();
+  if (!/^[a-z]{3,}$/.test(lower)) return null;
+  const irregular = NOUN_SINGULAR.get(lower) ?? (NOUN_PLURAL.has(lower) ? lower : undefined);
+  if (irregular) return { singular: irregular, plural: NOUN_PLURAL.get(irregular)! };
+  if (/(?:ss|us|is)$/.test(lower)) return null; // "grass", "asparagus", "harissa": not plurals
+  if (lower.endsWith("ies")) return { singular: `${lower.slice(0, -3)}y`, plural: lower };
+  if (/(?:ch|sh|x)es$/.test(lower)) return { singular: lower.slice(0, -2), plural: lower };
+  if (lower.endsWith("s")) return { singular: lower.slice(0, -1), plural: lower };
+  if (/[^aeiou]y$/.test(lower)) return { singular: lower, plural: `${lower.slice(0, -1)}ies` };
+  if (/(?:ch|sh|x)$/.test(lower)) return { singular: lower, plural: `${lower}es` };
+  return { singular: lower, plural: `${lower}s` };
+}
+
+/** The counted noun of a name: its last word ("2 red onions" → "onions"), spelled for the count once scaled. */
+function countedNoun(line: string, from: number, to: number): CountedWord | null {
+  const words = wordsFrom(line, from, to);
+  const last = words[words.length - 1];
+  if (!last || last.rawEnd !== last.end) return null;
+  const forms = nounForms(last.text);
+  return forms ? { start: last.start, end: last.end, ...forms } : null;
+}
+
+/** A unit written as "cups/480ml" or "g/12oz": the unit, and where another measurement of the same amount is. */
+function splitAlternative(word: Word): { unit: string; alternative: [number, number] | null } {
+  const slash = word.text.indexOf("/");
+  if (slash <= 0) return { unit: word.lower, alternative: null };
+  const rest = word.start + slash + 1;
+  return { unit: word.lower.slice(0, slash), alternative: isDigit(word.text.charAt(slash + 1)) ? [rest, word.rawEnd] : null };
 }
 
 /**
  * "2 eggs", "100 g cheese", "1 ½ cups flour", "2-3 cloves garlic, crushed", "a pinch of salt",
- * "a 400g tin of tomatoes", "2 x 400g tins tomatoes", "2 400g tins tomatoes", "1 (400g) can chickpeas".
+ * "an egg", "a 400g tin of tomatoes", "2 x 400g tins tomatoes", "1 (400g) can chickpeas",
+ * "1 can (400g) tomatoes", "2 cups/480ml milk", "1 cup (240ml) milk, warmed".
  */
 function readLeading(line: string): IngredientReading | null {
   let at = skipSpaces(line, 0);
@@ -293,7 +341,6 @@ function readLeading(line: string): IngredientReading | null {
   let range = false;
   const first = readNumberAt(line, at);
   if (first) {
-    if (isLetter(line.charAt(at - 1))) return null;
     numbers.push(first);
     count = first.value;
     at = first.end;
@@ -311,47 +358,69 @@ function readLeading(line: string): IngredientReading | null {
     at += word[0].length;
   }
 
-  // After the count: "x 400g tin", "(400g) can", "400g tin", a measure, a word unit, or nothing.
-  let amountUnit: Omit<Amount, "quantity"> | null = null;
+  // After the count: a pack ("x 400g tin", "(400g) can", "400g tin"), a measure, a word unit, or nothing.
+  let amountUnit: Omit<Amount, "quantity">;
   let countedWord: CountedWord | null = null;
+  let countsNoun = false;
   let quantity = count;
   let rest = at;
   const times = /^[ \u00a0]{0,2}[x×][ \u00a0]{0,2}(?=\d)/i.exec(line.slice(at, at + 8));
   const bracketed = /^[ \u00a0]{0,2}\(/.exec(line.slice(at, at + 4));
   const packStart = times ? at + times[0].length : bracketed ? at + bracketed[0].length : skipSpaces(line, at);
-  const pack = numbers.length > 0 || article ? packSizeAt(line, packStart) : null;
+  const pack = packSizeAt(line, packStart);
   const closing = pack && bracketed ? /^[ \u00a0]{0,2}\)/.exec(line.slice(pack.end, pack.end + 4)) : null;
   const packWordAt = pack && (!bracketed || closing) ? pack.end + (closing ? closing[0].length : 0) : -1;
   const packWord = packWordAt >= 0 ? wordsFrom(line, packWordAt, Math.min(line.length, packWordAt + 20))[0] : undefined;
   const packUnit = packWord ? WORD_UNIT.get(packWord.lower.replace(/[,;]$/, "")) : undefined;
-  if (pack && packWord && packUnit && PACK_WORDS.has(packUnit)) {
-    // A count of packs: the pack size never scales.
+  if (pack && packWord && packUnit) {
+    // A count of packs or pieces of one size ("400g tin", "10cm piece"): the size never scales.
     amountUnit = { unit: `${pack.size} ${packUnit}`, kind: "pack", writtenUnit: `${pack.size} ${packUnit}` };
     countedWord = countedWordOf(packWord);
     if (article) article.beforePack = true;
-    rest = packWord.end;
+    rest = packWord.rawEnd;
+  } else if (pack && times) {
+    // "1 x 2kg chicken": a count of things of one size.
+    amountUnit = { unit: pack.size, kind: "pack", writtenUnit: pack.size };
+    if (article) article.beforePack = true;
+    rest = pack.end;
   } else {
-    const words = wordsFrom(line, at, Math.min(line.length, at + 40));
-    // A unit glued to the number: "100g", "2tbsp".
-    const glued = numbers.length > 0 && at === numbers[numbers.length - 1]!.end && isLetter(line.charAt(at)) ? wordsFrom(line, at, at + 12)[0] : undefined;
-    const unitWords = glued ? [glued, ...words.slice(1)] : words;
+    const words = wordsFrom(line, at, Math.min(line.length, at + 60));
+    // A unit glued to the number: "100g", "2tbsp", "350g/12oz".
+    const glued = numbers.length > 0 && isLetter(line.charAt(at)) ? words[0] : undefined;
+    const head = words[0] ? splitAlternative(words[0]) : null;
+    const unitWords = head ? [{ ...words[0]!, lower: head.unit }, ...words.slice(1)] : words;
     const measured = measureOf(unitWords, 0);
     const word = measured ? null : wordUnitOf(unitWords, 0);
     if (glued && !measured) return null; // "2large", "3x": not a quantity we know
+    if (head?.alternative) numbers.push(...numbersIn(line, head.alternative[0], head.alternative[1]));
     if (measured) {
       const { measure, used } = measured;
       amountUnit = { unit: measure.kind === "mass" ? "g" : "ml", kind: measure.kind, writtenUnit: measure.unit };
       quantity = count * measure.size;
       countedWord = countedWordOf(unitWords[0]!);
-      rest = unitWords[used - 1]!.end;
+      rest = unitWords[used - 1]!.rawEnd;
     } else if (word) {
       amountUnit = { unit: word.unit, kind: "word", writtenUnit: word.unit };
-      countedWord = countedWordOf(word.counted);
-      rest = unitWords[word.used - 1]!.end;
-    } else if (article) {
-      return null; // "a few", "an onion": no number to scale
+      // A size ("3 large eggs") counts the eggs: the noun follows the count, not the size.
+      countsNoun = SIZES.has(word.unit);
+      countedWord = countsNoun ? null : countedWordOf(word.counted);
+      rest = unitWords[word.used - 1]!.rawEnd;
+      // "1 can (400g) tomatoes", "1 pack 250g mozzarella": the size of the pack.
+      if (PACK_WORDS.has(word.unit)) {
+        const sizeAt = skipSpaces(line, rest);
+        const inBracket = line.charAt(sizeAt) === "(";
+        const size = packSizeAt(line, inBracket ? skipSpaces(line, sizeAt + 1) : sizeAt);
+        const sizeEnd = size && inBracket ? /^[ \u00a0]{0,2}\)/.exec(line.slice(size.end, size.end + 4)) : null;
+        if (size && (!inBracket || sizeEnd)) {
+          amountUnit = { unit: `${size.size} ${word.unit}`, kind: "pack", writtenUnit: `${size.size} ${word.unit}` };
+          rest = size.end + (sizeEnd ? sizeEnd[0].length : 0);
+        }
+      }
     } else {
+      // A count of things: "2 eggs", "an egg" ("a few", "a little" say no number).
+      if (article && (VAGUE.has(words[0]?.lower ?? "") || words.length === 0)) return null;
       amountUnit = { unit: "count", kind: "count", writtenUnit: "count" };
+      countsNoun = true;
     }
   }
 
@@ -366,9 +435,21 @@ function readLeading(line: string): IngredientReading | null {
     }
   }
   if (/^of[ \u00a0]/i.test(line.slice(after, after + 3))) after = skipSpaces(line, after + 2);
+  // The name runs to a comma or a bracket; what follows is a note ("(optional)", ", crushed"),
+  // whose own amounts ("(or 2 tsp tamari)") change with the rest.
   const comma = line.indexOf(",", after);
-  const name = boughtName(line.slice(after, comma < 0 ? line.length : comma));
-  if (name === "" || !isLetter(name.charAt(0))) return null;
+  const bracket = line.indexOf("(", after);
+  const nameEnd = Math.min(comma < 0 ? line.length : comma, bracket < 0 ? line.length : bracket);
+  const nameStart = nameStartIn(line, after, nameEnd);
+  const name = line.slice(nameStart, nameEnd).trim();
+  // A name starts with a letter ("5-spice powder" too); "1 lb 8 oz beef" is not 1 lb of "8 oz beef".
+  if (name === "" || !(isLetter(name.charAt(0)) || /^\d+-\p{L}/u.test(name))) return null;
+  if (article && countsNoun && /\bof\b/i.test(name)) return null; // "a squeeze of lemon": not a count of lemons
+  if (bracket >= 0 && bracket === nameEnd) {
+    const close = line.indexOf(")", bracket);
+    if (close > bracket) numbers.push(...numbersIn(line, bracket + 1, close));
+  }
+  if (countsNoun) countedWord = countedNoun(line, nameStart, nameEnd);
   return {
     form: "leading",
     name,
@@ -380,7 +461,13 @@ function readLeading(line: string): IngredientReading | null {
   };
 }
 
-/** Every number between `from` and `to` that is not part of a word ("B12"). */
+// A number that measures something else than the amount: a size ("3cm cubes", "½-inch slices"),
+// a share ("70% cocoa"), a temperature ("180C"). Only the first number of a bracket may be a size:
+// "Ginger (1 inch)" is an amount, "Lamb (2kg cut into 3cm cubes)" is not 6cm cubes at twice the lamb.
+const SIZE_AFTER = /^[ \u00a0-]?(?:cm|mm|inch(?:es)?|in\b|")/i;
+const NEVER_SCALED_AFTER = /^[ \u00a0]?(?:%|°|[CF]\b)/;
+
+/** Every number between `from` and `to` that is an amount (not part of a word like "B12", not a size, share or temperature). */
 function numbersIn(line: string, from: number, to: number): NumberToken[] {
   const found: NumberToken[] = [];
   let i = from;
@@ -389,7 +476,9 @@ function numbersIn(line: string, from: number, to: number): NumberToken[] {
     if ((isDigit(char) || UNICODE_FRACTIONS.has(char)) && !isLetter(line.charAt(i - 1)) && !isDigit(line.charAt(i - 1)) && line.charAt(i - 1) !== ".") {
       const number = readNumberAt(line, i);
       if (number) {
-        found.push(number);
+        const after = line.slice(number.end, number.end + 8);
+        const skipped = NEVER_SCALED_AFTER.test(after) || (found.length > 0 && SIZE_AFTER.test(after));
+        if (!skipped) found.push(number);
         i = number.end;
         continue;
       }
@@ -482,7 +571,13 @@ function gluedMeasure(text: string, at: number): { measure: Measure; used: numbe
  */
 export function readIngredientLine(line: string): IngredientReading | null {
   if (line.length > MAX_LINE) return null;
-  return readLeading(line) ?? readBracket(line);
+  const leading = readLeading(line);
+  if (leading && (leading.amount === null || leading.amount.kind !== "count")) return leading;
+  const bracket = readBracket(line);
+  // A name that starts with a number ("5 spice powder (1 tsp)", "00 flour (500g)") keeps its
+  // quantity in the bracket; "3 eggs (1 for the glaze)" has none there.
+  if (bracket && line.trimEnd().endsWith(")") && bracket.amount && bracket.amount.kind !== "count") return bracket;
+  return leading ?? bracket;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -20,8 +20,9 @@ export const SCALE_LIMITS = { min: 0.25, max: 20 } as const;
 export const SCALE_MESSAGE = "The multiplier must be a number from ¼ to 20, such as 1.5 or 1/2.";
 
 /**
- * The multiplier written in an address or a form ("2", "0.5", "1.5", "1 1/2", "½", "2x"), rounded
- * to hundredths: null when none was given, "invalid" when it is not a number from ¼ to 20.
+ * The multiplier written in an address or a form ("2", "0.5", "1.5", "1 1/2", "½", "1/3", "2x"),
+ * exactly as written (⅓ stays a third, so three eggs make one): null when none was given,
+ * "invalid" when it is not a number from ¼ to 20.
  */
 export function parseScale(value: string | null | undefined): number | null | "invalid" {
   const text = (value ?? "").trim().replace(/[x×]$/i, "").trim();
@@ -29,8 +30,7 @@ export function parseScale(value: string | null | undefined): number | null | "i
   if (text.length > 12) return "invalid";
   const number = readNumberAt(text, 0);
   if (!number || number.end !== text.length) return "invalid";
-  const rounded = Math.round(number.value * 100) / 100;
-  return rounded >= SCALE_LIMITS.min && rounded <= SCALE_LIMITS.max ? rounded : "invalid";
+  return number.value >= SCALE_LIMITS.min && number.value <= SCALE_LIMITS.max ? number.value : "invalid";
 }
 
 /** "½×", "2×", "1.5×": a multiplier as the page shows it. */

@@ -1,11 +1,38 @@
-import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData } from "@remix-run/react";
 
+import { FormAlert } from "~/components/forms";
 import { paths } from "~/lib/paths";
-import { logout } from "~/server/session.server";
+import { earlyRefusalMessage } from "~/lib/refusal";
+import { getUserId, logout } from "~/server/session.server";
 
-// Signing out changes state, so it is a POST only; a GET just goes home.
-export const loader = () => redirect(paths.home());
+export const meta: MetaFunction = () => [{ title: "Sign out · ReciPals" }];
+
+// Signing out changes state, so it is a POST only. A GET of this address sends a visitor home;
+// someone signed in gets a page with the button — where a sign-out the server refused before
+// its action ran (app/lib/refusal.ts) says why.
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (!(await getUserId(request))) throw redirect(paths.home());
+  return null;
+}
 
 export async function action({ request }: ActionFunctionArgs) {
   return logout(request);
+}
+
+export default function LogoutRoute() {
+  const refusal = earlyRefusalMessage(useActionData<typeof action>());
+  return (
+    <section className="auth-card">
+      <h1>Sign out</h1>
+      <Form method="post" className="stack">
+        <FormAlert message={refusal} />
+        <div className="actions">
+          <button type="submit" className="button">
+            Sign out
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
 }

@@ -189,7 +189,7 @@ export default function RecipeRoute() {
             {recipe.serves !== null ? (
               <ServesControl recipeId={recipe.recipe_id} serves={serves} onChange={setServes} />
             ) : (
-              <ScaleControl recipeId={recipe.recipe_id} scale={scale} typed={asked === "invalid" ? (scaleText ?? "") : null} onChange={setScaleText} />
+              <ScaleControl recipeId={recipe.recipe_id} scale={scale} text={scaleText} invalid={asked === "invalid"} onChange={setScaleText} />
             )}
           </div>
           {recipe.ingredients_sec.map((section) => (
@@ -266,7 +266,20 @@ function ServesControl({ recipeId, serves, onChange }: { recipeId: string; serve
  * without stated servings. Without JavaScript each is a page load; with it, the lines rescale at
  * once and the address follows. A multiplier it cannot read is said, and the recipe shown as written.
  */
-function ScaleControl({ recipeId, scale, typed, onChange }: { recipeId: string; scale: number; typed: string | null; onChange: (text: string | null) => void }) {
+function ScaleControl({
+  recipeId,
+  scale,
+  text,
+  invalid,
+  onChange,
+}: {
+  recipeId: string;
+  scale: number;
+  /** The multiplier as the address writes it ("1/3", "1.5"), or null. */
+  text: string | null;
+  invalid: boolean;
+  onChange: (text: string | null) => void;
+}) {
   const hydrated = useHydrated();
   const go = (text: string | null) => {
     onChange(text);
@@ -281,7 +294,7 @@ function ScaleControl({ recipeId, scale, typed, onChange }: { recipeId: string; 
             key={choice}
             to={choice === 1 ? paths.recipe(recipeId) : `${paths.recipe(recipeId)}?scale=${choice}`}
             className="scale-control__choice"
-            aria-current={choice === scale && typed === null ? "true" : undefined}
+            aria-current={choice === scale && !invalid ? "true" : undefined}
             preventScrollReset
             replace
             onClick={(event) => {
@@ -312,16 +325,16 @@ function ScaleControl({ recipeId, scale, typed, onChange }: { recipeId: string; 
           size={4}
           maxLength={12}
           placeholder="1.5"
-          key={typed ?? String(scale)}
-          defaultValue={typed ?? (SCALE_CHOICES.includes(scale as (typeof SCALE_CHOICES)[number]) ? "" : String(scale))}
-          aria-invalid={typed !== null || undefined}
-          aria-describedby={typed !== null ? errorId : undefined}
+          key={text ?? ""}
+          defaultValue={invalid || !SCALE_CHOICES.includes(scale as (typeof SCALE_CHOICES)[number]) ? (text ?? "") : ""}
+          aria-invalid={invalid || undefined}
+          aria-describedby={invalid ? errorId : undefined}
         />
         <button type="submit" className="button button--ghost button--small">
           Apply
         </button>
       </form>
-      {typed !== null ? (
+      {invalid ? (
         <p className="field__error scale-control__error" id={errorId} role="alert">
           {SCALE_MESSAGE}
         </p>

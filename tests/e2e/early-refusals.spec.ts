@@ -6,7 +6,7 @@ import { expect, test, type Page } from "@playwright/test";
 
 import { cameraPhoto } from "../support/photos";
 
-import { E2E_PORT, e2eServerEnv } from "./server-env";
+import { e2eServerEnv } from "./server-env";
 import { ADMIN, botPostFor, failOnBrowserErrors, readDb, signInAs, signInNewUser } from "./utils";
 
 // Answers the server gives before any route runs (app/server/early-answers.server.ts): the upload
@@ -24,11 +24,24 @@ let server: ChildProcess;
 let base: string;
 let port: number;
 
-test.beforeAll(async ({ browserName: _browser }, testInfo) => {
-  port = E2E_PORT + 20 + testInfo.workerIndex;
+/** A port nobody listens on now (the system's choice), so another run on this machine is never reached. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.on("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port: chosen } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(chosen));
+    });
+  });
+}
+
+test.beforeAll(async () => {
+  port = await freePort();
   base = `http://127.0.0.1:${port}`;
   server = spawn(process.execPath, ["scripts/server.js"], { env: { ...process.env, ...e2eServerEnv(port) }, stdio: "ignore" });
   for (let tries = 0; ; tries++) {
+    if (server.exitCode !== null) throw new Error(`the second server exited (${server.exitCode}) before answering on ${port}`);
     const up = await fetch(`${base}/ReciPals/Info`).then((response) => response.ok, () => false);
     if (up) break;
     if (tries > 150) throw new Error(`the second server on ${port} did not start`);
@@ -216,7 +229,9 @@ test("an address holding NUL: a page saying so, not the error page", async ({ pa
       link.textContent = "odd link";
       document.querySelector("main")!.append(link);
     });
+    const asked = page.waitForRequest((request) => new URL(request.url()).pathname === "/ReciPals/Search.data");
     await page.getByRole("link", { name: "odd link" }).click();
+    await asked;
   } else {
     await page.goto(`${base}/ReciPals/Search?q=%00`);
   }

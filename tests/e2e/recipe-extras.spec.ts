@@ -61,11 +61,15 @@ test.describe("multiplier for a recipe without servings", () => {
     await expect(ingredients.getByText("Red Snapper (2 Pounds)")).toBeVisible();
     await expect(ingredients.getByRole("group", { name: "Servings" })).toHaveCount(0);
     const multiplier = ingredients.getByRole("group", { name: "Multiplier" });
+    // With JavaScript it rescales at once, without asking the server again.
+    const asked: string[] = [];
+    page.on("request", (request) => asked.push(request.url()));
     await multiplier.getByRole("link", { name: "2×" }).click();
     await expect(ingredients.getByText("Red Snapper (4 Pounds)")).toBeVisible();
     await expect(ingredients.getByText("Garlic (2 cloves peeled crushed)")).toBeVisible();
     await expect(multiplier.getByRole("link", { name: "2×" })).toHaveAttribute("aria-current", "true");
     await expect(page).toHaveURL(`${RECIPE}?scale=2`);
+    if (javaScriptEnabled) expect(asked.filter((url) => url.includes("/ReciPals/"))).toEqual([]);
     await multiplier.getByRole("link", { name: "½×" }).click();
     await expect(ingredients.getByText("Red Snapper (1 Pound)")).toBeVisible();
     await ingredients.getByLabel("Other").fill("1.5");

@@ -10,12 +10,13 @@ const root = path.resolve(__dirname, "../..");
  * The app's routes as the server build lists them (id, parent, path, index), each with its real
  * module loaded through the test runner: what the server sees at start, without building the app.
  */
-export async function appRoutes(): Promise<Record<string, BuildRoute>> {
+export async function appRoutes(): Promise<Record<string, BuildRoute & { file: string }>> {
   const config = await readConfig(root);
   const entries = await Promise.all(
     Object.values(config.routes).map(async (route) => {
       const module = (await import(path.join(config.appDirectory, route.file))) as object;
-      const entry: BuildRoute = { id: route.id, parentId: route.parentId, path: route.path, index: route.index, caseSensitive: route.caseSensitive, module };
+      const file = path.join(config.appDirectory, route.file);
+      const entry: BuildRoute & { file: string } = { id: route.id, parentId: route.parentId, path: route.path, index: route.index, caseSensitive: route.caseSensitive, module, file };
       return [route.id, entry] as const;
     }),
   );

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+
 import { beforeAll, describe, expect, it } from "vitest";
 
 import * as recipeRoute from "~/routes/api.recipes.$recipe_id";
@@ -16,11 +18,11 @@ import { call } from "./api-helpers";
 import { makeRecipeWithPost } from "./factories";
 import { makeUser, ORIGIN, settle, signedInCookie } from "./helpers";
 
-const form = (path: string, body: string | FormData, contentType?: string) =>
-  new Request(new URL(path, ORIGIN), { method: "POST", body, headers: contentType ? { "Content-Type": contentType } : {} });
+const form = (address: string, body: string | FormData, contentType?: string) =>
+  new Request(new URL(address, ORIGIN), { method: "POST", body, headers: contentType ? { "Content-Type": contentType } : {} });
 
 /** A body that arrives without a declared length, counting how much of it was pulled. */
-function streamed(path: string, totalBytes: number) {
+function streamed(address: string, totalBytes: number) {
   const state = { pulled: 0 };
   const chunk = new TextEncoder().encode(`a=${"b".repeat(16 * 1024 - 2)}`);
   const body = new ReadableStream<Uint8Array>({
@@ -30,7 +32,7 @@ function streamed(path: string, totalBytes: number) {
       controller.enqueue(chunk);
     },
   });
-  const request = new Request(new URL(path, ORIGIN), {
+  const request = new Request(new URL(address, ORIGIN), {
     method: "POST",
     body,
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
@@ -61,7 +63,7 @@ describe("the limit for each request body comes from the route it reaches", () =
     ["/recipals/editor/r1", MULTIPART, BODY_LIMITS.multipartBytes],
     ["/ReciPals/Editor/r1", FORM, BODY_LIMITS.formBytes],
     ["/ReciPals/Account/Profile/u1/Edit", MULTIPART, BODY_LIMITS.multipartBytes],
-    // With JavaScript the profile editor posts to its .data address (the bug of issue 26: 64 KB here).
+    // With JavaScript the profile editor posts to its .data address (a URL-pattern copy gave it 64 KB).
     ["/ReciPals/Account/Profile/u1/Edit.data", MULTIPART, BODY_LIMITS.multipartBytes],
     ["/recipals/account/profile/u1/edit.data", MULTIPART, BODY_LIMITS.multipartBytes],
     ["/ReciPals/Account/Profile/u1.data", MULTIPART, BODY_LIMITS.formBytes],
@@ -83,10 +85,34 @@ describe("the limit for each request body comes from the route it reaches", () =
     expect(limitFor(url.pathname, url.search, type).bytes).toBe(bytes);
   });
 
-  it("holds for every page route that reads photos: each declares it, so its .data address gets the same limit", async () => {
+  it("gives every page address the same limit as its .data address (what Remix's client posts to)", async () => {
     const routes = await appRoutes();
-    const photoForms = Object.values(routes).filter((route) => (route.module as { requestBody?: string }).requestBody === "photo-form");
-    expect(photoForms.map((route) => route.id).sort()).toEqual(["routes/ReciPals.Account.Profile.$uid_.Edit", "routes/ReciPals.Editor.$rid"]);
+    const fullPath = (id: string): string => {
+      const route = routes[id]!;
+      const own = route.path ?? "";
+      return route.parentId ? [fullPath(route.parentId), own].filter(Boolean).join("/") : own;
+    };
+    const pages = Object.values(routes).filter((route) => !route.id.startsWith("routes/api.") && "action" in route.module);
+    expect(pages.length).toBeGreaterThan(15);
+    for (const route of pages) {
+      const path = `/${fullPath(route.id).replace(/:[\w-]+/g, "x").replace(/\*$/, "x/y")}`;
+      const search = route.index ? "?index" : "";
+      for (const type of [MULTIPART, FORM]) {
+        expect(limitFor(`${path}.data`, search, type), `${route.id} ${type}`).toEqual(limitFor(path, search, type));
+      }
+    }
+  });
+
+  it("is the photo limit for every route whose action reads photos: each says so", async () => {
+    const routes = await appRoutes();
+    const readsPhotos = Object.values(routes)
+      .filter((route) => /readMultipartFormLenient|processImage/.test(fs.readFileSync(route.file, "utf8")))
+      .map((route) => route.id);
+    const declared = Object.values(routes)
+      .filter((route) => (route.module as { requestBody?: string }).requestBody === "photo-form")
+      .map((route) => route.id);
+    expect(readsPhotos.sort()).toEqual(declared.sort());
+    expect(declared.length).toBe(2);
   });
 
   it("stops the server at start when a route declares a kind that does not exist", () => {

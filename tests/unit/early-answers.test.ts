@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import path from "node:path";
+
 import { decode } from "turbo-stream";
 import { describe, expect, it } from "vitest";
 
@@ -26,6 +29,14 @@ async function decodeAsRemixClient(body: Uint8Array) {
 }
 
 describe("answers given before a route runs", () => {
+  it("are written with the turbo-stream Remix itself uses (its client reads only that format)", () => {
+    const read = (file: string) => JSON.parse(fs.readFileSync(path.resolve(__dirname, "../..", file), "utf8")) as { version?: string; dependencies?: Record<string, string> };
+    const ours = read("package.json").dependencies!["turbo-stream"];
+    expect(ours).toBe(read("node_modules/@remix-run/server-runtime/package.json").dependencies!["turbo-stream"]);
+    expect(ours).toBe(read("node_modules/@remix-run/react/package.json").dependencies!["turbo-stream"]);
+    expect(read("node_modules/turbo-stream/package.json").version).toBe(ours);
+  });
+
   it("answer a form submission of Remix's client with the refusal as the action's data", async () => {
     const answer = await earlyRefusal({ method: "POST", pathname: "/ReciPals/Account/Profile/u1/Edit.data", status: 503, message: "Busy." });
     expect(answer.status).toBe(503);

@@ -84,8 +84,8 @@ async function statusOf(run: () => Promise<unknown>): Promise<number> {
   }
 }
 
-const loginForm = (fields: Record<string, string>) =>
-  new Request(new URL("/ReciPals/Account/Login", ORIGIN), {
+const loginForm = (fields: Record<string, string>, path = "/ReciPals/Account/Login") =>
+  new Request(new URL(path, ORIGIN), {
     method: "POST",
     body: new URLSearchParams(fields),
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
@@ -423,6 +423,15 @@ describe.skipIf(!TEST_POSTGRES)("PostgreSQL across two app servers (docs/scaling
         expect(dataRequest.status).toBe(503);
         const signIn = await c.handle(loginForm({ username: user.username, password }));
         expect(signIn.status).toBe(503);
+        // The same form sent by Remix's client: the message comes back as the form's data, so the
+        // page shows it on the form (nothing was written) instead of its error page.
+        const clientSignIn = await c.handle(loginForm({ username: user.username, password }, "/ReciPals/Account/Login.data"));
+        expect(clientSignIn.status).toBe(503);
+        expect(clientSignIn.headers.get("Retry-After")).toBe("5");
+        const { decode } = await import("turbo-stream");
+        const decoded = await decode(clientSignIn.body!);
+        await decoded.done;
+        expect(decoded.value).toEqual({ data: { early: true, formError: c.UNAVAILABLE_MESSAGE, error: c.UNAVAILABLE_MESSAGE } });
         const json = await c.apiUser.loader({ request: new Request(new URL(`/api/users/${user.id}`, ORIGIN)), params: { id: user.id }, context: {} });
         expect(json.status).toBe(503);
         expect(json.headers.get("Retry-After")).toBe("5");
