@@ -94,7 +94,8 @@ export async function handleDataRequest(response: Response, { request, context }
     const answer = await earlyRefusal({ method: request.method, pathname: new URL(request.url).pathname, status: 503, message: UNAVAILABLE_MESSAGE });
     return new Response(answer.body, { status: 503, headers: { ...answer.headers, "Retry-After": "5" } });
   }
-  if (request.method === "GET" && response.status === 200 && !isPersonal(request) && !response.headers.has("Set-Cookie")) {
+  if (isPersonal(request)) return withPersonalCaching(response);
+  if (request.method === "GET" && response.status === 200 && !response.headers.has("Set-Cookie")) {
     offerToSharedCache(context);
   }
   return response;
@@ -113,6 +114,23 @@ export function handleError(error: unknown, { request }: LoaderFunctionArgs | Ac
   // One line, not a stack per request, while the database is away (the answer is a 503).
   if (isUnavailable(error)) return void console.warn((error as Error).message);
   console.error(error);
+}
+
+/**
+ * An answer for one person (docs/rules.md#personal-answers): kept by no cache — not the browser's
+ * (a shared computer's next user), not a proxy's.
+ */
+const PERSONAL_CACHE_CONTROL = "private, no-store";
+
+function withPersonalCaching(response: Response): Response {
+  try {
+    response.headers.set("Cache-Control", PERSONAL_CACHE_CONTROL);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    copy.headers.set("Cache-Control", PERSONAL_CACHE_CONTROL);
+    return copy;
+  }
 }
 
 /** The same answer as 503 Service Unavailable, to come back in a few seconds. */
@@ -188,6 +206,7 @@ export default async function handleRequest(
   // Revalidation first: a visitor who already holds this page gets a 304 and nothing is rendered.
   const revalidation = revalidate(request, responseStatusCode, responseHeaders, remixContext, loadContext);
   if (revalidation) return revalidation;
+  if (isPersonal(request)) responseHeaders.set("Cache-Control", PERSONAL_CACHE_CONTROL);
   // The whole document is rendered before it is sent, in one piece: the loaders have all
   // answered by now and no page defers data, so streaming bought nothing but a chain of small
   // writes through a Node stream, a web stream and back (bots and browsers are answered alike).

@@ -7,7 +7,10 @@
  * - touch a request that is not a GET (form posts, API writes pass straight through);
  * - cache /api answers or any page but recipe pages, the Saved list and the shopping list (never Account/*);
  * - keep anything across users: every page tells it who is signed in (app/lib/service-worker.ts),
- *   and a different or absent user (signing out) drops the whole saved cache first.
+ *   and a different or absent user (signing out) drops the whole saved cache first; signing out
+ *   also tells the browser to clear its storage (Clear-Site-Data), this worker's caches included;
+ * - answer someone's kept pages offline once no page has confirmed them signed in for as long
+ *   as a session lasts (30 days): a session that ran out on a shared device shows nothing of theirs.
  * Pages never depend on it: online, every page and answer comes from the network as usual.
  */
 
@@ -24,6 +27,8 @@ const RECIPE_PAGE = /^\/ReciPals\/Recipes\/[^/]+$/;
 /** Same-origin files a cached page may need; nothing else (no /api, no other pages) is stored. */
 const PAGE_ASSET = /^\/(?:build|images|uploads|icons)\/|^\/favicon\.svg$/;
 const MAX_ASSETS_PER_PAGE = 80;
+/** A session's lifetime (app/server/session.server.ts): kept pages are not answered longer than that after the last confirmation. */
+const SESSION_MS = 30 * 24 * 60 * 60 * 1000;
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -116,6 +121,8 @@ async function sync(user, saved, shoppingShown = false) {
     await writeState(cache, state);
   }
   if (user === null) return;
+  state.confirmedAt = Date.now();
+  await writeState(cache, state);
   // The shopping list is kept from the first page a signed-in user opens, and taken again whenever
   // the page shows a changed list (the app says so) or is opened online: in the shop it is there
   // without a connection, as last seen.
@@ -268,7 +275,9 @@ async function navigate(event, request, url) {
   } catch {
     await knownReady; // the page's styles and photos come next: the worker must know them by then
     const saved = await caches.open(SAVED_CACHE);
-    const hit = await saved.match(request, { ignoreSearch: RECIPE_PAGE.test(url.pathname), ignoreVary: true });
+    const state = await readState(saved);
+    const confirmed = state.owner !== null && typeof state.confirmedAt === "number" && Date.now() - state.confirmedAt < SESSION_MS;
+    const hit = confirmed ? await saved.match(request, { ignoreSearch: RECIPE_PAGE.test(url.pathname), ignoreVary: true }) : undefined;
     if (hit) return hit;
     const offline = await caches.match("/offline.html");
     return offline || new Response("You are offline.", { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });

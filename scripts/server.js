@@ -304,8 +304,10 @@ function remixRequestOf(req, res) {
     const parsed = Number.parseInt(value?.split(":")[1] ?? "", 10);
     return Number.isSafeInteger(parsed) ? parsed : null;
   };
-  const chosenPort = port(req.get("X-Forwarded-Host")) ?? port(req.get("host"));
-  // req.hostname honours the trust proxy setting.
+  // A forwarded host (and its port) is believed only behind a trusted proxy (TRUST_PROXY), as
+  // req.hostname and req.protocol believe it; the app's absolute links use PUBLIC_URL when set.
+  const trusted = Boolean(req.app.get("trust proxy fn")?.(req.socket.remoteAddress, 0));
+  const chosenPort = (trusted ? port(req.get("X-Forwarded-Host")) : null) ?? port(req.get("host"));
   const url = `${req.protocol}://${req.hostname}${chosenPort ? `:${chosenPort}` : ""}${req.originalUrl}`;
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {

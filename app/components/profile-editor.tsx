@@ -27,6 +27,7 @@ export interface ProfileEditorFailure {
 
 const LIMITS = USER_LIMITS;
 const SIGNOUT_FORM_ID = "profile-editor-signout";
+const SIGNOUT_EVERYWHERE_FORM_ID = "profile-editor-signout-everywhere";
 
 /** After a refused save, focus the first visible invalid field, else the form's alert. */
 function useFocusFailure(form: RefObject<HTMLFormElement | null>, failure: unknown) {
@@ -86,6 +87,7 @@ export function ProfileEditor({
   failure,
   refusal,
   viewerIsAdmin,
+  ownProfile,
   busy,
 }: {
   user: ProfileEditorUser;
@@ -93,6 +95,8 @@ export function ProfileEditor({
   /** A save refused before the page's action ran: only a message, the form stays as it is. */
   refusal: string | null;
   viewerIsAdmin: boolean;
+  /** One's own profile: a new password asks for the current one, and every session can be ended. */
+  ownProfile: boolean;
   busy: boolean;
 }) {
   const formRef = useRef<HTMLFormElement>(null);
@@ -143,6 +147,18 @@ export function ProfileEditor({
           hint="A new password. Leave empty to keep your current one."
           {...fieldError(failure, "password")}
         />
+        {ownProfile ? (
+          <TextField
+            label="Current Password"
+            key={`currentPassword-${resultKey}`}
+            name="currentPassword"
+            type="password"
+            autoComplete="current-password"
+            maxLength={LIMITS.password}
+            hint="Needed to change your password. Changing it signs you out everywhere else."
+            {...fieldError(failure, "currentPassword")}
+          />
+        ) : null}
         <Labelled label="Role" {...fieldError(failure, "role")}>
           {(props) => (
             // Keyed by the result so a refused admin password puts the choice back to User.
@@ -179,6 +195,11 @@ export function ProfileEditor({
           <button type="submit" form={SIGNOUT_FORM_ID} className="button button--ghost profile-editor__signout">
             Signout
           </button>
+          {ownProfile ? (
+            <button type="submit" form={SIGNOUT_EVERYWHERE_FORM_ID} className="button button--ghost">
+              Sign out everywhere
+            </button>
+          ) : null}
           <Link to={paths.profile(user.id)} className="button button--ghost">
             Cancel
           </Link>
@@ -187,8 +208,13 @@ export function ProfileEditor({
           </button>
         </div>
       </Form>
-      {/* Outside the editor form (forms cannot nest); the Signout button above submits it. */}
+      {/* Outside the editor form (forms cannot nest); the sign-out buttons above submit them. */}
       <Form method="post" action={paths.logout()} id={SIGNOUT_FORM_ID} hidden />
+      {ownProfile ? (
+        <Form method="post" action={paths.logout()} id={SIGNOUT_EVERYWHERE_FORM_ID} hidden>
+          <input type="hidden" name="intent" value="everywhere" />
+        </Form>
+      ) : null}
     </>
   );
 }

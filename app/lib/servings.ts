@@ -1,9 +1,8 @@
 // Servings and multipliers on the recipe page (docs/rules.md#servings-scaling): which amounts the
-// address asks for. The scaling itself is the quantity reader's (app/lib/quantity.ts).
+// address asks for. The scaling itself is the quantity reader's (app/lib/quantity.ts), which the
+// page loads only once someone changes them.
 
-import { formatQuantity, readNumberAt } from "./quantity";
-
-export { formatQuantity, scaleIngredientLine } from "./quantity";
+import { formatQuantity, readNumberAt } from "./numbers";
 
 export const MAX_SERVES = 100;
 

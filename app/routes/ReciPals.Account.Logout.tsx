@@ -4,6 +4,7 @@ import { Form, useActionData } from "@remix-run/react";
 import { FormAlert } from "~/components/forms";
 import { paths } from "~/lib/paths";
 import { earlyRefusalMessage } from "~/lib/refusal";
+import { readForm } from "~/server/body.server";
 import { getUserId, logout } from "~/server/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign out · ReciPals" }];
@@ -17,7 +18,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  return logout(request);
+  const formData = await readForm(request);
+  // "Sign out everywhere" (one's own profile editor) ends every session of the account.
+  return logout(request, { everywhere: formData.get("intent") === "everywhere" });
 }
 
 export default function LogoutRoute() {

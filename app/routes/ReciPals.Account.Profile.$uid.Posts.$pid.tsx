@@ -13,6 +13,7 @@ import { listComments } from "~/server/queries/comments.server";
 import { getPostCard } from "~/server/queries/feed.server";
 import { listUserPosts } from "~/server/queries/posts.server";
 import { requireUser } from "~/server/session.server";
+import { siteOrigin } from "~/server/site.server";
 import feedStyles from "~/styles/feed.css";
 import { Link } from "~/components/link";
 
@@ -42,7 +43,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     // The missing-post page lists what the author does have (docs/rules.md#post-viewer), with an honest 404.
     return data({ uid, postId: pid, available: posts.map((p) => p.post_id) }, { status: 404 });
   }
-  const { origin } = new URL(request.url);
+  const origin = siteOrigin(request);
   return {
     uid,
     post,

@@ -10,6 +10,7 @@ import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
 import { absoluteUrl, shareMeta } from "~/lib/structured-data";
 import { getProfilePage, type ProfileTab } from "~/server/queries/profiles.server";
 import { requireUser } from "~/server/session.server";
+import { siteOrigin } from "~/server/site.server";
 import profileStyles from "~/styles/profile.css";
 import { Link } from "~/components/link";
 
@@ -32,7 +33,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const tab: ProfileTab = new URL(request.url).searchParams.get("tab") === "saved" ? "saved" : "recipes";
   const page = await getProfilePage({ userId: params.uid ?? "", viewerId: viewer.id, tab });
   if (!page) throw new Response("User not found.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  const { origin } = new URL(request.url);
+  const origin = siteOrigin(request);
   const { profile, counts } = page;
   return {
     ...page,

@@ -20,7 +20,7 @@ import { invariantResponse } from "~/server/http.server";
 import { fileBytes, ImageError, IMAGE_MESSAGES, processImage, readMultipartFormLenient, type PicturePlan } from "~/server/images.server";
 import { getUserProfile } from "~/server/queries/users.server";
 import { updateProfile } from "~/server/services/users.server";
-import { requireUser } from "~/server/session.server";
+import { createUserSession, requireUser } from "~/server/session.server";
 import { clientAddress } from "~/server/throttle.server";
 import {
   ADMIN_SECRET_UNSET,
@@ -49,7 +49,7 @@ async function requireEditableUser(request: Request, uid: string) {
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { viewer, user } = await requireEditableUser(request, params.uid ?? "");
-  return { user, viewerIsAdmin: viewer.role === "ADMIN" };
+  return { user, viewerIsAdmin: viewer.role === "ADMIN", ownProfile: viewer.id === user.id };
 }
 
 type Failure = ProfileEditorFailure;
@@ -100,7 +100,15 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const outcome = await updateProfile({
     actor: viewer,
     userId: uid,
-    changes: { name: typed.name, username: typed.username, password: typed.password, role: typed.role, bio: typed.bio, tags },
+    changes: {
+      name: typed.name,
+      username: typed.username,
+      password: typed.password,
+      currentPassword: typed.currentPassword,
+      role: typed.role,
+      bio: typed.bio,
+      tags,
+    },
     picture,
     adminSecret: typed.adminPassword,
     address: clientAddress(context),
@@ -118,11 +126,14 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const alert = ALERT_MESSAGES.has(outcome.message) || outcome.status === 429 || outcome.status === 503 || outcome.errors?.role ? outcome.message : null;
     return refuseSave(outcome.status, { formError: alert, fieldErrors, fields: { ...fields, ...(role ? { role } : {}) }, tags });
   }
-  return redirect(outcome.value.grantedAdmin ? `${paths.profile(uid)}?admin=granted` : paths.profile(uid));
+  const to = outcome.value.grantedAdmin ? `${paths.profile(uid)}?admin=granted` : paths.profile(uid);
+  // A new password ended every session of the account; whoever changed their own starts a fresh one.
+  if (outcome.value.passwordChanged && viewer.id === uid) return createUserSession({ request, userId: uid, redirectTo: to });
+  return redirect(to);
 }
 
 export default function ProfileEditRoute() {
-  const { user, viewerIsAdmin } = useLoaderData<typeof loader>();
+  const { user, viewerIsAdmin, ownProfile } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   // A save the server refused before this action ran (busy, too large, cross-site): said in the
   // form's alert; the form keeps everything typed and chosen.
@@ -136,7 +147,7 @@ export default function ProfileEditRoute() {
       <h1 className="page-title" id="profile-editor-title">
         Edit Profile
       </h1>
-      <ProfileEditor user={user} failure={failure} refusal={refusal} viewerIsAdmin={viewerIsAdmin} busy={busy} />
+      <ProfileEditor user={user} failure={failure} refusal={refusal} viewerIsAdmin={viewerIsAdmin} ownProfile={ownProfile} busy={busy} />
     </section>
   );
 }

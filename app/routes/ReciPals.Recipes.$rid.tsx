@@ -21,8 +21,9 @@ import { useHydrated } from "~/lib/hooks";
 import { COMMENT_MAX } from "~/lib/limits";
 import { DEFAULT_PROFILE_IMAGE, paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { withNotice } from "~/lib/notices";
-import { MAX_SERVES, parseScale, parseServes, SCALE_CHOICES, SCALE_MESSAGE, scaleIngredientLine, scaleLabel } from "~/lib/servings";
+import { MAX_SERVES, parseScale, parseServes, SCALE_CHOICES, SCALE_MESSAGE, scaleLabel } from "~/lib/servings";
 import { absoluteUrl, recipeJsonLd, shareMeta } from "~/lib/structured-data";
+import { scaledSections } from "~/server/amounts.server";
 import { readForm } from "~/server/body.server";
 import { CacheScope } from "~/server/cache-scopes.server";
 import { invariantResponse, readIntent } from "~/server/http.server";
@@ -36,6 +37,7 @@ import { getUser, requireUser } from "~/server/session.server";
 import { scopeSharedCache } from "~/server/shared-cache.server";
 import { addComment } from "~/server/services/interactions.server";
 import { isOnShoppingList } from "~/server/services/shopping.server";
+import { siteOrigin } from "~/server/site.server";
 import recipeStyles from "~/styles/recipe.css";
 import { Link } from "~/components/link";
 
@@ -65,16 +67,23 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     recipe.post_id ? countLikes(recipe.post_id) : Promise.resolve(0),
     viewer ? isOnShoppingList(viewer.id, recipe.recipe_id) : Promise.resolve(false),
   ]);
-  const { origin, searchParams } = new URL(request.url);
+  const { searchParams } = new URL(request.url);
+  const origin = siteOrigin(request);
+  const serves = parseServes(searchParams.get("serves")) ?? recipe.serves ?? 1;
+  const scaleText = recipe.serves === null ? searchParams.get("scale") : null;
+  const factor = amountsFactor(recipe.serves, serves, scaleText);
   const url = `${origin}${paths.recipe(recipe.recipe_id)}`;
   return {
     recipe,
     comments,
     saved,
     onShoppingList,
-    serves: parseServes(searchParams.get("serves")) ?? recipe.serves ?? 1,
+    serves,
     // A multiplier, for a recipe without stated servings (docs/rules.md#servings-scaling).
-    scale: recipe.serves === null ? searchParams.get("scale") : null,
+    scale: scaleText,
+    // The lines at the amounts the address asks for, scaled here: the page shows them without
+    // the quantity reader, which it loads only once someone changes the amounts.
+    shown: { factor, sections: scaledSections(recipe.ingredients_sec, factor) },
     share: {
       url,
       image: absoluteUrl(origin, recipe.photo),
@@ -120,7 +129,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function RecipeRoute() {
-  const { recipe, comments, saved, signedIn, canEdit, onShoppingList, serves: servesFromUrl, scale: scaleFromUrl } = useLoaderData<typeof loader>();
+  const { recipe, comments, saved, signedIn, canEdit, onShoppingList, serves: servesFromUrl, scale: scaleFromUrl, shown } = useLoaderData<typeof loader>();
   const [serves, setServes] = useState(servesFromUrl);
   useEffect(() => setServes(servesFromUrl), [servesFromUrl]);
   // Without stated servings there is nothing to count people from: a multiplier scales instead.
@@ -128,7 +137,10 @@ export default function RecipeRoute() {
   useEffect(() => setScaleText(scaleFromUrl), [scaleFromUrl]);
   const asked = parseScale(scaleText);
   const scale = typeof asked === "number" ? asked : 1;
-  const factor = recipe.serves === null ? scale : serves / recipe.serves;
+  const factor = amountsFactor(recipe.serves, serves, scaleText);
+  const scaler = useScaler();
+  // Amounts changed in the page wait for the quantity reader (loaded on the first change).
+  const rescale = (change: () => void) => void scaler.load().then(change);
   const returnTo = paths.recipe(recipe.recipe_id);
   const hasActions = signedIn || canEdit;
   return (
@@ -187,17 +199,25 @@ export default function RecipeRoute() {
           <div className="recipe__ingredients-head">
             <h2 id="ingredients-heading">Ingredients</h2>
             {recipe.serves !== null ? (
-              <ServesControl recipeId={recipe.recipe_id} serves={serves} onChange={setServes} />
+              <ServesControl recipeId={recipe.recipe_id} serves={serves} onChange={(n) => rescale(() => setServes(n))} />
             ) : (
-              <ScaleControl recipeId={recipe.recipe_id} scale={scale} text={scaleText} invalid={asked === "invalid"} onChange={setScaleText} />
+              <ScaleControl
+                recipeId={recipe.recipe_id}
+                scale={scale}
+                text={scaleText}
+                invalid={asked === "invalid"}
+                onChange={(text) => rescale(() => setScaleText(text))}
+              />
             )}
           </div>
-          {recipe.ingredients_sec.map((section) => (
+          {recipe.ingredients_sec.map((section, sectionIndex) => (
             <div key={section._id} className="recipe__ingredients">
               <h3>For the {section.title}</h3>
               <ul>
                 {section.ingredients.map((line, index) => (
-                  <li key={index}>{factor === 1 ? line : scaleIngredientLine(line, factor)}</li>
+                  <li key={index}>
+                    {factor === shown.factor ? shown.sections[sectionIndex]![index] : factor === 1 ? line : (scaler.scale?.(line, factor) ?? line)}
+                  </li>
                 ))}
               </ul>
             </div>
@@ -223,6 +243,33 @@ export default function RecipeRoute() {
       <Comments comments={comments} signedIn={signedIn} recipeId={recipe.recipe_id} hasPost={recipe.post_id !== null} />
     </article>
   );
+}
+
+/** How much the lines are multiplied by: the servings asked for over the recipe's, or the multiplier. */
+function amountsFactor(recipeServes: number | null, serves: number, scaleText: string | null): number {
+  if (recipeServes !== null) return serves / recipeServes;
+  const scale = parseScale(scaleText);
+  return typeof scale === "number" ? scale : 1;
+}
+
+type Scale = (line: string, factor: number) => string;
+let scalerLoading: Promise<Scale> | null = null;
+
+/**
+ * The quantity reader, loaded the first time someone changes the amounts (the page's first lines
+ * come scaled from the server): it is most of a recipe page's own script, and most visits never
+ * change the amounts.
+ */
+function useScaler(): { scale: Scale | null; load: () => Promise<Scale> } {
+  const [scale, setScale] = useState<Scale | null>(null);
+  const load = () => {
+    scalerLoading ??= import("~/lib/quantity").then((module) => module.scaleIngredientLine);
+    return scalerLoading.then((loaded) => {
+      setScale(() => loaded);
+      return loaded;
+    });
+  };
+  return { scale, load };
 }
 
 /** −/+ links (?serves=N) that work without JavaScript; with it, they rescale at once. */

@@ -5,6 +5,7 @@ import { paths } from "~/lib/paths";
 import { absoluteUrl } from "~/lib/structured-data";
 import { renderRecipesAtom } from "~/server/atom.server";
 import { getRecipesFeed } from "~/server/queries/recipe-feed.server";
+import { siteOrigin } from "~/server/site.server";
 
 // /ReciPals/Users/{uid}/recipes.atom: a public Atom feed of a user's recipes (docs/rules.md#atom-feeds). It is
 // deliberately outside /ReciPals/Account/ (sign-in only, docs/rules.md#pages-that-need-sign-in): feed readers do not sign in,
@@ -13,7 +14,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const uid = params.uid ?? "";
   const feed = await getRecipesFeed(uid);
   if (!feed) return new Response("User not found.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  const { origin } = new URL(request.url);
+  const origin = siteOrigin(request);
   const body = renderRecipesAtom(feed, {
     self: absoluteUrl(origin, recipesFeedPath(uid)),
     profile: absoluteUrl(origin, paths.profile(uid)),

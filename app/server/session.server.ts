@@ -5,7 +5,7 @@ import { createCookie, createCookieSessionStorage, redirect } from "@remix-run/n
 import { paths, safeRedirect } from "~/lib/paths";
 
 import { COOKIE_NAMES } from "./cookies.server";
-import { db } from "./db.server";
+import { db, type DB } from "./db.server";
 import { env, sessionSecret } from "./env.server";
 import { sessionUserColumns, type SessionUser } from "./queries/users.server";
 
@@ -13,8 +13,10 @@ const SESSION_DAYS = 30;
 const SESSION_MS = SESSION_DAYS * 24 * 60 * 60 * 1000;
 const secure = env.NODE_ENV === "production";
 
-// The cookie holds only a random session id; the session itself is a database row,
-// so signing out (or deleting the user) ends it everywhere.
+// The cookie holds only a random session id; the session itself is a database row, so signing
+// out (or deleting the user, or changing the password) ends it everywhere. The row is kept under
+// a hash of the id (docs/rules.md#sessions-and-cookies): the database, and every backup of it,
+// holds no id that would sign anyone in.
 export const sessionCookie = createCookie(COOKIE_NAMES.session, {
   httpOnly: true,
   sameSite: "lax",
@@ -29,6 +31,11 @@ async function readSessionId(request: Request): Promise<string | null> {
   return typeof value === "string" && value.length > 0 ? value : null;
 }
 
+/** What a session is stored under: a hash of its id (the id itself is only ever in the cookie). */
+export function sessionKey(id: string): string {
+  return crypto.createHash("sha256").update(id).digest("base64url");
+}
+
 /** The signed-in user's id, or null for a missing, tampered, expired or deleted session. */
 export async function getUserId(request: Request): Promise<string | null> {
   if (request.method === "GET" || request.method === "HEAD") return (await getUser(request))?.id ?? null;
@@ -41,7 +48,7 @@ async function readSessionUserId(request: Request): Promise<string | null> {
   const row = await db
     .selectFrom("sessions")
     .select(["user_id", "expires_at"])
-    .where("id", "=", sessionId)
+    .where("id", "=", sessionKey(sessionId))
     .executeTakeFirst();
   if (!row || row.expires_at <= Date.now()) return null;
   return row.user_id;
@@ -55,7 +62,7 @@ async function readUser(request: Request): Promise<SessionUser | null> {
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
     .select(sessionUserColumns.map((column) => `users.${column}` as const))
-    .where("sessions.id", "=", sessionId)
+    .where("sessions.id", "=", sessionKey(sessionId))
     .where("sessions.expires_at", ">", Date.now())
     .executeTakeFirst();
   return user ?? null;
@@ -105,19 +112,25 @@ export async function requireAnonymous(request: Request): Promise<void> {
  * useless) and returns the Set-Cookie header value that carries it. Pages redirect with it
  * (createUserSession); the JSON API answers with it.
  */
-export async function startSession(request: Request, userId: string): Promise<string> {
+export async function startSession(request: Request, userId: string, { endOthers = false }: { endOthers?: boolean } = {}): Promise<string> {
   const oldId = await readSessionId(request);
   const id = crypto.randomBytes(32).toString("base64url");
   const now = Date.now();
   await db.transaction().execute(async (trx) => {
-    if (oldId) await trx.deleteFrom("sessions").where("id", "=", oldId).execute();
-    await trx.deleteFrom("sessions").where("user_id", "=", userId).where("expires_at", "<=", now).execute();
+    if (oldId) await trx.deleteFrom("sessions").where("id", "=", sessionKey(oldId)).execute();
+    if (endOthers) await endSessionsOf(userId, trx);
+    else await trx.deleteFrom("sessions").where("user_id", "=", userId).where("expires_at", "<=", now).execute();
     await trx
       .insertInto("sessions")
-      .values({ id, user_id: userId, created_at: new Date(now).toISOString(), expires_at: now + SESSION_MS })
+      .values({ id: sessionKey(id), user_id: userId, created_at: new Date(now).toISOString(), expires_at: now + SESSION_MS })
       .execute();
   });
   return sessionCookie.serialize(id);
+}
+
+/** Ends every session of the user (a password changed, "Sign out everywhere"), in the caller's transaction if given. */
+export async function endSessionsOf(userId: string, database: DB = db): Promise<void> {
+  await database.deleteFrom("sessions").where("user_id", "=", userId).execute();
 }
 
 /** Starts a fresh session (see startSession) and redirects with its cookie. */
@@ -139,12 +152,25 @@ export async function createUserSession({
 /** Ends the request's session (if any) and returns the Set-Cookie header value that clears the cookie. */
 export async function endSession(request: Request): Promise<string> {
   const sessionId = await readSessionId(request);
-  if (sessionId) await db.deleteFrom("sessions").where("id", "=", sessionId).execute();
+  if (sessionId) await db.deleteFrom("sessions").where("id", "=", sessionKey(sessionId)).execute();
   return sessionCookie.serialize("", { maxAge: 0 });
 }
 
-export async function logout(request: Request): Promise<Response> {
-  return redirect(paths.home(), { headers: { "Set-Cookie": await endSession(request) } });
+/**
+ * What a browser must forget when someone signs out: its HTTP cache and its storage (the service
+ * worker's offline copies included), so the next person on a shared device finds nothing of theirs.
+ */
+export const SIGNED_OUT_HEADERS = { "Clear-Site-Data": '"cache", "storage"' } as const;
+
+/** Signs out: this session, or with `everywhere` every session of the user. */
+export async function logout(request: Request, { everywhere = false }: { everywhere?: boolean } = {}): Promise<Response> {
+  if (everywhere) {
+    const userId = await readSessionUserId(request);
+    if (userId) await endSessionsOf(userId);
+  }
+  const headers = new Headers(SIGNED_OUT_HEADERS);
+  headers.append("Set-Cookie", await endSession(request));
+  return redirect(paths.home(), { headers });
 }
 
 // The sign-up draft between the two steps (docs/rules.md#sign-up-draft). Signed, so it cannot be forged;

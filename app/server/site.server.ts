@@ -31,3 +31,12 @@ function webUrl(text: string | undefined): string | null {
     return null;
   }
 }
+
+/**
+ * The site's own address, for every absolute link a page or feed carries (feeds, share previews,
+ * structured data): PUBLIC_URL when set, so no request can choose it with its Host header (the
+ * feed is cached by others for minutes); otherwise the address the request came to.
+ */
+export function siteOrigin(request: Request, configured: string | undefined = env.PUBLIC_URL): string {
+  return configured ?? new URL(request.url).origin;
+}

@@ -4,11 +4,16 @@ import { db, type DB } from "./db.server";
 import { addressKey } from "./ip.server";
 import { adminSecretMatches } from "./validation/profile.server";
 
-// Sign-in throttling: only failures count; once a username or an address has too many in the
-// window, every sign-in for it is refused (right password included) until the window has
-// passed. IPv6 addresses count by their /64. Kept in the database, so a restart does not reset
-// it and every server of a cluster counts the same attempts.
-export const THROTTLE = { windowMs: 15 * 60 * 1000, perUsername: 5, perAddress: 20 } as const;
+// Sign-in throttling (docs/rules.md#sign-in-throttling): only failures count, within a window.
+// - One address guessing one account: after `perUsernameAndAddress` failures that pair is refused
+//   (right password included) until the window has passed.
+// - One address guessing many accounts: after `perAddress` failures the address is refused.
+// - Many addresses guessing one account: once it has `usernameUnderAttack` failures, an address
+//   that has failed on it may not try again, while an address with no failure on it still may —
+//   so nobody can keep the owner (or an admin) out by failing on purpose from elsewhere.
+// IPv6 addresses count by their /64. Kept in the database, so a restart does not reset it and
+// every server of a cluster counts the same attempts.
+export const THROTTLE = { windowMs: 15 * 60 * 1000, perUsernameAndAddress: 5, perAddress: 20, usernameUnderAttack: 10 } as const;
 export const THROTTLE_MESSAGE = "Too many attempts. Please try again in a few minutes.";
 
 export class ThrottledError extends Error {
@@ -46,22 +51,27 @@ export async function beginSignInAttempt({ username, address }: SignInSubject, d
   const key = usernameKey(username);
   const place = address ? addressKey(address) : "";
   return database.transaction().execute(async (trx) => {
-    const count = async (column: "username_key" | "address", value: string) => {
-      const row = await trx
+    const count = async (where: { username_key?: string; address?: string }) => {
+      let query = trx
         .selectFrom("sign_in_failures")
         .select([(eb) => eb.fn.countAll<number>().as("n"), (eb) => eb.fn.min("at").as("oldest")])
-        .where(column, "=", value)
-        .where("at", ">", since)
-        .executeTakeFirstOrThrow();
-      return { n: Number(row.n), oldest: row.oldest === null ? null : Number(row.oldest) };
+        .where("at", ">", since);
+      if (where.username_key !== undefined) query = query.where("username_key", "=", where.username_key);
+      if (where.address !== undefined) query = query.where("address", "=", where.address);
+      const row = await query.executeTakeFirstOrThrow();
+      return { n: Number(row.n), oldest: row.oldest === null ? now : Number(row.oldest) };
     };
-    const checks: { n: number; oldest: number | null; limit: number }[] = [{ ...(await count("username_key", key)), limit: THROTTLE.perUsername }];
-    if (place) checks.push({ ...(await count("address", place)), limit: THROTTLE.perAddress });
-    for (const check of checks) {
-      if (check.n >= check.limit) {
-        const retryAt = (check.oldest ?? now) + THROTTLE.windowMs;
-        throw new ThrottledError(Math.max(1, Math.ceil((retryAt - now) / 1000)));
-      }
+    const pair = await count({ username_key: key, address: place });
+    const account = await count({ username_key: key });
+    const from = place ? await count({ address: place }) : { n: 0, oldest: now };
+    const refusedBy = [
+      pair.n >= THROTTLE.perUsernameAndAddress ? pair : null,
+      from.n >= THROTTLE.perAddress ? from : null,
+      account.n >= THROTTLE.usernameUnderAttack && pair.n > 0 ? pair : null,
+    ].filter((reason): reason is { n: number; oldest: number } => reason !== null);
+    if (refusedBy.length > 0) {
+      const retryAt = Math.max(...refusedBy.map((reason) => reason.oldest)) + THROTTLE.windowMs;
+      throw new ThrottledError(Math.max(1, Math.ceil((retryAt - now) / 1000)));
     }
     // Keep the table small: rows older than the window never count again.
     await trx.deleteFrom("sign_in_failures").where("at", "<=", sql<number>`${since}`).execute();
@@ -79,7 +89,7 @@ export async function forgetSignInAttempt(id: number, database: DB = db): Promis
   await database.deleteFrom("sign_in_failures").where("id", "=", id).execute();
 }
 
-/** A successful sign-in forgets that username's earlier failures (the address's stay). */
+/** A successful sign-in forgets that username's earlier failures (the address's stay for its other accounts). */
 export async function clearSignInFailures({ username }: { username: string }, database: DB = db): Promise<void> {
   await database.deleteFrom("sign_in_failures").where("username_key", "=", usernameKey(username)).execute();
 }

@@ -263,6 +263,7 @@ test.describe("profile editor", () => {
     const me = await signUp(page, "rekey", { password: PASSWORD });
     await page.goto(`${profileUrl(me.id)}/Edit`);
     await page.getByLabel("Password", { exact: true }).fill("my new password");
+    await page.getByLabel("Current Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Save" }).click();
     await expect(page).toHaveURL(profileUrl(me.id));
     await signOut(page);

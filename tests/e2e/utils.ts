@@ -63,11 +63,13 @@ export function writeDb<T>(write: (db: SQLite.Database) => T): T {
 // ---------------------------------------------------------------------------------------------
 // Session fixture: sign a browser in without the login form (no password check, no scrypt).
 // What the server does at sign-in (app/server/session.server.ts startSession): a `sessions` row
-// holding a random id, and the cookie `recipals_session` = that id, signed by Remix's
+// under a hash of a random id, and the cookie `recipals_session` = that id, signed by Remix's
 // createCookie with SESSION_SECRET. playwright.config.ts starts the server with this secret and
 // NODE_ENV=production, so the cookie is Secure (Chromium keeps Secure cookies for 127.0.0.1).
 
 const SESSION_SECRET = "e2e-session-secret-0123456789abcdef"; // = webServer.env.SESSION_SECRET in playwright.config.ts
+/** What the server keeps a session under (app/server/session.server.ts): a hash of its id. */
+const sessionKey = (id: string) => crypto.createHash("sha256").update(id).digest("base64url");
 const SESSION_MS = 30 * 24 * 60 * 60 * 1000; // SESSION_DAYS in app/server/session.server.ts
 const sessionCookie = createCookie("recipals_session", {
   httpOnly: true,
@@ -104,7 +106,7 @@ export async function signInAs(page: Page, user: { username: string; id?: string
   const sessionId = crypto.randomBytes(32).toString("base64url");
   const now = Date.now();
   writeDb((db) =>
-    db.prepare("insert into sessions (id, user_id, created_at, expires_at) values (?, ?, ?, ?)").run(sessionId, userId, new Date(now).toISOString(), now + SESSION_MS),
+    db.prepare("insert into sessions (id, user_id, created_at, expires_at) values (?, ?, ?, ?)").run(sessionKey(sessionId), userId, new Date(now).toISOString(), now + SESSION_MS),
   );
   const header = await sessionCookie.serialize(sessionId);
   const pair = header.split(";")[0]!;

@@ -34,7 +34,7 @@ describe("guessing the admin secret", () => {
 
   it("the profile editor: after 5 wrong guesses, even the right secret is refused with 429", async () => {
     const user = await quickUser();
-    for (let i = 0; i < THROTTLE.perUsername; i += 1) {
+    for (let i = 0; i < THROTTLE.perUsernameAndAddress; i += 1) {
       const wrong = await elevate(user, `guess-${i}`);
       expect(wrong.status).toBe(403);
       expect((wrong.body as { formError: string }).formError).toBe("Incorrect admin password");

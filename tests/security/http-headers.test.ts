@@ -556,3 +556,26 @@ describe("sign-in throttling over HTTP", () => {
     expect(res.status).toBe(429);
   }, 120_000);
 });
+
+describe("absolute links (feeds, share previews) are not the request's to choose", () => {
+  const atomLinks = (body: string) => [...body.matchAll(/href="([^"]+)"/g)].map((match) => match[1]!);
+
+  it("without TRUST_PROXY a forwarded host is not believed, its port neither", async () => {
+    const feed = await request(prod, "GET", `/ReciPals/Users/${SEEDED.id}/recipes.atom`, { headers: { "X-Forwarded-Host": "evil.example:8443", "X-Forwarded-Proto": "https" } });
+    expect(feed.status).toBe(200);
+    const links = atomLinks(feed.body);
+    expect(links.length).toBeGreaterThan(1);
+    for (const link of links) expect(link, link).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${prod.port}/`));
+  });
+
+  it("with PUBLIC_URL every absolute link is the site's, whatever the Host says", async () => {
+    const server = await startServer({ databasePath: dbFile, env: { PUBLIC_URL: "https://recipes.example/" } });
+    const feed = await request(server, "GET", `/ReciPals/Users/${SEEDED.id}/recipes.atom`, { headers: { Host: "evil.example" } });
+    for (const link of atomLinks(feed.body)) expect(link, link).toMatch(/^https:\/\/recipes\.example\//);
+    const recipe = await request(server, "GET", "/ReciPals/Recipes/jd-R1", { headers: { Host: "evil.example" } });
+    expect(recipe.body).toContain('<meta property="og:url" content="https://recipes.example/ReciPals/Recipes/jd-R1"');
+    expect(recipe.body).not.toContain("evil.example");
+    server.kill("SIGTERM");
+    await server.exited;
+  }, 120_000);
+});

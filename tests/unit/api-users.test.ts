@@ -77,7 +77,7 @@ describe("POST /api/users/signin", () => {
 
   it("throttles: after the failure limit even the right password gets 429 with Retry-After", async () => {
     const user = await makeUser();
-    for (let i = 0; i < THROTTLE.perUsername; i += 1) {
+    for (let i = 0; i < THROTTLE.perUsernameAndAddress; i += 1) {
       await call(signinRoute, "POST", "/api/users/signin", { body: { username: user.username, password: "wrong" } });
     }
     const answer = await call(signinRoute, "POST", "/api/users/signin", { body: { username: user.username, password: user.password } });
@@ -316,7 +316,7 @@ describe("PUT /api/users/{id}", () => {
     const me = await person();
     await put(me, me.id, { _id: me.id, password: "" });
     expect((await verifyLogin({ username: me.username, password: me.password })).ok).toBe(true);
-    const answer = await put(me, me.id, { ...(await current(me.id)), password: "brand new" });
+    const answer = await put(me, me.id, { ...(await current(me.id)), password: "brand new", currentPassword: me.password });
     expect(answer.status).toBe(200);
     expect((await verifyLogin({ username: me.username, password: "brand new" })).ok).toBe(true);
   });

@@ -69,6 +69,7 @@ describe("profile editor: who may open it", () => {
     expect(result).toEqual({
       user: { id: user.id, username: user.username, name: user.name, role: "USER", profile: "/images/profile.png", bio: "", tags: ["Baker"] },
       viewerIsAdmin: false,
+      ownProfile: true,
     });
     expect(JSON.stringify(result)).not.toMatch(/password|scrypt/i);
   });
@@ -125,7 +126,7 @@ describe("profile editor: saving", () => {
     const cookie = await signedInCookie(user.id);
     expectRedirect(await save(user.id, formOf(user), cookie), profilePath(user.id));
     expect((await verifyLogin({ username: user.username, password: "old password" })).ok).toBe(true);
-    expectRedirect(await save(user.id, formOf(user, { password: "brand new pw" }), cookie), profilePath(user.id));
+    expectRedirect(await save(user.id, formOf(user, { password: "brand new pw", currentPassword: "old password" }), cookie), profilePath(user.id));
     expect((await verifyLogin({ username: user.username, password: "brand new pw" })).ok).toBe(true);
     expect((await verifyLogin({ username: user.username, password: "old password" })).ok).toBe(false);
   });

@@ -2,7 +2,8 @@ import fs from "node:fs";
 
 import { describe, expect, it } from "vitest";
 
-import { formatQuantity, parseServes, scaleIngredientLine } from "~/lib/servings";
+import { formatQuantity, scaleIngredientLine } from "~/lib/quantity";
+import { parseServes } from "~/lib/servings";
 
 describe("scaling ingredient lines", () => {
   it.each([

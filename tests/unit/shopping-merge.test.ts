@@ -3,7 +3,7 @@ import fs from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
-import { scaleIngredientLine } from "~/lib/servings";
+import { scaleIngredientLine } from "~/lib/quantity";
 import {
   MAX_LINE,
   mergeShoppingList,

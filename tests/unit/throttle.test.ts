@@ -13,21 +13,34 @@ const login = (fields: Record<string, string>, address = "203.0.113.7") =>
   settle(() => loginAction({ request: formRequest("/ReciPals/Account/Login", fields), params: {}, context: { clientAddress: address } }));
 
 describe("sign-in throttling", () => {
-  it("refuses a username after 5 failures, right password included, with 429 and the message", async () => {
+  it("refuses an account to the address that failed on it 5 times, right password included, with 429 and the message", async () => {
     const user = await makeUser();
-    for (let i = 0; i < THROTTLE.perUsername; i++) {
+    for (let i = 0; i < THROTTLE.perUsernameAndAddress; i++) {
       expect(dataOf(await login({ username: user.username, password: "wrong" })).status).toBe(401);
     }
     const blocked = dataOf<{ formError: string }>(await login({ username: user.username, password: user.password }));
     expect(blocked.status).toBe(429);
     expect(blocked.data.formError).toBe(THROTTLE_MESSAGE);
-    // The username is blocked from any address, in any letter case.
-    expect(dataOf(await login({ username: user.username.toUpperCase(), password: user.password }, "198.51.100.1")).status).toBe(429);
+    // In any letter case; but the owner elsewhere is not locked out by someone failing on purpose.
+    expect(dataOf(await login({ username: user.username.toUpperCase(), password: user.password })).status).toBe(429);
+    expectRedirect(await login({ username: user.username, password: user.password }, "198.51.100.1"), "/ReciPals/Home");
+  });
+
+  it("an account failed on from many addresses refuses those addresses, while the owner's clean address still signs in", { timeout: 60_000 }, async () => {
+    const user = await makeUser();
+    for (let i = 0; i < THROTTLE.usernameUnderAttack; i++) {
+      expect(dataOf(await login({ username: user.username, password: "wrong" }, `198.51.100.${50 + i}`)).status).toBe(401);
+    }
+    // Each of those addresses failed once only, yet may not try again while the account is under attack…
+    expect(dataOf(await login({ username: user.username, password: user.password }, "198.51.100.50")).status).toBe(429);
+    expect(dataOf(await login({ username: user.username, password: "another guess" }, "198.51.100.51")).status).toBe(429);
+    // …and an address with no failure on it still may: the right password signs in.
+    expectRedirect(await login({ username: user.username, password: user.password }, "192.0.2.200"), "/ReciPals/Home");
   });
 
   it("lets the username in again once the window has passed", async () => {
     const user = await makeUser();
-    for (let i = 0; i < THROTTLE.perUsername; i++) await login({ username: user.username, password: "wrong" });
+    for (let i = 0; i < THROTTLE.perUsernameAndAddress; i++) await login({ username: user.username, password: "wrong" });
     await db.updateTable("sign_in_failures").set((eb) => ({ at: eb("at", "-", THROTTLE.windowMs) })).execute();
     expectRedirect(await login({ username: user.username, password: user.password }), "/ReciPals/Home");
   });
@@ -43,9 +56,9 @@ describe("sign-in throttling", () => {
 
   it("forgets a username's failures after a successful sign-in", async () => {
     const user = await makeUser();
-    for (let i = 0; i < THROTTLE.perUsername - 1; i++) await login({ username: user.username, password: "wrong" });
+    for (let i = 0; i < THROTTLE.perUsernameAndAddress - 1; i++) await login({ username: user.username, password: "wrong" });
     expectRedirect(await login({ username: user.username, password: user.password }), "/ReciPals/Home");
-    for (let i = 0; i < THROTTLE.perUsername - 1; i++) await login({ username: user.username, password: "wrong" });
+    for (let i = 0; i < THROTTLE.perUsernameAndAddress - 1; i++) await login({ username: user.username, password: "wrong" });
     expectRedirect(await login({ username: user.username, password: user.password }), "/ReciPals/Home");
   });
 
@@ -57,16 +70,14 @@ describe("sign-in throttling", () => {
 });
 
 describe("sign-in throttling under parallel attempts", () => {
-  it("40 wrong passwords at once for one username: at most 5 are checked, the rest get 429", async () => {
+  it("40 wrong passwords at once for one account from one address: exactly 5 are checked, the rest get 429", async () => {
     const user = await makeUser();
-    const answers = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => login({ username: user.username, password: `wrong-${i}` }, `198.51.100.${i + 1}`)),
-    );
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => login({ username: user.username, password: `wrong-${i}` }, "198.51.100.7")));
     const statuses = answers.map((answer) => dataOf(answer).status);
-    expect(statuses.filter((status) => status === 401)).toHaveLength(THROTTLE.perUsername);
-    expect(statuses.filter((status) => status === 429)).toHaveLength(40 - THROTTLE.perUsername);
-    // And the right password is refused too until the window has passed.
-    expect(dataOf(await login({ username: user.username, password: user.password }, "198.51.100.200")).status).toBe(429);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(THROTTLE.perUsernameAndAddress);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(40 - THROTTLE.perUsernameAndAddress);
+    // And the right password is refused too, from there, until the window has passed.
+    expect(dataOf(await login({ username: user.username, password: user.password }, "198.51.100.7")).status).toBe(429);
   });
 
   it("the per-address limit holds in parallel too: 40 guesses from one address at 40 usernames, 20 checked", async () => {
@@ -80,26 +91,26 @@ describe("sign-in throttling under parallel attempts", () => {
     const user = await makeUser();
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        call(signinRoute, "POST", "/api/users/signin", { body: { username: user.username, password: `nope-${i}` }, context: { clientAddress: `203.0.113.${i + 1}` } }),
+        call(signinRoute, "POST", "/api/users/signin", { body: { username: user.username, password: `nope-${i}` }, context: { clientAddress: "203.0.113.77" } }),
       ),
     );
-    expect(answers.filter((answer) => answer.status === 401)).toHaveLength(THROTTLE.perUsername);
-    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(30 - THROTTLE.perUsername);
+    expect(answers.filter((answer) => answer.status === 401)).toHaveLength(THROTTLE.perUsernameAndAddress);
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(30 - THROTTLE.perUsernameAndAddress);
   });
 
   it("the admin secret holds the same limit in parallel", async () => {
     const user = await makeUser();
     const results = await Promise.allSettled(
-      Array.from({ length: 30 }, (_, i) => checkAdminSecret({ typed: `guess-${i}`, secret: "the-secret", userId: user.id, address: `203.0.113.${i + 1}` })),
+      Array.from({ length: 30 }, (_, i) => checkAdminSecret({ typed: `guess-${i}`, secret: "the-secret", userId: user.id, address: "203.0.113.78" })),
     );
-    expect(results.filter((result) => result.status === "fulfilled" && result.value === false)).toHaveLength(THROTTLE.perUsername);
-    expect(results.filter((result) => result.status === "rejected" && result.reason instanceof ThrottledError)).toHaveLength(30 - THROTTLE.perUsername);
-    await expect(checkAdminSecret({ typed: "the-secret", secret: "the-secret", userId: user.id, address: "203.0.113.200" })).rejects.toBeInstanceOf(ThrottledError);
+    expect(results.filter((result) => result.status === "fulfilled" && result.value === false)).toHaveLength(THROTTLE.perUsernameAndAddress);
+    expect(results.filter((result) => result.status === "rejected" && result.reason instanceof ThrottledError)).toHaveLength(30 - THROTTLE.perUsernameAndAddress);
+    await expect(checkAdminSecret({ typed: "the-secret", secret: "the-secret", userId: user.id, address: "203.0.113.78" })).rejects.toBeInstanceOf(ThrottledError);
   });
 
   it("a success or a form refused before any check does not stay counted", async () => {
     const user = await makeUser();
-    for (let i = 0; i < THROTTLE.perUsername * 2; i++) expectRedirect(await login({ username: user.username, password: user.password }), "/ReciPals/Home");
+    for (let i = 0; i < THROTTLE.perUsernameAndAddress * 2; i++) expectRedirect(await login({ username: user.username, password: user.password }), "/ReciPals/Home");
     const rows = await db.selectFrom("sign_in_failures").select("id").where("username_key", "=", user.username.toLowerCase()).execute();
     expect(rows).toHaveLength(0);
   });

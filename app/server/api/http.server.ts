@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 
 import { BODY_MESSAGES, bodyLimitOf, holdsNul, type RequestBodyKind } from "../body.server";
+import { isPersonalRequest } from "../cookies.server";
 import { isUnavailable, UNAVAILABLE_MESSAGE } from "../db.server";
 import { env } from "../env.server";
 import type { SessionUser } from "../queries/users.server";
@@ -94,7 +95,8 @@ export function withApiHeaders(request: Request, response: Response): Response {
     headers = response.headers;
     headers.append("Vary", "Origin");
   }
-  if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
+  // Answers depend on the session: kept by no cache, and a signed-in person's by no shared one.
+  if (!headers.has("Cache-Control")) headers.set("Cache-Control", isPersonalRequest(request.headers.get("Cookie"), request.headers.get("Authorization")) ? "private, no-store" : "no-store");
   const origin = allowedOrigin(request);
   if (origin) {
     headers.set("Access-Control-Allow-Origin", origin);

@@ -10,7 +10,7 @@ import { readUsersWithLists, type SessionUser } from "../queries/users.server";
 import { removeFollower, setFollowing as setFollowingService } from "../services/follows.server";
 import { INTERACTION_MESSAGES, setSaved as setSavedService } from "../services/interactions.server";
 import { addPlaceholderUser, createAccount, deleteUser, updateProfile, USER_MESSAGES } from "../services/users.server";
-import { endSession, startSession } from "../session.server";
+import { endSession, SIGNED_OUT_HEADERS, startSession } from "../session.server";
 import { scopeSharedCache } from "../shared-cache.server";
 import { clientAddress, ThrottledError } from "../throttle.server";
 import { NOT_ALLOWED } from "../validation/profile.server";
@@ -73,7 +73,7 @@ export async function signIn({ request, context }: ApiArgs): Promise<Response> {
 
 /** POST /api/users/signout: ends the session (if any). */
 export async function signOut({ request }: ApiArgs): Promise<Response> {
-  return json({ signedOut: true }, { headers: { "Set-Cookie": await endSession(request) } });
+  return json({ signedOut: true }, { headers: { ...SIGNED_OUT_HEADERS, "Set-Cookie": await endSession(request) } });
 }
 
 /** GET or POST /api/users/profile: the session user, or 401 (never `{}`). */
@@ -181,9 +181,11 @@ const UserPutSchema = z.object({
   posts: idList.optional(),
   saved_recipes: idList.optional(),
   adminPassword: z.string().max(1000).optional(),
+  // Asked of someone changing their own password (docs/rules.md#passwords).
+  currentPassword: z.string().max(1000).optional(),
 });
 
-/** User fields, as opposed to `_id`, `__v`, the admin secret and fields we do not know. */
+/** User fields, as opposed to `_id`, `__v`, the admin secret, the current password and fields we do not know. */
 const USER_FIELDS = ["name", "username", "password", "role", "bio", "profile", "tags", "followers", "following", "posts", "saved_recipes"] as const;
 
 interface FollowOp {
@@ -281,26 +283,37 @@ export async function updateUser({ request, params, context }: ApiArgs): Promise
   const ops = relations.ops;
   if (refused.size > 0) throw new ApiError(403, [...refused.values()][0]!, { refused: [...refused.keys()] });
 
+  let renewed: string | null = null;
   if (plainChanged) {
     const picture = pictureChanged
       ? await planPicture(body.profile!, { current: target.profile, fallback: DEFAULT_PROFILE_IMAGE, field: "profile" })
       : ({ kind: "keep" } as const);
-    unwrap(
+    const updated = unwrap(
       await updateProfile({
         actor,
         userId: target.id,
-        changes: { name: body.name, username: body.username, bio: body.bio, tags: body.tags, role: body.role, password: body.password },
+        changes: {
+          name: body.name,
+          username: body.username,
+          bio: body.bio,
+          tags: body.tags,
+          role: body.role,
+          password: body.password,
+          currentPassword: body.currentPassword,
+        },
         picture,
         adminSecret: body.adminPassword ?? "",
         address: clientAddress(context),
       }),
     );
+    // A new password ended every session of the account: whoever changed their own gets a fresh one.
+    if (updated.passwordChanged && actor.id === target.id) renewed = await startSession(request, actor.id);
   }
   for (const op of ops) {
     if (op.kind === "remove") unwrap(await removeFollower({ actor, ownerId: op.a, followerId: op.b }));
     else unwrap(await setFollowingService({ actor, targetId: op.b, following: op.kind === "follow" }));
   }
-  return json(await apiUser(target.id));
+  return json(await apiUser(target.id), renewed ? { headers: { "Set-Cookie": renewed } } : {});
 }
 
 // ---------------------------------------------------------------------------------------------

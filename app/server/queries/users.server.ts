@@ -84,6 +84,12 @@ export async function verifyLogin(
   return { ok: true, user };
 }
 
+/** Whether `password` is the user's own (asked before a password change). The hash never leaves this function. */
+export async function isCurrentPassword(userId: string, password: string, database: DB = db): Promise<boolean> {
+  const row = await database.selectFrom("users").select("password_hash").where("id", "=", userId).executeTakeFirst();
+  return row !== undefined && (await verifyPassword(password, row.password_hash));
+}
+
 export interface NewUser {
   id?: string;
   name: string;
@@ -159,47 +165,51 @@ export async function isLastAdmin(userId: string, database: DB): Promise<boolean
   return admins.length === 1 && admins[0]!.id === userId;
 }
 
+/**
+ * What a profile save writes: only the fields given. What the request did not change is not
+ * written back, so a save that read the user before another one changed it (an ADMIN demoting
+ * them meanwhile, while this save hashed a password) cannot put the old value back.
+ */
 export interface ProfileUpdate {
   id: string;
-  name: string;
-  username: string;
-  role: Role;
-  bio: string;
-  tags: string[];
-  /** A new password's hash; undefined keeps the old password. */
+  name?: string;
+  username?: string;
+  role?: Role;
+  bio?: string;
+  tags?: string[];
+  /** A new password's hash: it also ends every session of the user, in the same transaction. */
   passwordHash?: string;
-  /** A new picture's URL; undefined keeps the old picture. */
+  /** A new picture's URL. */
   profile?: string;
 }
 
 /**
- * Saves the profile editor in one transaction (user row and ordered tags together);
+ * Saves a profile in one transaction (user row, ordered tags, the sessions a new password ends);
  * refuses a username another user has, whatever its case, and the last ADMIN giving up the role.
- * Returns the updated user.
  */
 export async function updateUserProfile(input: ProfileUpdate, database: DB = db): Promise<UserProfile> {
   return database.transaction().execute(async (trx) => {
-    if (await isUsernameTakenByOther(input.username, input.id, trx)) throw new UsernameTakenError(input.username);
-    if (input.role !== "ADMIN" && (await isLastAdmin(input.id, trx))) throw new LastAdminError("demote");
-    await trx
-      .updateTable("users")
-      .set({
-        name: input.name,
-        username: input.username,
-        role: input.role,
-        bio: input.bio,
-        ...(input.passwordHash !== undefined ? { password_hash: input.passwordHash } : {}),
-        ...(input.profile !== undefined ? { profile: input.profile } : {}),
-      })
-      .where("id", "=", input.id)
-      .executeTakeFirstOrThrow();
-    await trx.deleteFrom("user_tags").where("user_id", "=", input.id).execute();
-    if (input.tags.length > 0) {
-      await trx
-        .insertInto("user_tags")
-        .values(input.tags.map((tag, position) => ({ user_id: input.id, position, tag })))
-        .execute();
+    if (input.username !== undefined && (await isUsernameTakenByOther(input.username, input.id, trx))) throw new UsernameTakenError(input.username);
+    if (input.role !== undefined && input.role !== "ADMIN" && (await isLastAdmin(input.id, trx))) throw new LastAdminError("demote");
+    const columns = {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.username !== undefined ? { username: input.username } : {}),
+      ...(input.role !== undefined ? { role: input.role } : {}),
+      ...(input.bio !== undefined ? { bio: input.bio } : {}),
+      ...(input.passwordHash !== undefined ? { password_hash: input.passwordHash } : {}),
+      ...(input.profile !== undefined ? { profile: input.profile } : {}),
+    };
+    if (Object.keys(columns).length > 0) await trx.updateTable("users").set(columns).where("id", "=", input.id).executeTakeFirstOrThrow();
+    if (input.tags !== undefined) {
+      await trx.deleteFrom("user_tags").where("user_id", "=", input.id).execute();
+      if (input.tags.length > 0) {
+        await trx
+          .insertInto("user_tags")
+          .values(input.tags.map((tag, position) => ({ user_id: input.id, position, tag })))
+          .execute();
+      }
     }
+    if (input.passwordHash !== undefined) await trx.deleteFrom("sessions").where("user_id", "=", input.id).execute();
     const updated = await getUserProfile(input.id, trx);
     if (!updated) throw new Error("User vanished inside its own transaction");
     return updated;

@@ -2,7 +2,8 @@ import crypto from "node:crypto";
 
 import { z } from "zod";
 
-import { MAX_SERVES, parseScale, SCALE_MESSAGE, scaleIngredientLine } from "~/lib/servings";
+import { scaleIngredientLine } from "~/lib/quantity";
+import { MAX_SERVES, parseScale, SCALE_MESSAGE } from "~/lib/servings";
 import { mergeShoppingList, type ShoppingList } from "~/lib/shopping-merge";
 
 import { db, type DB } from "../db.server";

@@ -10,6 +10,7 @@ import { createPlaceholderUser, deleteUser as deleteUserRow } from "../queries/a
 import {
   createUser,
   getUserProfile,
+  isCurrentPassword,
   isUsernameTaken,
   isUsernameTakenByOther,
   LastAdminError,
@@ -20,7 +21,7 @@ import {
   type UserProfile,
 } from "../queries/users.server";
 import { addressBucketKey, RateLimitedError, signupLimit, takeRateLimited } from "../rate-limit.server";
-import { checkAdminSecret, ThrottledError } from "../throttle.server";
+import { beginSignInAttempt, checkAdminSecret, forgetSignInAttempt, ThrottledError } from "../throttle.server";
 import { FILL_ALL_FIELDS, nameField, newPasswordField, USERNAME_TAKEN, usernameField } from "../validation/auth.server";
 import { ADMIN_SECRET_UNSET, INCORRECT_ADMIN_PASSWORD, NOT_ALLOWED, ProfileEditSchema, USER_NOT_FOUND } from "../validation/profile.server";
 import { ProfileTagsSchema } from "../validation/tags.server";
@@ -44,6 +45,8 @@ export const USER_MESSAGES = {
   secretUnset: ADMIN_SECRET_UNSET,
   wrongSecret: INCORRECT_ADMIN_PASSWORD,
   tooManySignups: "Too many accounts were made from your network in the last hour. Please try again later.",
+  currentPasswordNeeded: "Please enter your current password to change it.",
+  currentPasswordWrong: "Your current password is not correct.",
 } as const;
 
 /**
@@ -72,6 +75,8 @@ export interface ProfileChanges {
   role?: string;
   /** A new password; empty or left out keeps the old one. */
   password?: string;
+  /** Asked of someone changing their own password (docs/rules.md#passwords). */
+  currentPassword?: string;
 }
 
 const fields = ProfileEditSchema.shape;
@@ -123,6 +128,32 @@ export interface ProfileUpdated {
   user: UserProfile;
   /** The user became ADMIN with the admin secret (the page says so). */
   grantedAdmin: boolean;
+  /**
+   * The password changed: every session of the user has ended. Someone who changed their own
+   * starts a fresh one (the door sets its cookie); whoever else was signed in is signed out.
+   */
+  passwordChanged: boolean;
+}
+
+/**
+ * Someone changing their own password proves they know the current one (a shared computer or a
+ * stolen cookie must not be enough to lock the owner out). Wrong guesses count as failed sign-ins
+ * for the account and the address, under the same limits.
+ */
+async function checkCurrentPassword(user: UserProfile, typed: string | undefined, address: string | null): Promise<Refusal | null> {
+  if (!typed) return refusal(400, USER_MESSAGES.currentPasswordNeeded, { errors: { currentPassword: USER_MESSAGES.currentPasswordNeeded } });
+  let attempt: number;
+  try {
+    attempt = await beginSignInAttempt({ username: user.username, address });
+  } catch (error) {
+    if (!(error instanceof ThrottledError)) throw error;
+    return refusal(429, error.message, { errors: { currentPassword: error.message }, retryAfterSeconds: error.retryAfterSeconds });
+  }
+  if (!(await isCurrentPassword(user.id, typed))) {
+    return refusal(403, USER_MESSAGES.currentPasswordWrong, { errors: { currentPassword: USER_MESSAGES.currentPasswordWrong } });
+  }
+  await forgetSignInAttempt(attempt);
+  return null;
 }
 
 /**
@@ -161,7 +192,12 @@ export async function updateProfile({
   if (values.username !== undefined && (await isUsernameTakenByOther(values.username, userId))) {
     return refusal(409, USER_MESSAGES.usernameTaken, { errors: { username: USER_MESSAGES.usernameTaken } });
   }
-  if (Object.keys(values).length === 0 && picture.kind === "keep") return done({ user, grantedAdmin: false });
+  // Only one's own password asks for the current one: an ADMIN resetting someone else's does not.
+  if (values.password !== undefined && actor.id === userId) {
+    const refused = await checkCurrentPassword(user, changes.currentPassword, address);
+    if (refused) return refused;
+  }
+  if (Object.keys(values).length === 0 && picture.kind === "keep") return done({ user, grantedAdmin: false, passwordChanged: false });
 
   const applied = await applyPicture(picture, user.profile);
   if (!applied.ok) return refusal(applied.status, applied.message, { errors: { profile: applied.message } });
@@ -170,14 +206,15 @@ export async function updateProfile({
   const shownEverywhere = values.name !== undefined || values.username !== undefined || url !== user.profile;
   try {
     const passwordHash = values.password ? await hashPassword(values.password) : undefined;
+    // Only what this request changes is written: another save in between keeps its changes.
     saved = await changing([shownEverywhere ? CacheScope.everything : CacheScope.user(userId)], () =>
       updateUserProfile({
         id: userId,
-        name: values.name ?? user.name,
-        username: values.username ?? user.username,
-        role: values.role ?? user.role,
-        bio: values.bio ?? user.bio,
-        tags: values.tags ?? user.tags,
+        name: values.name,
+        username: values.username,
+        role: values.role,
+        bio: values.bio,
+        tags: values.tags,
         passwordHash,
         profile: url !== user.profile ? url : undefined,
       }),
@@ -189,7 +226,7 @@ export async function updateProfile({
     throw error;
   }
   if (url !== user.profile) await deleteImageIfUnreferenced(user.profile);
-  return done({ user: saved, grantedAdmin });
+  return done({ user: saved, grantedAdmin, passwordChanged: values.password !== undefined });
 }
 
 /** An ADMIN changes someone's role (never leaving the site without an ADMIN). */
