@@ -10,6 +10,7 @@ import * as cacheScopes from "./20261125T0000-cache-scopes";
 import * as notificationsShopping from "./20261126T0000-notifications-shopping";
 import * as shoppingScale from "./20261127T0000-shopping-scale";
 import * as sessionKeys from "./20261127T0100-session-keys";
+import * as pendingUploads from "./20261127T0200-pending-uploads";
 
 // Static imports, not FileMigrationProvider: Node 20 cannot load .ts migrations at run
 // time, while this module is compiled into the server build, the seed and the tests alike.
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   "20261126T0000-notifications-shopping": notificationsShopping,
   "20261127T0000-shopping-scale": shoppingScale,
   "20261127T0100-session-keys": sessionKeys,
+  "20261127T0200-pending-uploads": pendingUploads,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -9,12 +9,7 @@ import zlib from "node:zlib";
 import { availableParallelism } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-import {
-  broadcastDevReady,
-  createRequestHandler,
-  installGlobals,
-  writeReadableStreamToWritable,
-} from "@remix-run/node";
+import { broadcastDevReady, createRequestHandler, installGlobals } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 
@@ -32,22 +27,35 @@ const buildFile = path.join(root, process.env.RECIPALS_BUILD_DIR ?? "build", "in
  * joined and handed on, then flushed, once the render pauses: a page rendered in one go reaches
  * compression as one piece with end(), and a response that really streams still goes out as it
  * comes.
- * (Remix ignores write()'s backpressure anyway; static files are served before this.)
+ * Backpressure is kept: at most COALESCE_BYTES wait here (more is handed on at once), and write()
+ * says false while compression or the socket is full, until their 'drain'. A client that reads
+ * slowly then holds the server to a few buffers, not to the whole answer (sendResponse waits).
  */
+const COALESCE_BYTES = 16 * 1024;
+
 function coalesceWrites(req, res, next) {
   const write = res.write;
   const end = res.end;
   const flush = typeof res.flush === "function" ? res.flush : null;
   let pieces = [];
+  let pending = 0;
   let callbacks = [];
   let scheduled = false;
+  // True while what is downstream (compression, the socket) said to wait; its 'drain' clears it.
+  let blocked = false;
+  res.on("drain", () => {
+    blocked = false;
+  });
   const drain = () => {
-    if (pieces.length === 0) return;
+    if (pieces.length === 0) return !blocked;
     const chunk = pieces.length === 1 ? pieces[0] : Buffer.concat(pieces);
     const done = callbacks;
     pieces = [];
+    pending = 0;
     callbacks = [];
-    write.call(res, chunk, done.length > 0 ? (error) => done.forEach((cb) => cb(error)) : undefined);
+    const ok = write.call(res, chunk, done.length > 0 ? (error) => done.forEach((cb) => cb(error)) : undefined);
+    if (ok === false) blocked = true;
+    return ok !== false;
   };
   const schedule = () => {
     if (scheduled) return;
@@ -66,11 +74,14 @@ function coalesceWrites(req, res, next) {
   };
   res.write = (chunk, encoding, callback) => {
     if (typeof encoding === "function") [callback, encoding] = [encoding, undefined];
-    if (chunk == null || chunk.length === 0) return true;
-    pieces.push(toBuffer(chunk, encoding));
+    if (chunk == null || chunk.length === 0) return !blocked;
+    const piece = toBuffer(chunk, encoding);
+    pieces.push(piece);
+    pending += piece.length;
     if (callback) callbacks.push(callback);
+    if (pending >= COALESCE_BYTES) return drain();
     schedule();
-    return true;
+    return !blocked;
   };
   res.flush = schedule;
   res.end = (chunk, encoding, callback) => {
@@ -335,8 +346,43 @@ async function sendResponse(req, res, response) {
     lingerThenClose(req, res);
   }
   for (const [name, value] of response.headers.entries()) res.append(name, value);
-  if (response.body) await writeReadableStreamToWritable(response.body, res);
+  if (response.body) await pipeBody(response.body, res);
   else res.end();
+}
+
+/**
+ * Writes an answer's body as the client reads it: when the response says to wait (its buffers are
+ * full), the next piece is not even read from the answer's stream until 'drain'. Remix's own helper
+ * writes as fast as the stream yields, so a client that reads nothing made the server hold a whole
+ * streamed list per connection. A client that goes away stops the stream (no more rows are read).
+ */
+async function pipeBody(body, res) {
+  const reader = body.getReader();
+  const drained = () =>
+    new Promise((resolve) => {
+      const settle = () => {
+        res.off("drain", settle);
+        res.off("close", settle);
+        resolve();
+      };
+      res.on("drain", settle);
+      res.on("close", settle);
+    });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (res.destroyed) {
+        await reader.cancel().catch(() => undefined);
+        return;
+      }
+      if (!res.write(value)) await drained();
+    }
+    res.end();
+  } catch (error) {
+    await reader.cancel().catch(() => undefined);
+    res.destroy(error);
+  }
 }
 
 function remixHandler({ build, mode, getLoadContext }) {

@@ -19,6 +19,7 @@ import type { RequestBodyKind } from "~/server/body.server";
 import { invariantResponse } from "~/server/http.server";
 import { fileBytes, ImageError, IMAGE_MESSAGES, processImage, readMultipartFormLenient, type PicturePlan } from "~/server/images.server";
 import { getUserProfile } from "~/server/queries/users.server";
+import { RateLimitedError, takeUploadSlot } from "~/server/rate-limit.server";
 import { updateProfile } from "~/server/services/users.server";
 import { createUserSession, requireUser } from "~/server/session.server";
 import { clientAddress } from "~/server/throttle.server";
@@ -89,8 +90,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const photo = await fileBytes(formData.get("photo"));
   if (photo) {
     try {
+      await takeUploadSlot(viewer.id);
       picture = { kind: "upload", image: await processImage(photo) };
     } catch (error) {
+      if (error instanceof RateLimitedError) return refuseSave(429, { formError: error.message, fieldErrors: { photo: error.message }, fields, tags });
       if (!(error instanceof ImageError)) throw error;
       return refuseSave(error.status, { formError: IMAGE_FAILED, fieldErrors: { photo: error.message }, fields, tags });
     }

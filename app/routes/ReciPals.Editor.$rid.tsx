@@ -31,18 +31,20 @@ import type { RequestBodyKind } from "~/server/body.server";
 import { readIntent } from "~/server/http.server";
 import { ImportError, importRecipe } from "~/server/import/import.server";
 import {
-  deleteImageIfUnreferenced,
+  dropPendingUpload,
   fileBytes,
   IMAGE_MESSAGES,
   ImageError,
   isStoredImageUrl,
   processImage,
   readMultipartFormLenient,
-  storeImage,
+  rememberPendingUpload,
+  storePendingUpload,
   type LenientMultipart,
   type PicturePlan,
   type ProcessedImage,
 } from "~/server/images.server";
+import { RateLimitedError, takeUploadSlot } from "~/server/rate-limit.server";
 import { getRecipeOwnership } from "~/server/queries/recipe-writes.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { createRecipe, deleteRecipe, updateRecipe } from "~/server/services/recipes.server";
@@ -167,13 +169,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
     }
     const deleted = await deleteRecipe({ actor: user, recipeId: rid });
     if (!deleted.ok) throw fail(deleted.message, deleted.status);
-    if (pendingPhoto) await deleteImageIfUnreferenced(pendingPhoto);
+    if (pendingPhoto) await dropPendingUpload(user.id, pendingPhoto);
     return redirect(paths.profile(user.id));
   }
 
   if (intent === IMPORT_INTENT) return importAnswer(user.id, draft, formData, pendingPhoto, photoTooLarge);
   const row = parseRowIntent(intent);
-  if (row) return rowAnswer(draft, row, formData.get(FIELD.photo), pendingPhoto, photoTooLarge);
+  if (row) return rowAnswer(user.id, draft, row, formData.get(FIELD.photo), pendingPhoto, photoTooLarge);
   if (intent !== "save") throw fail("Unknown action.", 400);
 
   // Save: check everything first; nothing is stored unless all of it is acceptable.
@@ -191,9 +193,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (bytes) {
       photoChosen = true;
       try {
+        await takeUploadSlot(user.id);
         processed = await processImage(bytes);
       } catch (error) {
-        if (!(error instanceof ImageError)) throw error;
+        if (!(error instanceof ImageError) && !(error instanceof RateLimitedError)) throw error;
         fieldErrors[FIELD.photo] = error.message;
       }
     }
@@ -240,22 +243,30 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirect(validation.tagsCut ? withNotice(target, "tags-cut") : target);
 }
 
-/** A photo chosen with a submission that saves nothing is stored now and carried as the pending photo. */
-async function keepChosenPhoto(photoEntry: FormDataEntryValue | null, pendingPhoto: string | null, photoTooLarge: boolean) {
+/**
+ * A photo chosen with a submission that saves nothing is stored now and carried as the pending
+ * photo: counted against the person's uploads, and only their last few such photos are kept.
+ */
+async function keepChosenPhoto(userId: string, photoEntry: FormDataEntryValue | null, pendingPhoto: string | null, photoTooLarge: boolean) {
   let pending = pendingPhoto;
   let photoError: string | null = photoTooLarge ? IMAGE_MESSAGES.tooLarge : null;
-  // 400 for a refused image, 503 when the image store could not take it.
+  // 400 for a refused image, 429 over the upload limit, 503 when the image store could not take it.
   let photoStatus = 400;
   const bytes = photoTooLarge ? null : await fileBytes(photoEntry);
   if (bytes) {
     try {
-      const stored = await storeImage(bytes);
-      if (pending && pending !== stored.url) await deleteImageIfUnreferenced(pending);
+      await takeUploadSlot(userId);
+      const stored = await storePendingUpload(userId, bytes);
+      if (pending && pending !== stored.url) await dropPendingUpload(userId, pending);
       pending = stored.url;
     } catch (error) {
-      if (!(error instanceof ImageError)) throw error;
-      photoError = error.message;
-      photoStatus = error.status === 503 ? 503 : 400;
+      if (error instanceof RateLimitedError) {
+        photoError = error.message;
+        photoStatus = 429;
+      } else if (error instanceof ImageError) {
+        photoError = error.message;
+        photoStatus = error.status === 503 ? 503 : 400;
+      } else throw error;
     }
   }
   return { pending, photoError, photoStatus };
@@ -263,6 +274,7 @@ async function keepChosenPhoto(photoEntry: FormDataEntryValue | null, pendingPho
 
 /** A row button without JavaScript: the draft plus the change, nothing saved; a chosen photo is kept as pending. */
 async function rowAnswer(
+  userId: string,
   draft: RecipeDraft,
   row: NonNullable<ReturnType<typeof parseRowIntent>>,
   photoEntry: FormDataEntryValue | null,
@@ -270,7 +282,7 @@ async function rowAnswer(
   photoTooLarge: boolean,
 ) {
   const change = applyRowIntent(normalizeDraft(draft), row);
-  const { pending, photoError, photoStatus } = await keepChosenPhoto(photoEntry, pendingPhoto, photoTooLarge);
+  const { pending, photoError, photoStatus } = await keepChosenPhoto(userId, photoEntry, pendingPhoto, photoTooLarge);
   return answer(
     {
       kind: "draft",
@@ -303,11 +315,12 @@ async function importAnswer(userId: string, draft: RecipeDraft, formData: FormDa
     if (!(error instanceof ImportError)) throw error;
     importError = error;
   }
-  const kept = await keepChosenPhoto(photoEntry, pendingPhoto, photoTooLarge);
+  const kept = await keepChosenPhoto(userId, photoEntry, pendingPhoto, photoTooLarge);
   const photoError = kept.photoError;
   let pending = kept.pending;
   if (imported?.photo) {
-    if (pending && pending !== imported.photo) await deleteImageIfUnreferenced(pending);
+    await rememberPendingUpload(userId, imported.photo);
+    if (pending && pending !== imported.photo) await dropPendingUpload(userId, pending);
     pending = imported.photo;
   }
   const fieldErrors: Record<string, string> = {};

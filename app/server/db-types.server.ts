@@ -159,6 +159,12 @@ export interface ShoppingRecipesTable {
   seq: number;
 }
 
+export interface PendingUploadsTable {
+  user_id: string;
+  url: string;
+  created_at: number;
+}
+
 export interface ShoppingItemsTable {
   id: string;
   user_id: string;
@@ -183,6 +189,7 @@ export interface Database {
   saved_recipes: SavedRecipesTable;
   notifications: NotificationsTable;
   shopping_recipes: ShoppingRecipesTable;
+  pending_uploads: PendingUploadsTable;
   shopping_items: ShoppingItemsTable;
   sessions: SessionsTable;
   seed_runs: SeedRunsTable;

@@ -168,6 +168,53 @@ export async function storeImage(input: Buffer | Uint8Array): Promise<{ url: str
   return storeProcessedImage(await processImage(input));
 }
 
+/** How many photos chosen with submissions that saved nothing are kept per person (docs/rules.md#images). */
+export const PENDING_UPLOADS_KEPT = 3;
+
+/**
+ * A person's photo chosen with a submission that saved nothing (the editor's row buttons and
+ * import without JavaScript): stored so the form can carry it and remembered as theirs.
+ */
+export async function storePendingUpload(userId: string, input: Buffer | Uint8Array): Promise<{ url: string; cardUrl: string }> {
+  const stored = await storeImage(input);
+  await rememberPendingUpload(userId, stored.url);
+  return stored;
+}
+
+/**
+ * Remembers a stored photo as `userId`'s pending upload and removes at once their older ones that
+ * nothing uses (only the last PENDING_UPLOADS_KEPT stay): submissions that never save cannot fill the store.
+ */
+export async function rememberPendingUpload(userId: string, url: string): Promise<void> {
+  const now = Date.now();
+  await db
+    .insertInto("pending_uploads")
+    .values({ user_id: userId, url, created_at: now })
+    .onConflict((oc) => oc.columns(["user_id", "url"]).doUpdateSet({ created_at: now }))
+    .execute();
+  const older = await db
+    .selectFrom("pending_uploads")
+    .select("url")
+    .where("user_id", "=", userId)
+    .orderBy("created_at", "desc")
+    .orderBy("url")
+    .limit(1000)
+    .offset(PENDING_UPLOADS_KEPT)
+    .execute();
+  for (const old of older) await dropPendingUpload(userId, old.url);
+}
+
+/** `userId`'s pending uploads `urls` are settled (a save used them or passed them over): no longer kept for a form. */
+export async function forgetPendingUploads(userId: string, urls: readonly string[], database: DB = db): Promise<void> {
+  if (urls.length > 0) await database.deleteFrom("pending_uploads").where("user_id", "=", userId).where("url", "in", urls).execute();
+}
+
+/** `userId` no longer needs the pending upload `url`: its file goes unless something (or someone else) uses it. */
+export async function dropPendingUpload(userId: string, url: string): Promise<void> {
+  await forgetPendingUploads(userId, [url]);
+  await deleteImageIfUnreferenced(url);
+}
+
 /**
  * True when `url` is a main image that storage produced and still holds (pending uploads come back
  * this way). A store that cannot be reached is an ImageError (503): the answer is not known.
@@ -399,14 +446,18 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
 // ---------------------------------------------------------------------------------------------
 // Removing images nothing refers to
 
-/** Whether any recipe, post or user still points at `url`. */
+/**
+ * Whether any recipe, post or user still points at `url`, or a form keeps it as someone's pending
+ * upload (the same photo chosen by two people is one file).
+ */
 export async function isImageReferenced(url: string, database: DB = db): Promise<boolean> {
-  const [recipe, post, user] = await Promise.all([
+  const [recipe, post, user, pending] = await Promise.all([
     database.selectFrom("recipes").select("id").where("photo", "=", url).executeTakeFirst(),
     database.selectFrom("posts").select("id").where("photo", "=", url).executeTakeFirst(),
     database.selectFrom("users").select("id").where("profile", "=", url).executeTakeFirst(),
+    database.selectFrom("pending_uploads").select("user_id").where("url", "=", url).executeTakeFirst(),
   ]);
-  return Boolean(recipe || post || user);
+  return Boolean(recipe || post || user || pending);
 }
 
 /**
@@ -442,6 +493,8 @@ export async function sweepOrphanUploads(
   database: DB = db,
 ): Promise<string[]> {
   const files = await listStoredFiles();
+  // Pending uploads as old as the sweep's age are abandoned forms: forgotten, their files swept.
+  await database.deleteFrom("pending_uploads").where("created_at", "<=", now - olderThanMs).execute();
   const candidates = files.filter((file) => now - file.modifiedMs >= olderThanMs);
   if (candidates.length === 0) return [];
   const referenced = new Set<string>();
@@ -449,6 +502,7 @@ export async function sweepOrphanUploads(
     database.selectFrom("recipes").select("photo as url").where("photo", "like", "/uploads/%").execute(),
     database.selectFrom("posts").select("photo as url").where("photo", "like", "/uploads/%").execute(),
     database.selectFrom("users").select("profile as url").where("profile", "like", "/uploads/%").execute(),
+    database.selectFrom("pending_uploads").select("url").execute(),
   ]);
   for (const row of rows.flat()) {
     const name = storedNameOf(row.url);

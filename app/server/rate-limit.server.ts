@@ -18,7 +18,15 @@ export interface RateLimit {
 
 export const RATE_LIMITS = {
   importByLink: { bucket: "import", limit: 10, windowMs: 10 * 60 * 1000 },
+  // Photos one person sends (recipe, post and profile photos, pages and API alike): far more than
+  // anyone cooking posts in an hour, far less than filling the store.
+  uploads: { bucket: "upload", limit: 60, windowMs: 60 * 60 * 1000 },
 } as const satisfies Record<string, RateLimit>;
+
+/** Counts one photo sent by `userId` (RATE_LIMITS.uploads), or throws RateLimitedError: before it is decoded or stored. */
+export function takeUploadSlot(userId: string, database: DB = db): Promise<void> {
+  return takeRateLimited(RATE_LIMITS.uploads, userId, database);
+}
 
 /**
  * Sign-ups per address (an IPv6 address by its /64) per hour, page and API together

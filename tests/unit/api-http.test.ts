@@ -13,6 +13,7 @@ import * as profileRoute from "~/routes/api.users.profile";
 import * as signinRoute from "~/routes/api.users.signin";
 import { streamJsonArray } from "~/server/api/entities.server";
 import { allowedOrigins, apiRoute, ApiError, readJsonObject, setAllowedOriginsForTests } from "~/server/api/http.server";
+import { LIST_BATCH } from "~/server/api/entities.server";
 import { BODY_LIMITS } from "~/server/body.server";
 import { db } from "~/server/db.server";
 import { env } from "~/server/env.server";
@@ -286,8 +287,8 @@ describe("list streaming", () => {
       biggest = Math.max(biggest, value.byteLength);
       parts.push(value);
     }
-    expect(chunks).toBeGreaterThanOrEqual(N / 250);
-    expect(biggest).toBeLessThan(256 * 1024);
+    expect(chunks).toBeGreaterThanOrEqual(N / LIST_BATCH);
+    expect(biggest).toBeLessThan(64 * 1024);
     const list = JSON.parse(Buffer.concat(parts).toString("utf8")) as { _id: string; tags: string[]; steps: string[] }[];
     expect(list).toHaveLength(total);
     const scale = list.filter((r) => r._id.startsWith("scale-"));

@@ -10,6 +10,7 @@ import * as recipeRoute from "~/routes/api.recipes.$recipe_id";
 import * as searchRoute from "~/routes/api.recipes.search";
 import * as userRoute from "~/routes/api.users.$id";
 import { db } from "~/server/db.server";
+import { RATE_LIMITS } from "~/server/rate-limit.server";
 
 import { call, expectError, PNG_DATA_URL, snapshot, useTempUploads } from "./api-helpers";
 import { makeRecipeWithPost } from "./factories";
@@ -295,6 +296,25 @@ describe("PUT /api/recipes/{id}", () => {
     const answer = await put(me.cookie, created.recipe_id, { photo: `data:image/png;base64,${png.toString("base64")}` });
     expect(answer.body.photo).toMatch(/^\/uploads\//);
     expect(answer.body.photo).not.toBe(created.photo);
+  });
+
+  it("counts photos against the person's uploads: past the hour's limit a data URL is refused with 429 and Retry-After, nothing changes", async () => {
+    const me = await person();
+    const { recipeId } = await makeRecipeWithPost({ userId: me.id });
+    const now = Date.now();
+    await db
+      .insertInto("rate_events")
+      .values(Array.from({ length: RATE_LIMITS.uploads.limit }, () => ({ id: crypto.randomUUID(), bucket: RATE_LIMITS.uploads.bucket, key: me.id, at: now })))
+      .execute();
+    const before = await snapshot();
+    const refused = await put(me.cookie, recipeId, { photo: PNG_DATA_URL });
+    expectError(refused, 429, /many times in a short while/);
+    expect(refused.body.errors.photo).toMatch(/many times in a short while/);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(await snapshot()).toBe(before);
+    // Another person's uploads are their own.
+    const other = await person();
+    expect((await create(other.cookie, editorPayload(other.id, { photo: PNG_DATA_URL }))).status).toBe(201);
   });
 
   it("refuses visitors (401), other users (403), unknown ids (404), id or creator changes, invalid fields", async () => {

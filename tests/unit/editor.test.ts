@@ -9,9 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { draftToFields, emptyDraft, RECIPE_MESSAGES, type EditorResult, type RecipeDraft } from "~/lib/recipe-form";
 import { action, loader } from "~/routes/ReciPals.Editor.$rid";
 import { db } from "~/server/db.server";
-import { IMAGE_MESSAGES, storeImage } from "~/server/images.server";
+import { IMAGE_MESSAGES, PENDING_UPLOADS_KEPT, storeImage, sweepOrphanUploads } from "~/server/images.server";
 import { createRecipeWithPost } from "~/server/queries/recipe-writes.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
+import { RATE_LIMITS } from "~/server/rate-limit.server";
 import { nextSeq, nowIso, todayDate } from "~/server/queries/seq.server";
 import { setUploadsDir, storedNameOf } from "~/server/storage.server";
 import { validateRecipeDraft } from "~/server/validation/recipe.server";
@@ -439,6 +440,90 @@ describe("row buttons without JavaScript", () => {
   it("answers an unknown intent with 400", async () => {
     const { cookie } = await signedInUser();
     expect(await thrownText(await act(crypto.randomUUID(), form(goodDraft(), { intent: "publish-everywhere" }), cookie), 400)).toBe("Unknown action.");
+  });
+});
+
+describe("photos chosen with submissions that save nothing", () => {
+  it(`keep only the person's last ${3} in the store: row buttons posted with new photos again and again cannot fill it`, async () => {
+    const { user, cookie } = await signedInUser();
+    const rid = crypto.randomUUID();
+    const before = storedFiles();
+    const colors = ["#111111", "#222222", "#333333", "#444444", "#555555", "#666666", "#777777", "#888888"];
+    const pendings: string[] = [];
+    // Each post omits the pending photo of the one before (as a script would): nothing replaces it.
+    for (const color of colors) {
+      const { data } = answerOf(await act(rid, form(goodDraft(), { intent: "add-step", photo: await jpeg(600, 400, color) }), cookie));
+      expect(data.pendingPhoto).toMatch(/^\/uploads\//);
+      pendings.push(data.pendingPhoto!);
+    }
+    const added = storedFiles().filter((name) => !before.includes(name));
+    // Each photo is a main image and its card: the last PENDING_UPLOADS_KEPT photos only.
+    expect(added).toHaveLength(PENDING_UPLOADS_KEPT * 2);
+    for (const url of pendings.slice(-PENDING_UPLOADS_KEPT)) expect(added).toContain(storedNameOf(url));
+    const rows = await db.selectFrom("pending_uploads").select("url").where("user_id", "=", user.id).execute();
+    expect(rows.map((row) => row.url).sort()).toEqual(pendings.slice(-PENDING_UPLOADS_KEPT).sort());
+    // The last one still saves with the recipe.
+    expectRedirect(await act(rid, form(goodDraft(), { pendingPhoto: pendings.at(-1)! }), cookie), /\/Posts\//);
+    expect((await getRecipeDetail(rid))!.photo).toBe(pendings.at(-1));
+  });
+
+  it("the same photo chosen by two people stays for the one still holding it when the other's is pushed out", async () => {
+    const first = await signedInUser();
+    const second = await signedInUser();
+    const shared = await jpeg(600, 400, "#a16207");
+    const mine = answerOf(await act(crypto.randomUUID(), form(goodDraft(), { intent: "add-step", photo: shared }), first.cookie)).data.pendingPhoto!;
+    const theirs = answerOf(await act(crypto.randomUUID(), form(goodDraft(), { intent: "add-step", photo: shared }), second.cookie)).data.pendingPhoto!;
+    expect(theirs).toBe(mine);
+    // The first person chooses more photos: theirs is pushed out, the second person's stays.
+    for (const color of ["#101010", "#202020", "#303030"]) {
+      await act(crypto.randomUUID(), form(goodDraft(), { intent: "add-step", photo: await jpeg(600, 400, color) }), first.cookie);
+    }
+    expect(storedFiles()).toContain(storedNameOf(theirs));
+    const rid = crypto.randomUUID();
+    expectRedirect(await act(rid, form(goodDraft(), { pendingPhoto: theirs }), second.cookie), /\/Posts\//);
+    expect((await getRecipeDetail(rid))!.photo).toBe(theirs);
+  });
+
+  it("a pending photo a save used is settled: when the recipe's photo changes later, the old file goes", async () => {
+    const { cookie } = await signedInUser();
+    const rid = crypto.randomUUID();
+    const pending = answerOf(await act(rid, form(goodDraft(), { intent: "add-step", photo: await jpeg(600, 400, "#365314") }), cookie)).data.pendingPhoto!;
+    expectRedirect(await act(rid, form(goodDraft(), { pendingPhoto: pending }), cookie), /\/Posts\//);
+    expect(await db.selectFrom("pending_uploads").select("url").where("url", "=", pending).execute()).toEqual([]);
+    expectRedirect(await act(rid, form(goodDraft(), { mode: "edit", photo: await jpeg(600, 400, "#1e3a8a") }), cookie), `/ReciPals/Recipes/${rid}`);
+    expect(storedFiles()).not.toContain(storedNameOf(pending));
+  });
+
+  it("the sweep of unused uploads forgets pending photos a day old and removes their files", async () => {
+    const { user, cookie } = await signedInUser();
+    const pending = answerOf(await act(crypto.randomUUID(), form(goodDraft(), { intent: "add-step", photo: await jpeg(600, 400, "#701a75") }), cookie)).data.pendingPhoto!;
+    // Within the day the sweep leaves it (the form may still save it) ...
+    expect(await sweepOrphanUploads({ olderThanMs: 60 * 60 * 1000, now: Date.now() + 30 * 60 * 1000 })).not.toContain(storedNameOf(pending));
+    expect(storedFiles()).toContain(storedNameOf(pending));
+    // ... after it, the person's row and the file go.
+    expect(await sweepOrphanUploads({ olderThanMs: 60 * 60 * 1000, now: Date.now() + 2 * 60 * 60 * 1000 })).toContain(storedNameOf(pending));
+    expect(await db.selectFrom("pending_uploads").select("url").where("user_id", "=", user.id).execute()).toEqual([]);
+  });
+
+  it(`a person's uploads are limited (${RATE_LIMITS.uploads.limit} an hour): past it the photo is refused with 429 and nothing is stored`, async () => {
+    const { user, cookie } = await signedInUser();
+    // The hour's uploads so far, as the limit counts them.
+    const now = Date.now();
+    await db
+      .insertInto("rate_events")
+      .values(Array.from({ length: RATE_LIMITS.uploads.limit - 1 }, () => ({ id: crypto.randomUUID(), bucket: RATE_LIMITS.uploads.bucket, key: user.id, at: now })))
+      .execute();
+    const rid = crypto.randomUUID();
+    const last = answerOf(await act(rid, form(goodDraft(), { intent: "add-step", photo: await jpeg(600, 400, "#0f766e") }), cookie));
+    expect(last.data.pendingPhoto).toMatch(/^\/uploads\//);
+    const before = storedFiles();
+    const refused = await act(rid, form(goodDraft(), { intent: "add-step", photo: await jpeg(600, 400, "#7c2d12") }), cookie);
+    const { status, data } = answerOf(refused);
+    expect(status).toBe(429);
+    expect(data.fieldErrors.photo).toMatch(/many times in a short while/);
+    expect(storedFiles()).toEqual(before);
+    // Saving without a new photo still works.
+    expectRedirect(await act(rid, form(goodDraft()), cookie), /\/Posts\//);
   });
 });
 

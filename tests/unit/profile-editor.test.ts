@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -10,6 +11,7 @@ import { action as editAction, loader as editLoader } from "~/routes/ReciPals.Ac
 import { db } from "~/server/db.server";
 import { env } from "~/server/env.server";
 import { getUserProfile, verifyLogin } from "~/server/queries/users.server";
+import { RATE_LIMITS } from "~/server/rate-limit.server";
 import { setUploadsDir } from "~/server/storage.server";
 
 import { dataOf, expectRedirect, getRequest, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "./helpers";
@@ -251,6 +253,24 @@ describe("profile editor: photo", () => {
     expect(fs.existsSync(path.join(uploads, url.slice("/uploads/".length)))).toBe(true);
     expectRedirect(await save(user.id, formOf(user, { bio: "still me" }), cookie), profilePath(user.id));
     expect((await getUserProfile(user.id))?.profile).toBe(url);
+  });
+
+  it("counts the photo against the person's uploads: past the hour's limit it is refused with 429, what was typed kept, nothing saved", async () => {
+    const user = await makeUser();
+    const now = Date.now();
+    await db
+      .insertInto("rate_events")
+      .values(Array.from({ length: RATE_LIMITS.uploads.limit }, () => ({ id: crypto.randomUUID(), bucket: RATE_LIMITS.uploads.bucket, key: user.id, at: now })))
+      .execute();
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#0369a1" } }).png().toBuffer();
+    const stored = () => fs.readdirSync(uploads).sort();
+    const before = stored();
+    const { status, data } = dataOf<Failure>(await save(user.id, formOf(user, { name: "Typed" }), await signedInCookie(user.id), { bytes: png, type: "image/png", name: "me.png" }));
+    expect(status).toBe(429);
+    expect(data.fieldErrors.photo).toMatch(/many times in a short while/);
+    expect(data.fields.name).toBe("Typed");
+    expect(await getUserProfile(user.id)).toMatchObject({ name: user.name, profile: "/images/profile.png" });
+    expect(stored()).toEqual(before);
   });
 
   it("refuses a file that is not an image with the product's message, keeping what was typed", async () => {

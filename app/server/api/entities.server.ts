@@ -139,8 +139,12 @@ export async function apiPost(id: string): Promise<ApiPost> {
 // ---------------------------------------------------------------------------------------------
 // Lists: everything by default (docs/rules.md#api-conventions), `?limit=&offset=` for paging clients, streamed.
 
-/** Rows per database read while streaming a list: small enough to keep memory flat at 50k rows. */
-export const LIST_BATCH = 250;
+/**
+ * Rows per database read while streaming a list: what a connection holds while its client reads.
+ * Small, so a client that reads slowly (or not at all) holds the server to tens of KB, not to the
+ * list: 25 whole recipes are about 40 KB of JSON.
+ */
+export const LIST_BATCH = 25;
 
 export interface ListWindow {
   offset: number;

@@ -4,6 +4,7 @@ import path from "node:path";
 
 import { ImageError, IMAGE_MESSAGES, isStoredImageUrl, processImage, type PicturePlan } from "../images.server";
 import { isPrivateAddress } from "../import/addresses.server";
+import { RateLimitedError, takeUploadSlot } from "../rate-limit.server";
 import { ApiError } from "./http.server";
 
 // Pictures sent to the API (`photo` of recipes and posts, `profile` of users), (docs/rules.md#api-pictures):
@@ -69,7 +70,7 @@ function sitePictureExists(name: string): boolean {
  */
 export async function planPicture(
   value: string,
-  { current, fallback, field }: { current: string | null; fallback: string; field: string },
+  { current, fallback, field, uploader }: { current: string | null; fallback: string; field: string; uploader?: string },
 ): Promise<PicturePlan> {
   if (current !== null && value === current) return { kind: "keep" };
   if (value === "") return { kind: "set", url: fallback };
@@ -80,9 +81,12 @@ export async function planPicture(
     if (!/;base64$/i.test(options)) throw pictureRefusal(field, PICTURE_MESSAGES.notAPicture, 400);
     const bytes = Buffer.from(value.slice(dataUrl.dataStart), "base64");
     try {
+      // Counted against the person's uploads before it is decoded (a sign-up has its own limit).
+      if (uploader) await takeUploadSlot(uploader);
       return { kind: "upload", image: await processImage(bytes) };
     } catch (error) {
       if (error instanceof ImageError) throw pictureRefusal(field, error.message, error.status);
+      if (error instanceof RateLimitedError) throw pictureRefusal(field, error.message, 429, error.retryAfterSeconds);
       throw error;
     }
   }
@@ -123,8 +127,8 @@ function webPicture(value: string, field: string): URL {
   return url;
 }
 
-function pictureRefusal(field: string, message: string, status: number): ApiError {
-  return new ApiError(status, message, { errors: { [field]: message } });
+function pictureRefusal(field: string, message: string, status: number, retryAfterSeconds?: number): ApiError {
+  return new ApiError(status, message, { errors: { [field]: message } }, retryAfterSeconds ? { "Retry-After": String(retryAfterSeconds) } : {});
 }
 
 export { applyPicture, type PicturePlan } from "../images.server";

@@ -173,7 +173,7 @@ export async function updatePost(args: ApiArgs): Promise<Response> {
     );
     removeComments = post.comments.map((c) => c.comment_id).filter((id) => !kept.has(id));
   }
-  const photo: PicturePlan = photoChanged ? await planPicture(body.photo!, { current: post.photo, fallback: post.photo, field: "photo" }) : { kind: "keep" };
+  const photo: PicturePlan = photoChanged ? await planPicture(body.photo!, { current: post.photo, fallback: post.photo, field: "photo", uploader: actor.id }) : { kind: "keep" };
   unwrap(await changePost({ actor, postId, changes: { content: contentChanged ? content : undefined, photo, likes, removeComments } }));
   return json(await apiPost(postId));
 }

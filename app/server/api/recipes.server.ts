@@ -123,9 +123,9 @@ function validate(draft: RecipeDraft, keep: { name?: string; description?: strin
   return { ...checked.value, name: keep.name ?? checked.value.name, description: keep.description ?? checked.value.description };
 }
 
-async function planPhoto(body: RecipeBody, current: string | null): Promise<PicturePlan> {
+async function planPhoto(body: RecipeBody, current: string | null, uploader: string): Promise<PicturePlan> {
   if (body.photo === undefined) return current === null ? { kind: "set", url: RECIPE_PLACEHOLDER_IMAGE } : { kind: "keep" };
-  return planPicture(body.photo, { current, fallback: RECIPE_PLACEHOLDER_IMAGE, field: "photo" });
+  return planPicture(body.photo, { current, fallback: RECIPE_PLACEHOLDER_IMAGE, field: "photo", uploader });
 }
 
 function isConstraintError(error: unknown): boolean {
@@ -186,7 +186,7 @@ export async function createRecipe({ request }: ApiArgs): Promise<Response> {
     throw invalid({ _id: "_id and recipe_id must be the same." });
   }
   const input = validate(draftOf(body, { name: "", description: "", totalTime: "", serves: "", tags: "", sections: [], steps: [] }));
-  const plan = await planPhoto(body, null);
+  const plan = await planPhoto(body, null, user.id);
   const recipeId = await chooseId(body.recipe_id ?? body._id, recipeExists);
   const postId = await chooseId(body.post_id, postExists);
   try {
@@ -222,7 +222,7 @@ export async function updateRecipe(args: ApiArgs): Promise<Response> {
     name: draft.name === detail.name ? detail.name : undefined,
     description: draft.description === detail.description ? detail.description : undefined,
   });
-  unwrap(await updateRecipeService({ actor: user, recipeId, input, photo: await planPhoto(body, owner.photo) }));
+  unwrap(await updateRecipeService({ actor: user, recipeId, input, photo: await planPhoto(body, owner.photo, user.id) }));
   return json(await apiRecipe(recipeId));
 }
 

@@ -286,7 +286,7 @@ export async function updateUser({ request, params, context }: ApiArgs): Promise
   let renewed: string | null = null;
   if (plainChanged) {
     const picture = pictureChanged
-      ? await planPicture(body.profile!, { current: target.profile, fallback: DEFAULT_PROFILE_IMAGE, field: "profile" })
+      ? await planPicture(body.profile!, { current: target.profile, fallback: DEFAULT_PROFILE_IMAGE, field: "profile", uploader: actor.id })
       : ({ kind: "keep" } as const);
     const updated = unwrap(
       await updateProfile({

@@ -3,7 +3,7 @@ import { formatIngredientText, formatStepsText, parseIngredientText, parseStepsT
 
 import { CacheScope, changing } from "../cache-scopes.server";
 import { db } from "../db.server";
-import { applyPicture, deleteImageIfUnreferenced, type PicturePlan } from "../images.server";
+import { applyPicture, deleteImageIfUnreferenced, forgetPendingUploads, type PicturePlan } from "../images.server";
 import { getPostOwnership } from "../queries/posts.server";
 import { getRecipeDetail } from "../queries/recipes.server";
 import {
@@ -72,6 +72,7 @@ export async function createRecipe({
     const created = await changing([CacheScope.recipe(recipeId), CacheScope.feed, CacheScope.search, CacheScope.user(actor.id)], () =>
       createRecipeWithPost({ recipeId, postId, userId: actor.id, input, photo: url }),
     );
+    await forgetPendingUploads(actor.id, pendingUploads);
     await discard(pendingUploads, url);
     return done(created);
   } catch (error) {
@@ -117,6 +118,7 @@ export async function updateRecipe({
     if (uploaded) await deleteImageIfUnreferenced(url);
     return refusal(404, RECIPE_SERVICE_MESSAGES.notFound);
   }
+  await forgetPendingUploads(actor.id, pendingUploads);
   await discard([updated.previousPhoto, postPhoto, ...pendingUploads], url);
   return done({ recipeId, postId: updated.postId });
 }

@@ -291,8 +291,8 @@ export function tempDir(prefix: string): string {
 
 export const MEMORY_PROBE = ["--expose-gc", "--require", path.join(__dirname, "memory-probe.cjs")];
 
-/** After full GCs: the server's live heap and RSS in MB (needs `nodeArgs: MEMORY_PROBE`). */
-export async function probeMemory(server: RunningServer): Promise<{ heapMb: number; rssMb: number }> {
+/** After full GCs: the server's live heap, its live memory outside the heap (buffers) and RSS in MB (needs `nodeArgs: MEMORY_PROBE`). */
+export async function probeMemory(server: RunningServer): Promise<{ heapMb: number; externalMb: number; rssMb: number }> {
   const before = server.output().split("MEMORY ").length;
   server.child.kill("SIGUSR2");
   const deadline = Date.now() + 15_000;
@@ -300,8 +300,8 @@ export async function probeMemory(server: RunningServer): Promise<{ heapMb: numb
     const parts = server.output().split("MEMORY ");
     if (parts.length > before) {
       const line = parts[parts.length - 1]!.split("\n")[0]!;
-      const m = JSON.parse(line) as { heapUsed: number; rss: number };
-      return { heapMb: m.heapUsed / 1024 / 1024, rssMb: m.rss / 1024 / 1024 };
+      const m = JSON.parse(line) as { heapUsed: number; rss: number; external: number };
+      return { heapMb: m.heapUsed / 1024 / 1024, externalMb: m.external / 1024 / 1024, rssMb: m.rss / 1024 / 1024 };
     }
     if (Date.now() > deadline) throw new Error("the server did not report its memory");
     await new Promise((r) => setTimeout(r, 50));
