@@ -126,6 +126,20 @@ export async function seededDatabase(dir: string): Promise<string> {
   return target;
 }
 
+/**
+ * Migrates and seeds a fresh database at `file` as `npm start` does on a new machine, with
+ * `unset` removed from the environment (e.g. SEED_USER_PASSWORD, as production has it). Returns
+ * what the seed printed.
+ */
+export async function prepareFreshDatabase(file: string, { unset = [] as string[] } = {}): Promise<string> {
+  await ensureBuild();
+  const env = childEnv({ DATABASE_PATH: file });
+  for (const name of unset) delete env[name];
+  const result = await run(process.execPath, [path.join(ROOT, "scripts/prepare.js")], env, 240_000);
+  if (result.code !== 0) throw new Error(`seeding failed:\n${result.output}`);
+  return result.output;
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -283,6 +297,26 @@ export function rssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return kb / 1024;
+}
+
+/** CPU seconds a process has used so far (Linux /proc; clock ticks of 1/100 s). */
+export function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Waits until the process has been (nearly) idle for a second: what it had to do is done. */
+export async function untilIdle(pid: number, { timeoutMs = 120_000, busySeconds = 0.05 } = {}): Promise<number> {
+  const started = Date.now();
+  let last = cpuSeconds(pid);
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const now = cpuSeconds(pid);
+    if (now - last < busySeconds) return Date.now() - started;
+    last = now;
+    if (Date.now() - started > timeoutMs) throw new Error(`the process was still busy after ${timeoutMs} ms`);
+  }
 }
 
 export function tempDir(prefix: string): string {
