@@ -6,15 +6,15 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
 
 import { NonceContext } from "./lib/nonce";
-import { isPersonalRequest } from "./server/cookies.server";
-import { databaseLooksDown, isUnavailable, UNAVAILABLE_MESSAGE } from "./server/db.server";
-import { earlyRefusal } from "./server/early-answers.server";
-import { offerToSharedCache } from "./server/shared-cache.server";
+import { isPersonalRequest } from "./server/http/cookies.server";
+import { databaseLooksDown, isUnavailable, UNAVAILABLE_MESSAGE } from "./server/db/connection.server";
+import { earlyRefusal } from "./server/http/early-answers.server";
+import { offerToSharedCache } from "./server/cache/shared-cache.server";
 
 const ABORT_DELAY = 5_000;
 
-// What scripts/server.js asks of the app (app/server/server-hooks.server.ts).
-export * from "./server/server-hooks.server";
+// What scripts/server.js asks of the app (app/server/facade.server.ts).
+export * from "./server/facade.server";
 
 /**
  * Only our own scripts run: Remix's inline scripts carry this request's nonce. Images may

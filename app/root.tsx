@@ -16,7 +16,7 @@ import { useEffect, useRef, type ReactNode } from "react";
 import { useNonce } from "~/lib/nonce";
 import { useServiceWorkerSync } from "~/lib/service-worker";
 import { countUnread } from "~/server/queries/notifications.server";
-import { getUser } from "~/server/session.server";
+import { getUser } from "~/server/auth/session.server";
 import globalStyles from "~/styles/global.css";
 
 import { ErrorPage } from "./components/error-page";

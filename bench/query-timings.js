@@ -5,7 +5,7 @@
 // Build a database once with:
 //   DATABASE_PATH=/tmp/x/recipals.db RECIPALS_SEED_FILE=../shared/data/recipals-seed.json \
 //   node scripts/prepare.js --scale 10000
-// The copy is migrated to the current schema on load (db.server.ts migrates on import).
+// The copy is migrated to the current schema on load (db/connection.server.ts migrates on import).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -33,7 +33,7 @@ process.env.SESSION_SECRET ??= "bench-session-secret-0123456789abcdef";
 
 try {
   const q = await loadModule("query-timings", `
-        export { db } from "~/server/db.server";
+        export { db } from "~/server/db/connection.server";
         export * as feed from "~/server/queries/feed.server";
         export * as search from "~/server/queries/search.server";
         export * as profiles from "~/server/queries/profiles.server";

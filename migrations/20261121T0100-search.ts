@@ -5,7 +5,7 @@ import { isPostgres } from "./engine";
 // Frozen once merged: change the search index with a new migration, never by editing this one.
 // (The PostgreSQL variant was added when PostgreSQL became an engine; SQLite's SQL is unchanged.)
 //
-// Two variants, each read by its engine's side of app/server/engines/ (docs/scaling.md).
+// Two variants, each read by its engine's side of app/server/db/engines/ (docs/scaling.md).
 //
 // SQLite: FTS5 tables and triggers.
 // recipes_fts: one document per recipe, rowid = recipes.seq (unique and never reused while the

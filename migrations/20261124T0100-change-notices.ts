@@ -4,7 +4,7 @@ import { isPostgres } from "./engine";
 
 // Frozen once merged. PostgreSQL only (SQLite needs nothing: every connection reads the file's
 // data_version). A commit that changed what pages show sends one notice on `recipals_changes`;
-// every app server LISTENs and drops its shared page cache (app/server/engines/postgres.server.ts).
+// every app server LISTENs and drops its shared page cache (app/server/db/engines/postgres.server.ts).
 // Statement triggers, so a statement touching many rows costs one notice, and PostgreSQL folds
 // the notices of one transaction into one. Sessions, throttling and rate events change no page a
 // visitor is shown, so they send none.

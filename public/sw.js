@@ -27,7 +27,7 @@ const RECIPE_PAGE = /^\/ReciPals\/Recipes\/[^/]+$/;
 /** Same-origin files a cached page may need; nothing else (no /api, no other pages) is stored. */
 const PAGE_ASSET = /^\/(?:build|images|uploads|icons)\/|^\/favicon\.svg$/;
 const MAX_ASSETS_PER_PAGE = 80;
-/** A session's lifetime (app/server/session.server.ts): kept pages are not answered longer than that after the last confirmation. */
+/** A session's lifetime (app/server/auth/session.server.ts): kept pages are not answered longer than that after the last confirmation. */
 const SESSION_MS = 30 * 24 * 60 * 60 * 1000;
 
 self.addEventListener("install", (event) => {

@@ -28,7 +28,7 @@ process.env.SESSION_SECRET ??= "bench-session-secret-0123456789abcdef";
 try {
   // Opens and migrates the temporary database.
   const server = await loadModule("bench-search", `
-        export { db } from "~/server/db.server";
+        export { db } from "~/server/db/connection.server";
         export { searchRecipes, searchUsers, randomRecipesPage } from "~/server/queries/search.server";
         export { scaleSeed } from "./seed/scale";
       `);

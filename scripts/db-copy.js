@@ -45,7 +45,7 @@ const DERIVED_TABLES = new Set(["recipe_search", "recipe_shuffle"]);
  * the copy records itself as one change to everything.
  */
 const CACHE_TABLES = new Set(["cache_versions", "cache_scoping"]);
-/** The app's write lock (app/server/engines/postgres.server.ts): servers' writes wait for the copy. */
+/** The app's write lock (app/server/db/engines/postgres.server.ts): servers' writes wait for the copy. */
 const WRITE_LOCK = "select pg_advisory_xact_lock(7245001)";
 const NOTICE_CHANNEL = "recipals_changes";
 

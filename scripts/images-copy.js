@@ -40,7 +40,7 @@ const { from: fromArg } = readArgs(process.argv.slice(2));
 
 let storage;
 try {
-  storage = await loadModule("images-copy", `export * from "~/server/storage.server";`);
+  storage = await loadModule("images-copy", `export * from "~/server/media/storage.server";`);
 } catch (error) {
   // env.server.ts checks the settings when it loads: an S3 store without its bucket or keys stops here.
   fail(error instanceof Error ? error.message : String(error));

@@ -2,7 +2,7 @@
 // seeder) into a script without the Remix build: esbuild bundles `contents` inside the project, so
 // bare imports (kysely, better-sqlite3, zod) resolve from node_modules at run time, and the result
 // is imported. Used by the prepare step (migrate and seed) and the bench scripts. Set DATABASE_PATH
-// and the other environment variables before calling: db.server opens and migrates the database
+// and the other environment variables before calling: db/connection.server opens and migrates the database
 // when it loads.
 import fs from "node:fs";
 import path from "node:path";

@@ -13,7 +13,7 @@
 // memory or kept. Without `changes`, any move of `version()` drops every entry.
 //
 // What may be kept is the app's call, not this file's: the app calls `context.sharedCache.offer()`
-// (app/server/shared-cache.server.ts) for an answer that depends only on the URL, and `withhold()`
+// (app/server/cache/shared-cache.server.ts) for an answer that depends only on the URL, and `withhold()`
 // for one that must not be shared whatever else offers it. This file offers that only for GET
 // requests carrying no cookie of ours and no Authorization, keeps only a 200 without Set-Cookie,
 // and keys entries by protocol, Host, X-Forwarded-Host, URL and Origin (absolute links and CORS

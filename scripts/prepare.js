@@ -1,14 +1,14 @@
 // Migrates and seeds (unless --migrate-only), in a process of its own before the server starts.
 // `--scale [N]` (npm run seed -- --scale N) then adds the synthetic scale data: N users, default 10,000.
 // The seeder is not part of the app's build (the app never imports seed/): it is bundled here
-// from its TypeScript, with the app's modules it uses; loading db.server migrates the database.
+// from its TypeScript, with the app's modules it uses; loading db/connection.server migrates the database.
 import { loadModule } from "./load-module.js";
 import { redactUrl } from "./redact-url.js";
 
 const seed = await loadModule(
   "prepare",
   `
-    export { closeDatabaseHandle, db } from "~/server/db.server";
+    export { closeDatabaseHandle, db } from "~/server/db/connection.server";
     export { env } from "~/server/env.server";
     export { seedDatabase, seedUserPasswordsFor } from "./seed/index";
     export { scaleSeed } from "./seed/scale";

@@ -104,7 +104,7 @@ function coalesceWrites(req, res, next) {
 
 /**
  * Request bodies are capped before they are held, at the limit of the route the request will reach
- * (`limitFor`, made by the app from the build's routes: app/server/body.server.ts): a body whose
+ * (`limitFor`, made by the app from the build's routes: app/server/http/body.server.ts): a body whose
  * declared length is over it is refused at once, unread; one sent without a length (chunked) is
  * read here, counted, and refused as soon as it passes the limit. Node's parser never delivers
  * more than a declared length, so a body that passes here cannot grow later. The app counts again
@@ -200,7 +200,7 @@ function gateHeavyBodies(limitFor, refuse, { concurrent = 4, queue = 64 } = {}) 
   };
 }
 
-/** 413 in the asker's language (app/server/early-answers.server.ts); the rest of the body is not kept. */
+/** 413 in the asker's language (app/server/http/early-answers.server.ts); the rest of the body is not kept. */
 function refuseTooLarge(req, res, limit, refuse) {
   // Not "Connection: close", even when the client asked for it: Node would then close the
   // connection as soon as the answer is written, while the client is still sending (see lingerThenClose).
@@ -516,6 +516,10 @@ export async function startServer() {
     const listening = host ? app.listen(port, host, () => resolve(listening)) : app.listen(port, () => resolve(listening));
   });
   console.log(`ReciPals listening on http://${host && host !== "0.0.0.0" && host !== "::" ? host : "localhost"}:${port}/ReciPals/Home`);
+  // Photos nothing uses any more (abandoned forms'), a minute after start and every 6 hours.
+  const sweep = () => build.entry.module.sweepUnusedUploads().catch((error) => console.warn("Sweeping unused uploads failed:", error));
+  setTimeout(sweep, 60_000).unref();
+  setInterval(sweep, 6 * 60 * 60 * 1000).unref();
   // Under `npm run dev` (remix dev restarts this server after every rebuild and waits for this).
   if (process.env.NODE_ENV === "development") await broadcastDevReady(build);
 

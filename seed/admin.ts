@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 
 
-import { engineOf, type DB } from "../app/server/db.server";
-import { hashPassword, randomPassword } from "../app/server/password.server";
+import { engineOf, type DB } from "../app/server/db/connection.server";
+import { hashPassword, randomPassword } from "../app/server/auth/password.server";
 import { nextSeq, nowIso } from "../app/server/queries/seq.server";
 
 import { hasSeedRun, recordSeedRun, SEED_RUNS } from "./seed-runs";

@@ -4,7 +4,7 @@ import path from "node:path";
 
 import { afterEach, expect, test } from "vitest";
 
-import type { DB } from "../app/server/db.server";
+import type { DB } from "../app/server/db/connection.server";
 
 import { seedDatabase } from "./index";
 import { captureLog, countAll, FIXTURES, fixtureAnswer, freshDb, sampleFilePath, startMealDbStub, type Stub } from "./test-support";

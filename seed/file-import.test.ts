@@ -4,8 +4,8 @@ import path from "node:path";
 
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
-import type { DB } from "../app/server/db.server";
-import { hashPassword, verifyPassword } from "../app/server/password.server";
+import type { DB } from "../app/server/db/connection.server";
+import { hashPassword, verifyPassword } from "../app/server/auth/password.server";
 
 import { seedDatabase, type SeedReport } from "./index";
 import { captureLog, countAll, freshDb, sampleFilePath, startMealDbStub, type Stub } from "./test-support";

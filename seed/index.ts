@@ -1,6 +1,6 @@
 import path from "node:path";
 
-import type { DB } from "../app/server/db.server";
+import type { DB } from "../app/server/db/connection.server";
 
 import { ensureAdmin } from "./admin";
 import { coreSeedData } from "./core";

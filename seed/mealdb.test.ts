@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
-import type { DB } from "../app/server/db.server";
+import type { DB } from "../app/server/db/connection.server";
 
 import { seedDatabase, type SeedReport } from "./index";
 import { captureLog, freshDb, startMealDbStub, type Stub } from "./test-support";

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { afterEach, expect, test } from "vitest";
 
-import type { DB } from "../app/server/db.server";
+import type { DB } from "../app/server/db/connection.server";
 
 import { ALL_TABLES, freshDb } from "./test-support";
 

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "vitest";
 
-import type { DB } from "../app/server/db.server";
-import { verifyPassword } from "../app/server/password.server";
+import type { DB } from "../app/server/db/connection.server";
+import { verifyPassword } from "../app/server/auth/password.server";
 
 import { CORE_PASSWORD } from "./core";
 import { seedDatabase, seedUserPasswordsFor } from "./index";

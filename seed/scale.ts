@@ -1,6 +1,6 @@
 import SQLite from "better-sqlite3";
 
-import { hashPassword } from "../app/server/password.server";
+import { hashPassword } from "../app/server/auth/password.server";
 import { planSectionIds, recipePartRows } from "../app/server/queries/recipe-parts.server";
 import { PROFILE_TAGS } from "../app/lib/tags";
 

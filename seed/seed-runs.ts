@@ -1,4 +1,4 @@
-import type { DB } from "../app/server/db.server";
+import type { DB } from "../app/server/db/connection.server";
 import { nowIso } from "../app/server/queries/seq.server";
 
 // Rows in `seed_runs` say what has been seeded, so running the seed again changes nothing.

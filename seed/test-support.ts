@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { migrateToLatest, openDatabase, type DB } from "../app/server/db.server";
+import { migrateToLatest, openDatabase, type DB } from "../app/server/db/connection.server";
 
 // Shared by the seed tests: a fresh migrated in-memory database per test (real SQL, no
 // mocks) and a local stand-in for TheMealDB, so no test depends on the internet.

@@ -1,6 +1,6 @@
 
-import { engineOf, type DB } from "../app/server/db.server";
-import { hashPassword, randomPassword } from "../app/server/password.server";
+import { engineOf, type DB } from "../app/server/db/connection.server";
+import { hashPassword, randomPassword } from "../app/server/auth/password.server";
 import { writeRecipeParts } from "../app/server/queries/recipe-writes.server";
 import { nextSeq, nowIso, todayDate } from "../app/server/queries/seq.server";
 

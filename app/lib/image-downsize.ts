@@ -11,7 +11,7 @@ export const DOWNSIZE_DEFAULTS = {
   qualityStep: 0.08,
 } as const;
 
-/** The server's limit on one received file (app/server/images.server.ts). */
+/** The server's limit on one received file (app/server/http/multipart.server.ts). */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
 export type DownsizeOptions = Partial<{ -readonly [K in keyof typeof DOWNSIZE_DEFAULTS]: number }>;
@@ -92,7 +92,7 @@ export async function downsizeImage(file: File, options: DownsizeOptions = {}): 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Stored image URLs (app/server/storage.server.ts names them `/uploads/<sha256>.webp`, with the
+// Stored image URLs (app/server/media/storage.server.ts names them `/uploads/<sha256>.webp`, with the
 // ~400 px card variant at `/uploads/<sha256>.card.webp`).
 
 const STORED_MAIN = /^\/uploads\/([0-9a-f]{64})\.webp$/;

@@ -1,5 +1,5 @@
 // A form submission the server refused before its page's action ran (a body over the route's
-// limit, the upload queue full, a post from another site: app/server/early-answers.server.ts).
+// limit, the upload queue full, a post from another site: app/server/http/early-answers.server.ts).
 // With JavaScript it arrives as the submission's data, in this one shape whatever the page: page
 // forms show `formError`, fetcher forms `error`; `early` tells it from the page's own answers.
 

@@ -1,5 +1,5 @@
 // Credits and links for the Info page: one place to change them. This project's own source
-// address is configuration, not code (app/server/site.server.ts).
+// address is configuration, not code (app/server/http/site.server.ts).
 export const SITE = {
   name: "ReciPals",
   creators: ["Jasmin Duong", "Daniel Jacob"],

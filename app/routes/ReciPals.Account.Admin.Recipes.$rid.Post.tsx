@@ -3,12 +3,12 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 
 import { ConfirmButton, ConfirmStep } from "~/components/confirm";
 import { paths } from "~/lib/paths";
-import { readForm } from "~/server/body.server";
-import { invariantResponse, readIntent } from "~/server/http.server";
+import { readForm } from "~/server/http/body.server";
+import { invariantResponse, readIntent } from "~/server/http/responses.server";
 import { listComments } from "~/server/queries/comments.server";
 import { getPostForRecipe } from "~/server/queries/posts.server";
 import { removeComment } from "~/server/services/interactions.server";
-import { requireAdmin } from "~/server/session.server";
+import { requireAdmin } from "~/server/auth/session.server";
 import { Link } from "~/components/link";
 
 const REMOVE_COMMENT_MESSAGE = "Are you sure you want to delete this comment?";

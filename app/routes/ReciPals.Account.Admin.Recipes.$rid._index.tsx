@@ -6,11 +6,11 @@ import { useHydrated } from "~/lib/hooks";
 import { formatIngredientText, formatStepsText } from "~/lib/ingredient-text";
 import { paths } from "~/lib/paths";
 import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
-import { readForm, type RequestBodyKind } from "~/server/body.server";
-import { invariantResponse, readIntent } from "~/server/http.server";
+import { readForm, type RequestBodyKind } from "~/server/http/body.server";
+import { invariantResponse, readIntent } from "~/server/http/responses.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { editRecipeText } from "~/server/services/recipes.server";
-import { requireAdmin } from "~/server/session.server";
+import { requireAdmin } from "~/server/auth/session.server";
 import { Link } from "~/components/link";
 
 type Editing = "ingredients" | "instructions" | null;

@@ -4,11 +4,11 @@ import { Outlet, useActionData, useLoaderData, useLocation } from "@remix-run/re
 import { AdminDetailNotFound } from "~/components/admin-list";
 import { ConfirmButton, ConfirmStep } from "~/components/confirm";
 import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
-import { readForm } from "~/server/body.server";
-import { invariantResponse, readIntent } from "~/server/http.server";
+import { readForm } from "~/server/http/body.server";
+import { invariantResponse, readIntent } from "~/server/http/responses.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { deleteRecipe } from "~/server/services/recipes.server";
-import { requireAdmin } from "~/server/session.server";
+import { requireAdmin } from "~/server/auth/session.server";
 import { Link } from "~/components/link";
 
 const DELETE_RECIPE_MESSAGE = "Are you sure you want to delete this recipe?";

@@ -3,10 +3,10 @@ import { Outlet, useLoaderData } from "@remix-run/react";
 
 import { AdminPager, AdminSearch } from "~/components/admin-list";
 import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
-import { queryText } from "~/server/body.server";
+import { queryText } from "~/server/http/body.server";
 import { listRecipesForAdmin } from "~/server/queries/admin.server";
 import { parsePage } from "~/server/queries/feed.server";
-import { requireAdmin } from "~/server/session.server";
+import { requireAdmin } from "~/server/auth/session.server";
 import { Link } from "~/components/link";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

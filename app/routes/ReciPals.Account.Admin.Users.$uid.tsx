@@ -7,12 +7,12 @@ import { AdminDetailNotFound } from "~/components/admin-list";
 import { ConfirmButton, ConfirmStep } from "~/components/confirm";
 import { useHydrated } from "~/lib/hooks";
 import { paths } from "~/lib/paths";
-import { readForm } from "~/server/body.server";
-import { invariantResponse, readIntent } from "~/server/http.server";
+import { readForm } from "~/server/http/body.server";
+import { invariantResponse, readIntent } from "~/server/http/responses.server";
 import { changeRole, deleteUser } from "~/server/services/users.server";
 import { listUserPosts } from "~/server/queries/posts.server";
 import { getUserProfile } from "~/server/queries/users.server";
-import { requireAdmin } from "~/server/session.server";
+import { requireAdmin } from "~/server/auth/session.server";
 import { Link } from "~/components/link";
 
 const DELETE_USER_MESSAGE = "Are you sure you want to delete this user?";

@@ -4,12 +4,12 @@ import { Form, Outlet, useActionData, useLoaderData, useNavigation } from "@remi
 import { AdminPager, AdminSearch } from "~/components/admin-list";
 import { Avatar } from "~/components/avatar";
 import { paths } from "~/lib/paths";
-import { queryText, readForm } from "~/server/body.server";
-import { readIntent } from "~/server/http.server";
+import { queryText, readForm } from "~/server/http/body.server";
+import { readIntent } from "~/server/http/responses.server";
 import { listUsersForAdmin } from "~/server/queries/admin.server";
 import { addPlaceholderUser } from "~/server/services/users.server";
 import { parsePage } from "~/server/queries/feed.server";
-import { requireAdmin } from "~/server/session.server";
+import { requireAdmin } from "~/server/auth/session.server";
 import { Link } from "~/components/link";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -2,7 +2,7 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import { Outlet, useLocation } from "@remix-run/react";
 
 import { paths } from "~/lib/paths";
-import { requireAdmin } from "~/server/session.server";
+import { requireAdmin } from "~/server/auth/session.server";
 import adminStyles from "~/styles/admin.css";
 import { Link } from "~/components/link";
 

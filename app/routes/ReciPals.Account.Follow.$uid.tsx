@@ -1,12 +1,12 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 
 import { paths, safeRedirect } from "~/lib/paths";
-import { readForm } from "~/server/body.server";
-import { readIntent } from "~/server/http.server";
-import { isFetcherSubmission } from "~/server/interaction.server";
+import { readForm } from "~/server/http/body.server";
+import { readIntent } from "~/server/http/responses.server";
+import { isFetcherSubmission } from "~/server/http/interaction.server";
 import { isFollowing } from "~/server/queries/follows.server";
 import { removeFollower, setFollowing } from "~/server/services/follows.server";
-import { requireUser } from "~/server/session.server";
+import { requireUser } from "~/server/auth/session.server";
 
 // Follow, unfollow and remove-follower, posted from the profile and its dialogs. POST only:
 // a fetcher (JavaScript on, `_fetcher=1`) gets data back and stays on its page; a plain form

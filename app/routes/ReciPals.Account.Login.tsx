@@ -6,12 +6,13 @@ import { FormAlert, TextField, fieldError, useFocusInvalid, useResultKey } from 
 import { USER_LIMITS } from "~/lib/limits";
 import { paths, safeRedirect } from "~/lib/paths";
 import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
-import { readForm } from "~/server/body.server";
-import { authenticateForm, LoginError, throttledSignIn } from "~/server/auth.server";
-import { keptFields, type FormFailure } from "~/server/forms.server";
-import { createUserSession, requireAnonymous } from "~/server/session.server";
-import { scopeSharedCache } from "~/server/shared-cache.server";
-import { clientAddress, ThrottledError } from "~/server/throttle.server";
+import { readForm } from "~/server/http/body.server";
+import { authenticateForm, LoginError, throttledSignIn } from "~/server/auth/sign-in.server";
+import { keptFields, type FormFailure } from "~/server/http/forms.server";
+import { createUserSession, requireAnonymous } from "~/server/auth/session.server";
+import { scopeSharedCache } from "~/server/cache/shared-cache.server";
+import { clientAddress } from "~/server/http/ip.server";
+import { LimitReachedError } from "~/server/auth/limits.server";
 import { Link } from "~/components/link";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · ReciPals" }];
@@ -49,7 +50,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const user = await throttledSignIn(subject, () => authenticateForm(request, formData));
     return await createUserSession({ request, userId: user.id, redirectTo });
   } catch (error) {
-    if (error instanceof ThrottledError) {
+    if (error instanceof LimitReachedError) {
       const failure: FormFailure<"username" | "password"> = {
         formError: error.message,
         fieldErrors: {},

@@ -4,8 +4,8 @@ import { Form, useActionData } from "@remix-run/react";
 import { FormAlert } from "~/components/forms";
 import { paths } from "~/lib/paths";
 import { earlyRefusalMessage } from "~/lib/refusal";
-import { readForm } from "~/server/body.server";
-import { getUserId, logout } from "~/server/session.server";
+import { readForm } from "~/server/http/body.server";
+import { getUserId, logout } from "~/server/auth/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign out · ReciPals" }];
 

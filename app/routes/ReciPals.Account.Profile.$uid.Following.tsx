@@ -4,7 +4,7 @@ import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/r
 import { ErrorPage } from "~/components/error-page";
 import { FollowListDialog } from "~/components/profile-follow-list";
 import { getFollowList } from "~/server/queries/profiles.server";
-import { requireUser } from "~/server/session.server";
+import { requireUser } from "~/server/auth/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Following · ReciPals" }];
 

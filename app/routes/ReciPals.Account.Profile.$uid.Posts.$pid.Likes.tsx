@@ -4,10 +4,10 @@ import { useLoaderData, useParams } from "@remix-run/react";
 import { LikersList } from "~/components/likers-list";
 import { RouteDialog } from "~/components/route-dialog";
 import { paths } from "~/lib/paths";
-import { invariantResponse } from "~/server/http.server";
+import { invariantResponse } from "~/server/http/responses.server";
 import { listLikers } from "~/server/queries/likes.server";
 import { postExists } from "~/server/queries/posts.server";
-import { requireUser } from "~/server/session.server";
+import { requireUser } from "~/server/auth/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Likes · ReciPals" }];
 

@@ -12,8 +12,8 @@ import { absoluteUrl, shareMeta } from "~/lib/structured-data";
 import { listComments } from "~/server/queries/comments.server";
 import { getPostCard } from "~/server/queries/feed.server";
 import { listUserPosts } from "~/server/queries/posts.server";
-import { requireUser } from "~/server/session.server";
-import { siteOrigin } from "~/server/site.server";
+import { requireUser } from "~/server/auth/session.server";
+import { siteOrigin } from "~/server/http/site.server";
 import feedStyles from "~/styles/feed.css";
 import { Link } from "~/components/link";
 

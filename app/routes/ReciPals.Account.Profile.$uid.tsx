@@ -9,8 +9,8 @@ import { recipesFeedLink, recipesFeedPath } from "~/lib/feeds";
 import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
 import { absoluteUrl, shareMeta } from "~/lib/structured-data";
 import { getProfilePage, type ProfileTab } from "~/server/queries/profiles.server";
-import { requireUser } from "~/server/session.server";
-import { siteOrigin } from "~/server/site.server";
+import { requireUser } from "~/server/auth/session.server";
+import { siteOrigin } from "~/server/http/site.server";
 import profileStyles from "~/styles/profile.css";
 import { Link } from "~/components/link";
 

@@ -14,15 +14,17 @@ import { paths } from "~/lib/paths";
 import { canEditProfile } from "~/lib/permissions";
 import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
 import { TAG_LIMIT_MESSAGE } from "~/lib/tags";
-import { formValues, keptFields } from "~/server/forms.server";
-import type { RequestBodyKind } from "~/server/body.server";
-import { invariantResponse } from "~/server/http.server";
-import { fileBytes, ImageError, IMAGE_MESSAGES, processImage, readMultipartFormLenient, type PicturePlan } from "~/server/images.server";
+import { formValues, keptFields } from "~/server/http/forms.server";
+import type { RequestBodyKind } from "~/server/http/body.server";
+import { invariantResponse } from "~/server/http/responses.server";
+import { fileBytes, FormReadError, readMultipartFormLenient } from "~/server/http/multipart.server";
+import { ImageError, IMAGE_MESSAGES, processImage } from "~/server/media/images.server";
+import { type PicturePlan } from "~/server/media/pictures.server";
 import { getUserProfile } from "~/server/queries/users.server";
-import { RateLimitedError, takeUploadSlot } from "~/server/rate-limit.server";
+import { LimitReachedError, takeUploadSlot } from "~/server/auth/limits.server";
 import { updateProfile } from "~/server/services/users.server";
-import { createUserSession, requireUser } from "~/server/session.server";
-import { clientAddress } from "~/server/throttle.server";
+import { createUserSession, requireUser } from "~/server/auth/session.server";
+import { clientAddress } from "~/server/http/ip.server";
 import {
   ADMIN_SECRET_UNSET,
   IMAGE_FAILED,
@@ -63,7 +65,7 @@ function refuseSave(status: number, failure: Omit<Failure, "formError"> & { form
 // Refusals the page also shows as its alert (the product's own texts); others read "Failed to save…".
 const ALERT_MESSAGES = new Set<string>([TAG_LIMIT_MESSAGE, UNKNOWN_TAG, ADMIN_SECRET_UNSET, INCORRECT_ADMIN_PASSWORD]);
 
-// A multipart form with photos, read and counted by the action itself (app/server/body.server.ts).
+// A multipart form with photos, read and counted by the action itself (app/server/http/body.server.ts).
 export const requestBody = "photo-form" satisfies RequestBodyKind;
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -78,7 +80,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     formData = form.formData;
     photoTooLarge = form.oversizedFiles.length > 0;
   } catch (error) {
-    if (!(error instanceof ImageError)) throw error;
+    if (!(error instanceof FormReadError)) throw error;
     return refuseSave(error.status, { formError: IMAGE_FAILED, fieldErrors: { photo: error.message }, fields: {}, tags: user.tags });
   }
   const tags = readTags(formData);
@@ -93,7 +95,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       await takeUploadSlot(viewer.id);
       picture = { kind: "upload", image: await processImage(photo) };
     } catch (error) {
-      if (error instanceof RateLimitedError) return refuseSave(429, { formError: error.message, fieldErrors: { photo: error.message }, fields, tags });
+      if (error instanceof LimitReachedError) return refuseSave(429, { formError: error.message, fieldErrors: { photo: error.message }, fields, tags });
       if (!(error instanceof ImageError)) throw error;
       return refuseSave(error.status, { formError: IMAGE_FAILED, fieldErrors: { photo: error.message }, fields, tags });
     }

@@ -12,14 +12,14 @@ import { FormAlert, TextField, fieldError, useFocusInvalid, useResultKey } from 
 import { USER_LIMITS } from "~/lib/limits";
 import { paths } from "~/lib/paths";
 import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
-import { readForm } from "~/server/body.server";
-import { formValues, toFailure, type FormFailure } from "~/server/forms.server";
-import { hashPassword } from "~/server/password.server";
+import { readForm } from "~/server/http/body.server";
+import { formValues, toFailure, type FormFailure } from "~/server/http/forms.server";
+import { hashPassword } from "~/server/auth/password.server";
 import { isUsernameTaken } from "~/server/queries/users.server";
 import { takeSignupSlot } from "~/server/services/users.server";
-import { commitSignupDraft, getSignupDraft, requireAnonymous } from "~/server/session.server";
-import { scopeSharedCache } from "~/server/shared-cache.server";
-import { clientAddress } from "~/server/throttle.server";
+import { commitSignupDraft, getSignupDraft, requireAnonymous } from "~/server/auth/session.server";
+import { scopeSharedCache } from "~/server/cache/shared-cache.server";
+import { clientAddress } from "~/server/http/ip.server";
 import {
   FILL_ALL_FIELDS,
   PASSWORDS_DONT_MATCH,

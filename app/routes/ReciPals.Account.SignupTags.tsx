@@ -11,9 +11,9 @@ import { FormAlert } from "~/components/forms";
 import { TagPicker } from "~/components/tag-picker";
 import { paths } from "~/lib/paths";
 import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
-import { readForm } from "~/server/body.server";
+import { readForm } from "~/server/http/body.server";
 import { createAccount } from "~/server/services/users.server";
-import { clearSignupDraft, createUserSession, getSignupDraft, requireAnonymous } from "~/server/session.server";
+import { clearSignupDraft, createUserSession, getSignupDraft, requireAnonymous } from "~/server/auth/session.server";
 import { readTags } from "~/server/validation/tags.server";
 import { Link } from "~/components/link";
 

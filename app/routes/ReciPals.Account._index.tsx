@@ -1,7 +1,7 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 
 import { paths } from "~/lib/paths";
-import { getUserId } from "~/server/session.server";
+import { getUserId } from "~/server/auth/session.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await getUserId(request);

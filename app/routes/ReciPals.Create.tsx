@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 
 import { paths } from "~/lib/paths";
-import { getUserId } from "~/server/session.server";
+import { getUserId } from "~/server/auth/session.server";
 
 // "Create" is not a fixed link (docs/rules.md#navigation): every click mints a fresh recipe id, which
 // opens the editor in create mode. Visitors are sent to Login with the reason.

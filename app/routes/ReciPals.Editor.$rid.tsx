@@ -27,29 +27,19 @@ import {
   type EditorResult,
   type RecipeDraft,
 } from "~/lib/recipe-form";
-import type { RequestBodyKind } from "~/server/body.server";
-import { readIntent } from "~/server/http.server";
+import type { RequestBodyKind } from "~/server/http/body.server";
+import { readIntent } from "~/server/http/responses.server";
 import { ImportError, importRecipe } from "~/server/import/import.server";
-import {
-  dropPendingUpload,
-  fileBytes,
-  IMAGE_MESSAGES,
-  ImageError,
-  isStoredImageUrl,
-  processImage,
-  readMultipartFormLenient,
-  rememberPendingUpload,
-  storePendingUpload,
-  type LenientMultipart,
-  type PicturePlan,
-  type ProcessedImage,
-} from "~/server/images.server";
-import { RateLimitedError, takeUploadSlot } from "~/server/rate-limit.server";
+import { dropPendingUpload, rememberPendingUpload, storePendingUpload } from "~/server/media/uploads.server";
+import { fileBytes, FormReadError, readMultipartFormLenient, type LenientMultipart } from "~/server/http/multipart.server";
+import { IMAGE_MESSAGES, ImageError, isStoredImageUrl, processImage, type ProcessedImage } from "~/server/media/images.server";
+import { type PicturePlan } from "~/server/media/pictures.server";
+import { LimitReachedError, takeUploadSlot } from "~/server/auth/limits.server";
 import { getRecipeOwnership } from "~/server/queries/recipe-writes.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { createRecipe, deleteRecipe, updateRecipe } from "~/server/services/recipes.server";
-import { getUser } from "~/server/session.server";
-import { storedNameOf } from "~/server/storage.server";
+import { getUser } from "~/server/auth/session.server";
+import { storedNameOf } from "~/server/media/storage.server";
 import { isUsableRecipeId, validateRecipeDraft } from "~/server/validation/recipe.server";
 import editorStyles from "~/styles/editor.css";
 
@@ -115,7 +105,7 @@ function answer(result: Answer, status: number) {
   );
 }
 
-// A multipart form with photos, read and counted by the action itself (app/server/body.server.ts).
+// A multipart form with photos, read and counted by the action itself (app/server/http/body.server.ts).
 export const requestBody = "photo-form" satisfies RequestBodyKind;
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -131,7 +121,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   try {
     form = await readMultipartFormLenient(request);
   } catch (error) {
-    if (!(error instanceof ImageError)) throw error;
+    if (!(error instanceof FormReadError)) throw error;
     // The body could not be read at all: show the form as stored, with the reason.
     const detail = existing ? await getRecipeDetail(rid) : undefined;
     const draft = detail ? draftFromRecipe(detail) : emptyDraft();
@@ -196,7 +186,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         await takeUploadSlot(user.id);
         processed = await processImage(bytes);
       } catch (error) {
-        if (!(error instanceof ImageError) && !(error instanceof RateLimitedError)) throw error;
+        if (!(error instanceof ImageError) && !(error instanceof LimitReachedError)) throw error;
         fieldErrors[FIELD.photo] = error.message;
       }
     }
@@ -260,7 +250,7 @@ async function keepChosenPhoto(userId: string, photoEntry: FormDataEntryValue | 
       if (pending && pending !== stored.url) await dropPendingUpload(userId, pending);
       pending = stored.url;
     } catch (error) {
-      if (error instanceof RateLimitedError) {
+      if (error instanceof LimitReachedError) {
         photoError = error.message;
         photoStatus = 429;
       } else if (error instanceof ImageError) {

@@ -4,11 +4,11 @@ import { useLoaderData, useLocation } from "@remix-run/react";
 import { LikersList } from "~/components/likers-list";
 import { RouteDialog } from "~/components/route-dialog";
 import { paths } from "~/lib/paths";
-import { invariantResponse } from "~/server/http.server";
+import { invariantResponse } from "~/server/http/responses.server";
 import { listLikers } from "~/server/queries/likes.server";
 import { getPostOwnership } from "~/server/queries/posts.server";
-import { CacheScope } from "~/server/cache-scopes.server";
-import { scopeSharedCache } from "~/server/shared-cache.server";
+import { CacheScope } from "~/server/cache/scopes.server";
+import { scopeSharedCache } from "~/server/cache/shared-cache.server";
 
 export const meta: MetaFunction = () => [{ title: "Likes · ReciPals" }];
 

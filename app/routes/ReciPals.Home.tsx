@@ -5,9 +5,9 @@ import { useEffect, useState } from "react";
 import { PostCard } from "~/components/post-card";
 import { paths } from "~/lib/paths";
 import { getFeedPage, parseFeedSeed, parsePage, type PostCardData } from "~/server/queries/feed.server";
-import { CacheScope } from "~/server/cache-scopes.server";
-import { getUserId } from "~/server/session.server";
-import { scopeSharedCache, SHUFFLED_COPIES } from "~/server/shared-cache.server";
+import { CacheScope } from "~/server/cache/scopes.server";
+import { getUserId } from "~/server/auth/session.server";
+import { scopeSharedCache, SHUFFLED_COPIES } from "~/server/cache/shared-cache.server";
 import feedStyles from "~/styles/feed.css";
 import { EmptyState } from "~/components/empty-state";
 import { Link } from "~/components/link";
@@ -16,7 +16,7 @@ export const meta: MetaFunction = () => [{ title: "Home · ReciPals" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: feedStyles }];
 
 // A visitor's feed is shuffled afresh unless the address fixes the order (`seed`): the shared
-// cache keeps several orders of it (app/server/route-rules.server.ts).
+// cache keeps several orders of it (app/server/http/route-rules.server.ts).
 export const shuffledCopies = (search: URLSearchParams) => (search.has("seed") ? 1 : SHUFFLED_COPIES);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -2,8 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 
 import { SITE } from "~/lib/site";
-import { scopeSharedCache } from "~/server/shared-cache.server";
-import { projectSourceUrl } from "~/server/site.server";
+import { scopeSharedCache } from "~/server/cache/shared-cache.server";
+import { projectSourceUrl } from "~/server/http/site.server";
 
 export const meta: MetaFunction = () => [{ title: "About · ReciPals" }];
 

@@ -9,12 +9,12 @@ import { FormAlert } from "~/components/forms";
 import { Link } from "~/components/link";
 import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
 import { earlyRefusalMessage } from "~/lib/refusal";
-import { readForm } from "~/server/body.server";
+import { readForm } from "~/server/http/body.server";
 import { parsePage } from "~/server/queries/feed.server";
-import { readIntent } from "~/server/http.server";
-import { isFetcherSubmission, redirectBack, refuseInteraction } from "~/server/interaction.server";
+import { readIntent } from "~/server/http/responses.server";
+import { isFetcherSubmission, redirectBack, refuseInteraction } from "~/server/http/interaction.server";
 import { getNotificationsPage, readNotifications } from "~/server/services/notifications.server";
-import { requireUser } from "~/server/session.server";
+import { requireUser } from "~/server/auth/session.server";
 import notificationStyles from "~/styles/notifications.css";
 
 // Notifications (docs/rules.md#notifications): newest first, grouped, a page at a time. Opening

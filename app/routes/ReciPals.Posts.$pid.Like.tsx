@@ -1,11 +1,11 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 
 import { paths } from "~/lib/paths";
-import { readForm } from "~/server/body.server";
-import { readIntent } from "~/server/http.server";
-import { isFetcherSubmission, redirectBack, refuseInteraction } from "~/server/interaction.server";
+import { readForm } from "~/server/http/body.server";
+import { readIntent } from "~/server/http/responses.server";
+import { isFetcherSubmission, redirectBack, refuseInteraction } from "~/server/http/interaction.server";
 import { setLike } from "~/server/services/interactions.server";
-import { requireUser } from "~/server/session.server";
+import { requireUser } from "~/server/auth/session.server";
 
 // Action only: like or unlike a post as the session user.
 export const loader = () => redirect(paths.home());

@@ -1,11 +1,11 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 
 import { paths } from "~/lib/paths";
-import { readForm } from "~/server/body.server";
-import { readIntent } from "~/server/http.server";
-import { isFetcherSubmission, redirectBack, refuseInteraction } from "~/server/interaction.server";
+import { readForm } from "~/server/http/body.server";
+import { readIntent } from "~/server/http/responses.server";
+import { isFetcherSubmission, redirectBack, refuseInteraction } from "~/server/http/interaction.server";
 import { setSaved } from "~/server/services/interactions.server";
-import { requireUser } from "~/server/session.server";
+import { requireUser } from "~/server/auth/session.server";
 
 // Action only: save or unsave a recipe for the session user (idempotent both ways).
 export const loader = ({ params }: { params: { rid?: string } }) => redirect(paths.recipe(params.rid ?? ""));

@@ -23,21 +23,21 @@ import { DEFAULT_PROFILE_IMAGE, paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/pa
 import { withNotice } from "~/lib/notices";
 import { MAX_SERVES, parseScale, parseServes, SCALE_CHOICES, SCALE_MESSAGE, scaleLabel } from "~/lib/servings";
 import { absoluteUrl, recipeJsonLd, shareMeta } from "~/lib/structured-data";
-import { scaledSections } from "~/server/amounts.server";
-import { readForm } from "~/server/body.server";
-import { CacheScope } from "~/server/cache-scopes.server";
-import { invariantResponse, readIntent } from "~/server/http.server";
-import { isFetcherSubmission } from "~/server/interaction.server";
+import { scaledSections } from "~/server/services/amounts.server";
+import { readForm } from "~/server/http/body.server";
+import { CacheScope } from "~/server/cache/scopes.server";
+import { invariantResponse, readIntent } from "~/server/http/responses.server";
+import { isFetcherSubmission } from "~/server/http/interaction.server";
 import { listComments, type CommentView } from "~/server/queries/comments.server";
 import { countLikes } from "~/server/queries/likes.server";
 import { getPostIdForRecipe } from "~/server/queries/posts.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { isRecipeSaved } from "~/server/queries/saved.server";
-import { getUser, requireUser } from "~/server/session.server";
-import { scopeSharedCache } from "~/server/shared-cache.server";
+import { getUser, requireUser } from "~/server/auth/session.server";
+import { scopeSharedCache } from "~/server/cache/shared-cache.server";
 import { addComment } from "~/server/services/interactions.server";
 import { isOnShoppingList } from "~/server/services/shopping.server";
-import { siteOrigin } from "~/server/site.server";
+import { siteOrigin } from "~/server/http/site.server";
 import recipeStyles from "~/styles/recipe.css";
 import { Link } from "~/components/link";
 
@@ -58,7 +58,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const recipe = await getRecipeDetail(params.rid ?? "");
   invariantResponse(recipe, "Recipe not found.", 404);
   // The recipe with its post (comments, likes). Its creator's and commenters' names and pictures
-  // change everything when they change (cache-scopes.server.ts).
+  // change everything when they change (app/server/cache/scopes.server.ts).
   scopeSharedCache(context, [CacheScope.recipe(recipe.recipe_id)]);
   const viewer = await getUser(request);
   const [comments, saved, likes, onShoppingList] = await Promise.all([

@@ -4,7 +4,7 @@ import { useFetchers, useLoaderData } from "@remix-run/react";
 import { SaveButton } from "~/components/save-button";
 import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { listSavedRecipes } from "~/server/queries/saved.server";
-import { requireUser } from "~/server/session.server";
+import { requireUser } from "~/server/auth/session.server";
 import feedStyles from "~/styles/feed.css";
 import { EmptyState } from "~/components/empty-state";
 import { Link } from "~/components/link";

@@ -18,8 +18,8 @@ import { MAX_QUERY_LENGTH } from "~/lib/limits";
 import { paths } from "~/lib/paths";
 import type { RecipeCard, RecipePage, UserCard } from "~/server/queries/search.server";
 import { searchRecipes, searchUsers } from "~/server/queries/search.server";
-import { CacheScope } from "~/server/cache-scopes.server";
-import { scopeSharedCache, SHUFFLED_COPIES, withholdFromSharedCache } from "~/server/shared-cache.server";
+import { CacheScope } from "~/server/cache/scopes.server";
+import { scopeSharedCache, SHUFFLED_COPIES, withholdFromSharedCache } from "~/server/cache/shared-cache.server";
 import { parseSearchParams } from "~/server/validation/search.server";
 import searchStyles from "~/styles/search.css";
 import { PersonLink } from "~/components/person-link";
@@ -42,7 +42,7 @@ const TYPING_DELAY_MS = 250;
 const PEOPLE_LOADING_DELAY_MS = 300;
 
 // An empty search shows recipes in a fresh shuffle unless the address fixes it (`seed`): the shared
-// cache keeps several orders of it (app/server/route-rules.server.ts).
+// cache keeps several orders of it (app/server/http/route-rules.server.ts).
 export const shuffledCopies = (search: URLSearchParams) => (search.has("seed") || (search.get("q") ?? "").trim() !== "" ? 1 : SHUFFLED_COPIES);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -10,10 +10,10 @@ import { Link } from "~/components/link";
 import { paths } from "~/lib/paths";
 import { earlyRefusalMessage } from "~/lib/refusal";
 import { scaleLabel } from "~/lib/servings";
-import { readForm } from "~/server/body.server";
-import { db } from "~/server/db.server";
-import { readIntent } from "~/server/http.server";
-import { isFetcherSubmission, redirectBack, refuseInteraction } from "~/server/interaction.server";
+import { readForm } from "~/server/http/body.server";
+import { db } from "~/server/db/connection.server";
+import { readIntent } from "~/server/http/responses.server";
+import { isFetcherSubmission, redirectBack, refuseInteraction } from "~/server/http/interaction.server";
 import {
   addRecipeToList,
   clearChecked,
@@ -22,7 +22,7 @@ import {
   removeRecipeFromList,
   setItemsChecked,
 } from "~/server/services/shopping.server";
-import { requireUser } from "~/server/session.server";
+import { requireUser } from "~/server/auth/session.server";
 import shoppingStyles from "~/styles/shopping.css";
 
 // The shopping list (docs/rules.md#shopping-list): every recipe put on it, by recipe or merged by

@@ -3,9 +3,9 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { recipesFeedPath } from "~/lib/feeds";
 import { paths } from "~/lib/paths";
 import { absoluteUrl } from "~/lib/structured-data";
-import { renderRecipesAtom } from "~/server/atom.server";
+import { renderRecipesAtom } from "~/server/http/atom.server";
 import { getRecipesFeed } from "~/server/queries/recipe-feed.server";
-import { siteOrigin } from "~/server/site.server";
+import { siteOrigin } from "~/server/http/site.server";
 
 // /ReciPals/Users/{uid}/recipes.atom: a public Atom feed of a user's recipes (docs/rules.md#atom-feeds). It is
 // deliberately outside /ReciPals/Account/ (sign-in only, docs/rules.md#pages-that-need-sign-in): feed readers do not sign in,

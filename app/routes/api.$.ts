@@ -1,4 +1,4 @@
-import { ApiError, API_MESSAGES, apiRoute } from "~/server/api/http.server";
+import { ApiError, API_MESSAGES, apiRoute } from "~/server/http/api.server";
 
 // Any other /api/… path: a JSON 404 (never the HTML not-found page), CORS headers included.
 const notFound = async (): Promise<Response> => {

@@ -1,4 +1,4 @@
-import { apiRoute } from "~/server/api/http.server";
+import { apiRoute } from "~/server/http/api.server";
 import { markNotificationsRead } from "~/server/api/notifications.server";
 
 // POST /api/notifications/read {ids?}: marks the caller's notifications read.

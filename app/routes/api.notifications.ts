@@ -1,4 +1,4 @@
-import { apiRoute } from "~/server/api/http.server";
+import { apiRoute } from "~/server/http/api.server";
 import { listNotifications } from "~/server/api/notifications.server";
 
 // GET /api/notifications: the caller's notifications (401 for visitors).

@@ -1,4 +1,4 @@
-import { apiRoute } from "~/server/api/http.server";
+import { apiRoute } from "~/server/http/api.server";
 import { addPostComment, listPostComments } from "~/server/api/posts.server";
 
 // GET /api/posts/{post_id}/comments; POST {text} as the session user, answering the post.

@@ -1,4 +1,4 @@
-import { apiRoute } from "~/server/api/http.server";
+import { apiRoute } from "~/server/http/api.server";
 import { searchRecipesApi } from "~/server/api/recipes.server";
 
 // GET /api/recipes/search?q= (a static segment: wins over api.recipes.$recipe_id).

@@ -1,5 +1,5 @@
-import type { ApiArgs } from "~/server/api/http.server";
-import { apiRoute } from "~/server/api/http.server";
+import type { ApiArgs } from "~/server/http/api.server";
+import { apiRoute } from "~/server/http/api.server";
 import { setSaved } from "~/server/api/users.server";
 
 // PUT /api/users/{id}/unsave {recipeId}: the user themselves; answers the updated user.

@@ -1,4 +1,4 @@
-import { apiRoute, noBody } from "~/server/api/http.server";
+import { apiRoute, noBody } from "~/server/http/api.server";
 import { profile } from "~/server/api/users.server";
 
 // GET and POST /api/users/profile: the session user, or 401. (A static segment: wins over api.users.$id.)

@@ -1,4 +1,4 @@
-import { apiRoute } from "~/server/api/http.server";
+import { apiRoute } from "~/server/http/api.server";
 import { signIn } from "~/server/api/users.server";
 
 // POST /api/users/signin {username, password}: the user, with a session cookie.

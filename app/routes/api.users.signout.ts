@@ -1,4 +1,4 @@
-import { apiRoute, noBody } from "~/server/api/http.server";
+import { apiRoute, noBody } from "~/server/http/api.server";
 import { signOut } from "~/server/api/users.server";
 
 // POST /api/users/signout.

@@ -1,4 +1,4 @@
-import { apiRoute } from "~/server/api/http.server";
+import { apiRoute } from "~/server/http/api.server";
 import { signUp } from "~/server/api/users.server";
 
 // POST /api/users/signup: creates the user and signs them in.

@@ -1,5 +1,5 @@
-import type { ApiArgs } from "~/server/api/http.server";
-import { apiRoute, noBody } from "~/server/api/http.server";
+import type { ApiArgs } from "~/server/http/api.server";
+import { apiRoute, noBody } from "~/server/http/api.server";
 import { setFollowing } from "~/server/api/users.server";
 
 // POST /api/users/unfollow/{id}: the session user unfollows {id}; answers the session user.

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 
-import { isStoredName, publicUrlOf, readStoredFile, StoreUnavailableError } from "~/server/storage.server";
+import { isStoredName, publicUrlOf, readStoredFile, StoreUnavailableError } from "~/server/media/storage.server";
 
 // Stored images at /uploads/<sha256>.webp (and .card.webp). The name is the hash of the
 // content, so the answer never changes: browsers and proxies may keep it for a year. The bytes

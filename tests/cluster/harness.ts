@@ -458,7 +458,7 @@ export async function startCluster(): Promise<RunningCluster> {
       if (!users) {
         throw new Error(
           `The app was prepared with DATABASE_URL=${withoutPassword(databaseUrl)} but left ${users === null ? "no tables" : "no users"} there: ` +
-            "app/server/db.server.ts does not open PostgreSQL yet. Until it does, run the cluster on one SQLite file: CLUSTER_DB=sqlite.",
+            "app/server/db/connection.server.ts does not open PostgreSQL yet. Until it does, run the cluster on one SQLite file: CLUSTER_DB=sqlite.",
         );
       }
     }

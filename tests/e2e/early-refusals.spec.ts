@@ -9,7 +9,7 @@ import { cameraPhoto } from "../support/photos";
 import { e2eServerEnv } from "./server-env";
 import { ADMIN, botPostFor, failOnBrowserErrors, readDb, signInAs, signInNewUser } from "./utils";
 
-// Answers the server gives before any route runs (app/server/early-answers.server.ts): the upload
+// Answers the server gives before any route runs (app/server/http/early-answers.server.ts): the upload
 // queue full, a body over its route's limit, a post from another site, NUL in an address. With
 // JavaScript, Remix's client must be able to read each (it once replaced the whole page with the
 // error page: "Unable to decode turbo-stream response"), and the message shows on the form being

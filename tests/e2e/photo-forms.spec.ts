@@ -7,7 +7,7 @@ import { failOnBrowserErrors, readDb, signInNewUser, uniqueName } from "./utils"
 // The two forms that carry photos, with what people really send: a 2 MB phone photo and a large
 // PNG. With JavaScript the browser posts to the page's `.data` address, which once got the small
 // form limit (64 KB) and a 413 before any route ran; the limit now comes from the route the
-// request reaches (app/server/body.server.ts).
+// request reaches (app/server/http/body.server.ts).
 
 failOnBrowserErrors();
 

@@ -5,7 +5,7 @@ import SQLite from "better-sqlite3";
 import { createCookie } from "@remix-run/node";
 import { expect, test, type Page } from "@playwright/test";
 
-import { hashPassword } from "../../app/server/password.server";
+import { hashPassword } from "../../app/server/auth/password.server";
 
 export const SEEDED_USER = { username: "jasminduong09", password: "ReciPals", id: "123" };
 export const ADMIN = { username: "admin", password: "e2e-admin-password" };
@@ -62,15 +62,15 @@ export function writeDb<T>(write: (db: SQLite.Database) => T): T {
 
 // ---------------------------------------------------------------------------------------------
 // Session fixture: sign a browser in without the login form (no password check, no scrypt).
-// What the server does at sign-in (app/server/session.server.ts startSession): a `sessions` row
+// What the server does at sign-in (app/server/auth/session.server.ts startSession): a `sessions` row
 // under a hash of a random id, and the cookie `recipals_session` = that id, signed by Remix's
 // createCookie with SESSION_SECRET. playwright.config.ts starts the server with this secret and
 // NODE_ENV=production, so the cookie is Secure (Chromium keeps Secure cookies for 127.0.0.1).
 
 const SESSION_SECRET = "e2e-session-secret-0123456789abcdef"; // = webServer.env.SESSION_SECRET in playwright.config.ts
-/** What the server keeps a session under (app/server/session.server.ts): a hash of its id. */
+/** What the server keeps a session under (app/server/auth/session.server.ts): a hash of its id. */
 const sessionKey = (id: string) => crypto.createHash("sha256").update(id).digest("base64url");
-const SESSION_MS = 30 * 24 * 60 * 60 * 1000; // SESSION_DAYS in app/server/session.server.ts
+const SESSION_MS = 30 * 24 * 60 * 60 * 1000; // SESSION_DAYS in app/server/auth/session.server.ts
 const sessionCookie = createCookie("recipals_session", {
   httpOnly: true,
   sameSite: "lax",

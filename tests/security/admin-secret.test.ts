@@ -5,8 +5,8 @@ vi.hoisted(() => {
 });
 
 import { action as profileEditAction } from "~/routes/ReciPals.Account.Profile.$uid_.Edit";
-import { db } from "~/server/db.server";
-import { THROTTLE, THROTTLE_MESSAGE } from "~/server/throttle.server";
+import { db } from "~/server/db/connection.server";
+import { THROTTLE, THROTTLE_MESSAGE } from "~/server/auth/limits.server";
 
 import { requireRouteHandler } from "./support/routes";
 import { jsonRequest, outcomeOf, quickUser } from "./support/world";

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { ADMIN_ONLY_MESSAGE } from "~/server/session.server";
+import { ADMIN_ONLY_MESSAGE } from "~/server/auth/session.server";
 
 import { CONTENT_TABLES } from "../../seed/test-support";
 import {

@@ -14,9 +14,9 @@ import { action as likeAction } from "~/routes/ReciPals.Posts.$pid.Like";
 import { action as recipeAction } from "~/routes/ReciPals.Recipes.$rid";
 import { action as saveAction } from "~/routes/ReciPals.Recipes.$rid.Save";
 import { loader as searchLoader } from "~/routes/ReciPals.Search";
-import { BODY_LIMITS } from "~/server/body.server";
-import { db } from "~/server/db.server";
-import { commitSignupDraft } from "~/server/session.server";
+import { BODY_LIMITS } from "~/server/http/body.server";
+import { db } from "~/server/db/connection.server";
+import { commitSignupDraft } from "~/server/auth/session.server";
 import { PROFILE_TAGS } from "~/lib/tags";
 
 import { formRequest } from "../unit/helpers";

@@ -66,7 +66,7 @@ describe("cross-site guard", () => {
     for (const origin of FOREIGN) {
       const res = await postForm(prod, "/ReciPals/Account/Login", { username: SEEDED.username, password: SEEDED.password }, undefined, { Origin: origin });
       expect(res.status, origin).toBe(403);
-      // A page saying why (app/server/early-answers.server.ts); the API and Remix's client get their own forms.
+      // A page saying why (app/server/http/early-answers.server.ts); the API and Remix's client get their own forms.
       expect(res.body).toContain("<h1>Not allowed</h1><p>Cross-site requests are not allowed.</p>");
       expect(res.setCookies, origin).toEqual([]);
     }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 
-import { db } from "~/server/db.server";
+import { db } from "~/server/db/connection.server";
 import { addRecipeToList } from "~/server/services/shopping.server";
-import { commitSignupDraft } from "~/server/session.server";
+import { commitSignupDraft } from "~/server/auth/session.server";
 
 import { formRequest, uniqueUsername } from "../unit/helpers";
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { ApiError } from "~/server/api/http.server";
+import { ApiError } from "~/server/http/api.server";
 import { planPicture } from "~/server/api/pictures.server";
 import { draftFromRecipeNode } from "~/server/import/draft.server";
 import { IMPORT_LIMITS } from "~/server/import/import.server";

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { action as profileEditAction } from "~/routes/ReciPals.Account.Profile.$uid_.Edit";
 import { action as editorAction } from "~/routes/ReciPals.Editor.$rid";
 import { loader as uploadsLoader } from "~/routes/uploads.$file";
-import { db } from "~/server/db.server";
-import { IMAGE_MESSAGES } from "~/server/images.server";
-import { setUploadsDir } from "~/server/storage.server";
+import { db } from "~/server/db/connection.server";
+import { IMAGE_MESSAGES } from "~/server/media/images.server";
+import { setUploadsDir } from "~/server/media/storage.server";
 
 import { requireRouteHandler } from "./support/routes";
 import { jsonRequest, makeWorld, ORIGIN, outcomeOf, type World } from "./support/world";

@@ -2,7 +2,7 @@ import path from "node:path";
 
 import { readConfig } from "@remix-run/dev/dist/config.js";
 
-import type { BuildRoute } from "~/server/route-rules.server";
+import type { BuildRoute } from "~/server/http/route-rules.server";
 
 const root = path.resolve(__dirname, "../..");
 

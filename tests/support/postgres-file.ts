@@ -5,7 +5,7 @@ import { inject } from "vitest";
 import { TEST_POSTGRES, createDatabase } from "./postgres";
 
 // Per test file on a PostgreSQL run: a fresh copy of the migrated template, named by
-// DATABASE_URL before app/server/db.server.ts is imported (setup files run first).
+// DATABASE_URL before app/server/db/connection.server.ts is imported (setup files run first).
 if (TEST_POSTGRES) {
   const template = inject("postgresTemplate");
   const name = template.replace(/template$/, crypto.randomBytes(5).toString("hex"));

@@ -8,7 +8,7 @@ import { action as recipeAction, loader as recipeLoader } from "~/routes/ReciPal
 import { loader as recipesLoader } from "~/routes/ReciPals.Account.Admin.Recipes";
 import { action as userAction, loader as userLoader } from "~/routes/ReciPals.Account.Admin.Users.$uid";
 import { action as usersAction, loader as usersLoader } from "~/routes/ReciPals.Account.Admin.Users";
-import { db } from "~/server/db.server";
+import { db } from "~/server/db/connection.server";
 import { verifyLogin } from "~/server/queries/users.server";
 
 import { makeRecipeWithPost } from "./factories";

@@ -5,8 +5,8 @@ import path from "node:path";
 import type { AppLoadContext } from "@remix-run/node";
 import { expect } from "vitest";
 
-import { db } from "~/server/db.server";
-import { setUploadsDir } from "~/server/storage.server";
+import { db } from "~/server/db/connection.server";
+import { setUploadsDir } from "~/server/media/storage.server";
 
 import { CONTENT_TABLES } from "../../seed/test-support";
 import { ORIGIN } from "./helpers";

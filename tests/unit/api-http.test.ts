@@ -12,10 +12,10 @@ import * as userRoute from "~/routes/api.users.$id";
 import * as profileRoute from "~/routes/api.users.profile";
 import * as signinRoute from "~/routes/api.users.signin";
 import { streamJsonArray } from "~/server/api/entities.server";
-import { allowedOrigins, apiRoute, ApiError, readJsonObject, setAllowedOriginsForTests } from "~/server/api/http.server";
+import { allowedOrigins, apiRoute, ApiError, readJsonObject, setAllowedOriginsForTests } from "~/server/http/api.server";
 import { LIST_BATCH } from "~/server/api/entities.server";
-import { BODY_LIMITS } from "~/server/body.server";
-import { db } from "~/server/db.server";
+import { BODY_LIMITS } from "~/server/http/body.server";
+import { db } from "~/server/db/connection.server";
 import { env } from "~/server/env.server";
 
 import { apiRequest, call, expectError, type RouteModule } from "./api-helpers";

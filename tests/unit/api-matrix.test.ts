@@ -16,7 +16,7 @@ import * as followRoute from "~/routes/api.users.follow.$id";
 import * as unfollowRoute from "~/routes/api.users.unfollow.$id";
 import { setPostLiked } from "~/server/queries/likes.server";
 import { setRecipeSaved } from "~/server/queries/saved.server";
-import { db } from "~/server/db.server";
+import { db } from "~/server/db/connection.server";
 
 import { call, snapshot, type RouteModule } from "./api-helpers";
 import { follow, makeRecipeWithPost } from "./factories";

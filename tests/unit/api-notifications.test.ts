@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import * as notificationsRoute from "~/routes/api.notifications";
 import * as readRoute from "~/routes/api.notifications.read";
-import { db } from "~/server/db.server";
+import { db } from "~/server/db/connection.server";
 import { setFollowing } from "~/server/services/follows.server";
 import { setLike } from "~/server/services/interactions.server";
 

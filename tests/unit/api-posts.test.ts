@@ -4,7 +4,7 @@ import { RECIPE_MESSAGES } from "~/lib/recipe-form";
 import * as postsRoute from "~/routes/api.posts";
 import * as postRoute from "~/routes/api.posts.$post_id";
 import * as commentsRoute from "~/routes/api.posts.$post_id.comments";
-import { db } from "~/server/db.server";
+import { db } from "~/server/db/connection.server";
 import { addComment } from "~/server/queries/comments.server";
 import { setPostLiked } from "~/server/queries/likes.server";
 

@@ -9,8 +9,8 @@ import * as recipesRoute from "~/routes/api.recipes";
 import * as recipeRoute from "~/routes/api.recipes.$recipe_id";
 import * as searchRoute from "~/routes/api.recipes.search";
 import * as userRoute from "~/routes/api.users.$id";
-import { db } from "~/server/db.server";
-import { RATE_LIMITS } from "~/server/rate-limit.server";
+import { db } from "~/server/db/connection.server";
+import { RATE_LIMITS } from "~/server/auth/limits.server";
 
 import { call, expectError, PNG_DATA_URL, snapshot, useTempUploads } from "./api-helpers";
 import { makeRecipeWithPost } from "./factories";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 
 import { loader } from "~/routes/ReciPals.Users.$uid.recipes[.]atom";
-import { xml } from "~/server/atom.server";
-import { db } from "~/server/db.server";
+import { xml } from "~/server/http/atom.server";
+import { db } from "~/server/db/connection.server";
 
 import { makeRecipeWithPost } from "./factories";
 import { getRequest, makeUser, routeArgs } from "./helpers";

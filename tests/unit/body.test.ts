@@ -8,9 +8,9 @@ import * as followRoute from "~/routes/api.users.follow.$id";
 import { action as loginAction } from "~/routes/ReciPals.Account.Login";
 import { action as signupAction } from "~/routes/ReciPals.Account.Signup";
 import { action as recipeAction } from "~/routes/ReciPals.Recipes.$rid";
-import { BODY_LIMITS, BODY_MESSAGES, queryText, readForm } from "~/server/body.server";
-import { requestRules, type RequestRules } from "~/server/route-rules.server";
-import { db } from "~/server/db.server";
+import { BODY_LIMITS, BODY_MESSAGES, queryText, readForm } from "~/server/http/body.server";
+import { requestRules, type RequestRules } from "~/server/http/route-rules.server";
+import { db } from "~/server/db/connection.server";
 
 import { appRoutes } from "../support/app-routes";
 

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
-import { isPersonalRequest } from "~/server/cookies.server";
-import { sessionCookie, signupDraftStorage } from "~/server/session.server";
+import { isPersonalRequest } from "~/server/http/cookies.server";
+import { sessionCookie, signupDraftStorage } from "~/server/auth/session.server";
 
 // One definition of "personal": whenever Remix would read one of our cookies from a Cookie
 // header, the page cache and the ETag path must treat the request as personal.

@@ -7,14 +7,14 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
-import { closeDatabaseHandle, db, openDatabase, type DB } from "~/server/db.server";
+import { closeDatabaseHandle, db, openDatabase, type DB } from "~/server/db/connection.server";
 import { readPostsFull } from "~/server/queries/posts.server";
 import { readRecipesFull } from "~/server/queries/recipes.server";
 import { searchRecipes } from "~/server/queries/search.server";
 import { readUsersWithLists } from "~/server/queries/users.server";
 import { addComment } from "~/server/services/interactions.server";
-import { getUserId } from "~/server/session.server";
-import { beginSignInAttempt } from "~/server/throttle.server";
+import { getUserId } from "~/server/auth/session.server";
+import { beginSignInAttempt } from "~/server/auth/limits.server";
 
 import { migrationProvider } from "../../migrations/index";
 import { TEST_POSTGRES, createDatabase, withAdmin } from "../support/postgres";
@@ -54,15 +54,15 @@ function run(args: string[], env: NodeJS.ProcessEnv = sqliteEnv()): Promise<Run>
 
 const copy = (args: string[], env?: NodeJS.ProcessEnv) => run([SCRIPT, ...args], env);
 
-/** The app's services on the SQLite file, in a process of its own (its db.server opens that file). */
+/** The app's services on the SQLite file, in a process of its own (its db/connection.server opens that file). */
 const MAKE_ACTIVITY = `
   const { loadModule } = await import(${JSON.stringify(path.join(ROOT, "scripts/load-module.js"))});
   const app = await loadModule("db-copy-test-activity", \`
-    export { db, closeDatabaseHandle } from "~/server/db.server";
+    export { db, closeDatabaseHandle } from "~/server/db/connection.server";
     export { setLike, addComment, setSaved } from "~/server/services/interactions.server";
     export { setFollowing } from "~/server/services/follows.server";
-    export { startSession } from "~/server/session.server";
-    export { checkCredentials, throttledSignIn } from "~/server/auth.server";
+    export { startSession } from "~/server/auth/session.server";
+    export { checkCredentials, throttledSignIn } from "~/server/auth/sign-in.server";
     export { getSessionUserById } from "~/server/queries/users.server";
   \`);
   const { db } = app;

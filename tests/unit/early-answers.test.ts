@@ -5,7 +5,7 @@ import { decode } from "turbo-stream";
 import { describe, expect, it } from "vitest";
 
 import { isEarlyRefusal } from "~/lib/refusal";
-import { earlyRefusal } from "~/server/early-answers.server";
+import { earlyRefusal } from "~/server/http/early-answers.server";
 
 // The answers given before any route runs, in each asker's language. Remix's browser client reads
 // a `.data` answer with turbo-stream's decoder and the one plugin below (its own, for errors):

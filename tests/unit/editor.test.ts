@@ -8,13 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { draftToFields, emptyDraft, RECIPE_MESSAGES, type EditorResult, type RecipeDraft } from "~/lib/recipe-form";
 import { action, loader } from "~/routes/ReciPals.Editor.$rid";
-import { db } from "~/server/db.server";
-import { IMAGE_MESSAGES, PENDING_UPLOADS_KEPT, storeImage, sweepOrphanUploads } from "~/server/images.server";
+import { db } from "~/server/db/connection.server";
+import { IMAGE_MESSAGES, storeImage } from "~/server/media/images.server";
+import { PENDING_UPLOADS_KEPT, sweepOrphanUploads } from "~/server/media/uploads.server";
 import { createRecipeWithPost } from "~/server/queries/recipe-writes.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
-import { RATE_LIMITS } from "~/server/rate-limit.server";
+import { RATE_LIMITS } from "~/server/auth/limits.server";
 import { nextSeq, nowIso, todayDate } from "~/server/queries/seq.server";
-import { setUploadsDir, storedNameOf } from "~/server/storage.server";
+import { setUploadsDir, storedNameOf } from "~/server/media/storage.server";
 import { validateRecipeDraft } from "~/server/validation/recipe.server";
 
 import { dataOf, expectRedirect, getRequest, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "./helpers";

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 
-import { db } from "~/server/db.server";
+import { db } from "~/server/db/connection.server";
 import { writeRecipeParts } from "~/server/queries/recipe-writes.server";
 import { nextSeq, nowIso } from "~/server/queries/seq.server";
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { loader as homeLoader } from "~/routes/ReciPals.Home";
 import { loader as likesLoader } from "~/routes/ReciPals.Home.Likes.$pid";
 import { action as likeAction } from "~/routes/ReciPals.Posts.$pid.Like";
-import { db } from "~/server/db.server";
+import { db } from "~/server/db/connection.server";
 import { FEED_PAGE_SIZE, getFeedPage } from "~/server/queries/feed.server";
 
 import { follow, makeRecipeWithPost } from "./factories";

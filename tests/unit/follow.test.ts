@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { action as followAction, loader as followLoader } from "~/routes/ReciPals.Account.Follow.$uid";
-import { db } from "~/server/db.server";
+import { db } from "~/server/db/connection.server";
 import {
   follow,
   getFollowCounts,

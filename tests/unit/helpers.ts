@@ -1,9 +1,9 @@
 import { expect } from "vitest";
 
-import { db } from "~/server/db.server";
-import { hashPassword } from "~/server/password.server";
+import { db } from "~/server/db/connection.server";
+import { hashPassword } from "~/server/auth/password.server";
 import { createUser, type Role } from "~/server/queries/users.server";
-import { createUserSession } from "~/server/session.server";
+import { createUserSession } from "~/server/auth/session.server";
 
 export const ORIGIN = "http://localhost:4000";
 

@@ -7,20 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { cardImageUrl, imageSrcSet } from "~/lib/image-downsize";
 import { loader as uploadsLoader } from "~/routes/uploads.$file";
-import { db } from "~/server/db.server";
-import {
-  imageDecodes,
-  deleteImageIfUnreferenced,
-  IMAGE_MESSAGES,
-  ImageError,
-  isStoredImageUrl,
-  processImage,
-  readMultipartForm,
-  readMultipartFormLenient,
-  storeImage,
-  sweepOrphanUploads,
-} from "~/server/images.server";
-import { setUploadsDir, storedNameOf, uploadsDir } from "~/server/storage.server";
+import { db } from "~/server/db/connection.server";
+import { imageDecodes, IMAGE_MESSAGES, ImageError, isStoredImageUrl, processImage, storeImage } from "~/server/media/images.server";
+import { deleteImageIfUnreferenced, sweepOrphanUploads } from "~/server/media/uploads.server";
+import { FormReadError, readMultipartForm, readMultipartFormLenient, UPLOAD_MESSAGES } from "~/server/http/multipart.server";
+import { setUploadsDir, storedNameOf, uploadsDir } from "~/server/media/storage.server";
 
 import { makeUser, routeArgs } from "./helpers";
 
@@ -268,13 +259,13 @@ describe("reading multipart forms", () => {
       headers: { "Content-Type": "multipart/form-data; boundary=----x" },
       duplex: "half",
     } as RequestInit & { duplex: "half" });
-    await expect(readMultipartForm(request)).rejects.toBeInstanceOf(ImageError);
+    await expect(readMultipartForm(request)).rejects.toBeInstanceOf(FormReadError);
     expect(sent).toBeLessThan(30 * 1024 * 1024);
   });
 
   it("refuses an over-long text field and too many parts", async () => {
     await expect(readMultipartForm(multipart({ name: "x".repeat(200 * 1024) }))).rejects.toMatchObject({
-      message: IMAGE_MESSAGES.formTooLarge,
+      message: UPLOAD_MESSAGES.formTooLarge,
       status: 413,
     });
     const formData = new FormData();

@@ -12,14 +12,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { draftToFields, emptyDraft, FIELD, type EditorResult } from "~/lib/recipe-form";
 import { isoDuration } from "~/lib/structured-data";
 import { action } from "~/routes/ReciPals.Editor.$rid";
-import { db } from "~/server/db.server";
+import { db } from "~/server/db/connection.server";
 import { isPrivateAddress } from "~/server/import/addresses.server";
 import { draftFromRecipeNode } from "~/server/import/draft.server";
 import { ImportError, importRecipe, IMPORT_MESSAGES, type ImportOptions } from "~/server/import/import.server";
 import { findRecipeJsonLd } from "~/server/import/json-ld.server";
 import { durationText } from "~/server/import/text.server";
-import { RATE_LIMITS } from "~/server/rate-limit.server";
-import { setUploadsDir } from "~/server/storage.server";
+import { RATE_LIMITS } from "~/server/auth/limits.server";
+import { setUploadsDir } from "~/server/media/storage.server";
 import { IMPORT_LINK_MESSAGES } from "~/server/validation/import.server";
 
 import { dataOf, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "./helpers";

@@ -18,7 +18,7 @@ const restricted = (list: string[]) => list.filter((line) => line.startsWith("@t
 
 describe("the layers", () => {
   it.each([
-    ["a component importing a server value", "app/components/x.tsx", 'import { db } from "~/server/db.server";\nexport const X = () => String(db);\n', /server modules/],
+    ["a component importing a server value", "app/components/x.tsx", 'import { db } from "~/server/db/connection.server";\nexport const X = () => String(db);\n', /server modules/],
     ["app/lib importing a server value", "app/lib/x.ts", 'import { COMMENT_MAX } from "../server/validation/comment.server";\nexport const n = COMMENT_MAX;\n', /server modules/],
     ["a server module importing a component", "app/server/x.server.ts", 'import { Avatar } from "~/components/avatar";\nexport const a = Avatar;\n', /must not import components/],
     ["a query importing a service", "app/server/queries/x.server.ts", 'import { setLike } from "../services/interactions.server";\nexport const s = setLike;\n', /bottom layer/],
@@ -34,7 +34,7 @@ describe("the layers", () => {
     ["a component importing a server type", "app/components/x.tsx", 'import type { PostCardData } from "~/server/queries/feed.server";\nexport const f = (p: PostCardData) => p;\n'],
     ["a component typing a fetcher by a route's action", "app/components/x.tsx", 'import type { action } from "~/routes/ReciPals.Account.Follow.$uid";\nexport type A = typeof action;\n'],
     ["a route importing a service", "app/routes/x.tsx", 'import { setLike } from "~/server/services/interactions.server";\nexport const s = setLike;\n'],
-    ["a service importing a query", "app/server/services/x.server.ts", 'import { db } from "../db.server";\nexport const d = db;\n'],
+    ["a service importing a query", "app/server/services/x.server.ts", 'import { db } from "../db/connection.server";\nexport const d = db;\n'],
   ])("allows %s", async (_what, file, code) => {
     expect(restricted(await problems(file, code))).toEqual([]);
   });

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { action as loginAction, loader as loginLoader } from "~/routes/ReciPals.Account.Login";
 import { action as logoutAction } from "~/routes/ReciPals.Account.Logout";
 import { loader as rootLoader } from "~/root";
-import { db } from "~/server/db.server";
-import { getUser, sessionCookie } from "~/server/session.server";
+import { db } from "~/server/db/connection.server";
+import { getUser, sessionCookie } from "~/server/auth/session.server";
 
 import {
   cookiesFrom,

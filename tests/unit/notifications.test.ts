@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 
 import { paths } from "~/lib/paths";
-import { db } from "~/server/db.server";
+import { db } from "~/server/db/connection.server";
 import { setPostLiked } from "~/server/queries/likes.server";
 import { countUnread, UNREAD_COUNT_CAP } from "~/server/queries/notifications.server";
 import { nowIso } from "~/server/queries/seq.server";

@@ -35,16 +35,16 @@ async function startServer(fresh: boolean) {
     globalThis.__recipalsDb = undefined;
   }
   try {
-    const database = await import("~/server/db.server");
+    const database = await import("~/server/db/connection.server");
     const [recipes, interactions, posts, follows, users, session, auth, passwords, entry] = await Promise.all([
       import("~/server/services/recipes.server"),
       import("~/server/services/interactions.server"),
       import("~/server/services/posts.server"),
       import("~/server/services/follows.server"),
       import("~/server/services/users.server"),
-      import("~/server/session.server"),
-      import("~/server/auth.server"),
-      import("~/server/password.server"),
+      import("~/server/auth/session.server"),
+      import("~/server/auth/sign-in.server"),
+      import("~/server/auth/password.server"),
       import("~/entry.server"),
     ]);
     // The routes a visitor's cached answers come from, nested as the compiler nests them.

@@ -5,9 +5,9 @@ import zlib from "node:zlib";
 
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
-import { isPersonalRequest } from "~/server/cookies.server";
-import { requestRules } from "~/server/route-rules.server";
-import { SHUFFLED_COPIES } from "~/server/shared-cache.server";
+import { isPersonalRequest } from "~/server/http/cookies.server";
+import { requestRules } from "~/server/http/route-rules.server";
+import { SHUFFLED_COPIES } from "~/server/cache/shared-cache.server";
 
 import { appRoutes } from "../support/app-routes";
 

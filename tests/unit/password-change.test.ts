@@ -3,11 +3,11 @@ import { describe, expect, it } from "vitest";
 import { action as logoutAction } from "~/routes/ReciPals.Account.Logout";
 import { action as editAction } from "~/routes/ReciPals.Account.Profile.$uid_.Edit";
 import * as userRoute from "~/routes/api.users.$id";
-import { db } from "~/server/db.server";
+import { db } from "~/server/db/connection.server";
 import { verifyLogin } from "~/server/queries/users.server";
 import { changeRole, updateProfile, USER_MESSAGES } from "~/server/services/users.server";
-import { getUser, sessionCookie, sessionKey } from "~/server/session.server";
-import { THROTTLE, THROTTLE_MESSAGE } from "~/server/throttle.server";
+import { getUser, sessionCookie, sessionKey } from "~/server/auth/session.server";
+import { THROTTLE, THROTTLE_MESSAGE } from "~/server/auth/limits.server";
 
 import { call } from "./api-helpers";
 import { cookiesFrom, dataOf, expectRedirect, formRequest, getRequest, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "./helpers";

@@ -3,8 +3,8 @@ import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 
 import { action as loginAction } from "~/routes/ReciPals.Account.Login";
-import { db } from "~/server/db.server";
-import { hashPassword, needsRehash, PASSWORD_PARAMS, verifyPassword } from "~/server/password.server";
+import { db } from "~/server/db/connection.server";
+import { hashPassword, needsRehash, PASSWORD_PARAMS, verifyPassword } from "~/server/auth/password.server";
 import { createUser } from "~/server/queries/users.server";
 
 import { dataOf, expectRedirect, formRequest, settle, uniqueUsername } from "./helpers";

@@ -26,13 +26,13 @@ async function startServer(url: string) {
   globalThis.__recipalsDb = undefined;
   process.env.DATABASE_URL = url;
   try {
-    const database = await import("~/server/db.server");
+    const database = await import("~/server/db/connection.server");
     const [users, follows, recipes, passwords, throttle, loginRoute, apiUserRoute, recipeRoute, searchRoute, root, entry] = await Promise.all([
       import("~/server/services/users.server"),
       import("~/server/services/follows.server"),
       import("~/server/services/recipes.server"),
-      import("~/server/password.server"),
-      import("~/server/throttle.server"),
+      import("~/server/auth/password.server"),
+      import("~/server/auth/limits.server"),
       import("~/routes/ReciPals.Account.Login"),
       import("~/routes/api.users.$id"),
       import("~/routes/ReciPals.Recipes.$rid"),

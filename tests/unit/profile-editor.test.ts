@@ -8,11 +8,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 import { TAG_LIMIT_MESSAGE } from "~/lib/tags";
 import { action as editAction, loader as editLoader } from "~/routes/ReciPals.Account.Profile.$uid_.Edit";
-import { db } from "~/server/db.server";
+import { db } from "~/server/db/connection.server";
 import { env } from "~/server/env.server";
 import { getUserProfile, verifyLogin } from "~/server/queries/users.server";
-import { RATE_LIMITS } from "~/server/rate-limit.server";
-import { setUploadsDir } from "~/server/storage.server";
+import { RATE_LIMITS } from "~/server/auth/limits.server";
+import { setUploadsDir } from "~/server/media/storage.server";
 
 import { dataOf, expectRedirect, getRequest, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "./helpers";
 

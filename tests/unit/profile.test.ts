@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { loader as profileLoader } from "~/routes/ReciPals.Account.Profile.$uid";
 import { loader as followersLoader } from "~/routes/ReciPals.Account.Profile.$uid.Followers";
 import { loader as followingLoader } from "~/routes/ReciPals.Account.Profile.$uid.Following";
-import { db } from "~/server/db.server";
+import { db } from "~/server/db/connection.server";
 import { follow } from "~/server/queries/follows.server";
 import { setRecipeSaved } from "~/server/queries/saved.server";
 import { nextSeq, nowIso } from "~/server/queries/seq.server";

@@ -1,7 +1,7 @@
 import { CompiledQuery, type KyselyPlugin } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { db, type DB } from "~/server/db.server";
+import { db, type DB } from "~/server/db/connection.server";
 import { listRecipesForAdmin, listUsersForAdmin } from "~/server/queries/admin.server";
 import { addComment, listComments } from "~/server/queries/comments.server";
 import {

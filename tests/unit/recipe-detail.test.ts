@@ -4,7 +4,7 @@ import { loader as postLoader } from "~/routes/ReciPals.Account.Profile.$uid.Pos
 import { action as recipeAction, loader as recipeLoader } from "~/routes/ReciPals.Recipes.$rid";
 import { action as saveAction } from "~/routes/ReciPals.Recipes.$rid.Save";
 import { loader as savedLoader } from "~/routes/ReciPals.Saved";
-import { db } from "~/server/db.server";
+import { db } from "~/server/db/connection.server";
 
 import { makeRecipeWithPost } from "./factories";
 import { dataOf, expectRedirect, formRequest, getRequest, makeUser, routeArgs, settle, signedInCookie } from "./helpers";

@@ -5,8 +5,8 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { migrateToLatest, openDatabase, type DB } from "~/server/db.server";
-import { verifyPassword } from "~/server/password.server";
+import { migrateToLatest, openDatabase, type DB } from "~/server/db/connection.server";
+import { verifyPassword } from "~/server/auth/password.server";
 import { randomRecipesPage, searchRecipes, searchUsers } from "~/server/queries/search.server";
 
 import { SCALE_HEAVY_FOLLOWING, SCALE_PASSWORD, createRandom, scaleSeed, type ScaleReport } from "../../seed/scale";

@@ -6,9 +6,9 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { migrationProvider } from "../../migrations/index";
 import * as init from "../../migrations/20261121T0000-init";
 import { clientLoader as searchClientLoader, loader as searchLoader } from "~/routes/ReciPals.Search";
-import { db, engineOf, openDatabase, type DB } from "~/server/db.server";
-import { tsQueryText } from "~/server/engines/postgres.server";
-import { ftsExpression } from "~/server/engines/sqlite.server";
+import { db, engineOf, openDatabase, type DB } from "~/server/db/connection.server";
+import { tsQueryText } from "~/server/db/engines/postgres.server";
+import { ftsExpression } from "~/server/db/engines/sqlite.server";
 import { writeRecipeParts } from "~/server/queries/recipe-writes.server";
 import { nextSeq, nowIso } from "~/server/queries/seq.server";
 import {

@@ -123,7 +123,7 @@ describe("server values never reach browser code", () => {
   it("finds the case it exists for, and leaves server-only use alone", () => {
     const route = `
       import { COMMENT_MAX, CommentSchema } from "~/server/validation/comment.server";
-      import { getUser } from "~/server/session.server";
+      import { getUser } from "~/server/auth/session.server";
       import type { Thing } from "~/server/queries/things.server";
       const limit = () => COMMENT_MAX;
       export async function action({ request }) { await getUser(request); return CommentSchema.parse({}); }

@@ -5,13 +5,13 @@ import * as entry from "~/entry.server";
 import * as rootRoute from "~/root";
 import * as layoutRoute from "~/routes/ReciPals";
 import * as homeRoute from "~/routes/ReciPals.Home";
-import { db } from "~/server/db.server";
-import { getUser, getUserId } from "~/server/session.server";
+import { db } from "~/server/db/connection.server";
+import { getUser, getUserId } from "~/server/auth/session.server";
 
 import { serverBuildOf } from "../support/server-build";
 import { getRequest, makeUser, ORIGIN, signedInCookie } from "./helpers";
 
-// A page reads its session once (app/server/session.server.ts): Remix hands the loaders of one GET
+// A page reads its session once (app/server/auth/session.server.ts): Remix hands the loaders of one GET
 // the same request object (our patch of @remix-run/server-runtime, patches/README.md), and the
 // signed-in user is remembered per request object.
 

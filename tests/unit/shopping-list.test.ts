@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 
 import { RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
-import { db } from "~/server/db.server";
+import { db } from "~/server/db/connection.server";
 import { nowIso } from "~/server/queries/seq.server";
 import type { Outcome } from "~/server/services/outcome.server";
 import { createRecipe, deleteRecipe, updateRecipe } from "~/server/services/recipes.server";

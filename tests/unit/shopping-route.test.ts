@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import * as notificationsRoute from "~/routes/ReciPals.Notifications";
 import * as shoppingRoute from "~/routes/ReciPals.ShoppingList";
-import { db } from "~/server/db.server";
+import { db } from "~/server/db/connection.server";
 import { setFollowing } from "~/server/services/follows.server";
 import { addRecipeToList, getShoppingList } from "~/server/services/shopping.server";
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { action as signupAction } from "~/routes/ReciPals.Account.Signup";
 import * as signupRoute from "~/routes/api.users.signup";
-import { db } from "~/server/db.server";
+import { db } from "~/server/db/connection.server";
 import { env } from "~/server/env.server";
 import { USER_MESSAGES } from "~/server/services/users.server";
 

@@ -6,10 +6,10 @@ import {
   action as tagsAction,
   loader as tagsLoader,
 } from "~/routes/ReciPals.Account.SignupTags";
-import { db } from "~/server/db.server";
-import { verifyPassword } from "~/server/password.server";
+import { db } from "~/server/db/connection.server";
+import { verifyPassword } from "~/server/auth/password.server";
 import { getUserTags } from "~/server/queries/users.server";
-import { getUser } from "~/server/session.server";
+import { getUser } from "~/server/auth/session.server";
 
 import {
   cookiesFrom,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { loader as infoLoader } from "~/routes/ReciPals.Info";
-import { projectSourceUrl } from "~/server/site.server";
+import { projectSourceUrl } from "~/server/http/site.server";
 
 describe("this project's source link", () => {
   it("is left out when nothing is configured: the Info page never shows a made-up address", () => {

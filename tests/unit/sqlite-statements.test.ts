@@ -1,9 +1,9 @@
 import SQLite from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 
-import { withStatementCache } from "~/server/engines/sqlite.server";
+import { withStatementCache } from "~/server/db/engines/sqlite.server";
 
-// SQLite statements are prepared once per SQL text and reused (app/server/engines/sqlite.server.ts):
+// SQLite statements are prepared once per SQL text and reused (app/server/db/engines/sqlite.server.ts):
 // preparing was about 4% of a signed-in page's CPU.
 
 describe("the SQLite statement cache", () => {

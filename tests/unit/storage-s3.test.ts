@@ -14,8 +14,9 @@ import { action as editorAction } from "~/routes/ReciPals.Editor.$rid";
 import * as recipesRoute from "~/routes/api.recipes";
 import * as userRoute from "~/routes/api.users.$id";
 import { loader as uploadsLoader } from "~/routes/uploads.$file";
-import { db } from "~/server/db.server";
-import { IMAGE_MESSAGES, storeImage, sweepOrphanUploads } from "~/server/images.server";
+import { db } from "~/server/db/connection.server";
+import { IMAGE_MESSAGES, storeImage } from "~/server/media/images.server";
+import { sweepOrphanUploads } from "~/server/media/uploads.server";
 import {
   contentHash,
   imageStoreKind,
@@ -24,7 +25,7 @@ import {
   setUploadsDir,
   storedNameOf,
   type ImageStoreChoice,
-} from "~/server/storage.server";
+} from "~/server/media/storage.server";
 
 import { startS3Server, type S3TestServer } from "../support/s3rver";
 import { call, PNG_DATA_URL, snapshot } from "./api-helpers";

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 
 import * as signinRoute from "~/routes/api.users.signin";
 import { action as loginAction } from "~/routes/ReciPals.Account.Login";
-import { db } from "~/server/db.server";
-import { addressKey } from "~/server/ip.server";
-import { checkAdminSecret, THROTTLE, THROTTLE_MESSAGE, ThrottledError } from "~/server/throttle.server";
+import { db } from "~/server/db/connection.server";
+import { addressKey } from "~/server/http/ip.server";
+import { checkAdminSecret, LimitReachedError, THROTTLE, THROTTLE_MESSAGE } from "~/server/auth/limits.server";
 
 import { call } from "./api-helpers";
 import { dataOf, expectRedirect, formRequest, makeUser, settle } from "./helpers";
@@ -104,8 +104,8 @@ describe("sign-in throttling under parallel attempts", () => {
       Array.from({ length: 30 }, (_, i) => checkAdminSecret({ typed: `guess-${i}`, secret: "the-secret", userId: user.id, address: "203.0.113.78" })),
     );
     expect(results.filter((result) => result.status === "fulfilled" && result.value === false)).toHaveLength(THROTTLE.perUsernameAndAddress);
-    expect(results.filter((result) => result.status === "rejected" && result.reason instanceof ThrottledError)).toHaveLength(30 - THROTTLE.perUsernameAndAddress);
-    await expect(checkAdminSecret({ typed: "the-secret", secret: "the-secret", userId: user.id, address: "203.0.113.78" })).rejects.toBeInstanceOf(ThrottledError);
+    expect(results.filter((result) => result.status === "rejected" && result.reason instanceof LimitReachedError)).toHaveLength(30 - THROTTLE.perUsernameAndAddress);
+    await expect(checkAdminSecret({ typed: "the-secret", secret: "the-secret", userId: user.id, address: "203.0.113.78" })).rejects.toBeInstanceOf(LimitReachedError);
   });
 
   it("a success or a form refused before any check does not stay counted", async () => {

@@ -3,7 +3,7 @@ import { readRecipesFull, type RecipeFull } from "../queries/recipes.server";
 import type { IngredientSection } from "../queries/recipes.server";
 import type { KeysetSelection } from "../queries/seq.server";
 import { readUsersWithLists, type Role, type UserWithLists } from "../queries/users.server";
-import { ApiError, invalid, json } from "./http.server";
+import { ApiError, invalid, json } from "../http/api.server";
 
 // The entities as the JSON API shows them: the field names of docs/rules.md#api-entities exactly, `_id` on every object
 // (equal to its recipe_id / post_id for recipes and posts), lists of ids, never a password.

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 import { getNotificationsPage, readNotifications } from "../services/notifications.server";
-import { invalid, json, readJsonObject, requireApiUser, unwrap, type ApiArgs } from "./http.server";
+import { invalid, json, readJsonObject, requireApiUser, unwrap, type ApiArgs } from "../http/api.server";
 import { issuesToErrors } from "./validation.server";
 
 // GET /api/notifications and POST /api/notifications/read (docs/rules.md#notifications): the

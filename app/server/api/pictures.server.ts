@@ -2,10 +2,11 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 
-import { ImageError, IMAGE_MESSAGES, isStoredImageUrl, processImage, type PicturePlan } from "../images.server";
+import { ImageError, IMAGE_MESSAGES, isStoredImageUrl, processImage } from "../media/images.server";
+import { type PicturePlan } from "../media/pictures.server";
 import { isPrivateAddress } from "../import/addresses.server";
-import { RateLimitedError, takeUploadSlot } from "../rate-limit.server";
-import { ApiError } from "./http.server";
+import { LimitReachedError, takeUploadSlot } from "../auth/limits.server";
+import { ApiError } from "../http/api.server";
 
 // Pictures sent to the API (`photo` of recipes and posts, `profile` of users), (docs/rules.md#api-pictures):
 // - the value already stored: kept as it is;
@@ -86,7 +87,7 @@ export async function planPicture(
       return { kind: "upload", image: await processImage(bytes) };
     } catch (error) {
       if (error instanceof ImageError) throw pictureRefusal(field, error.message, error.status);
-      if (error instanceof RateLimitedError) throw pictureRefusal(field, error.message, 429, error.retryAfterSeconds);
+      if (error instanceof LimitReachedError) throw pictureRefusal(field, error.message, 429, error.retryAfterSeconds);
       throw error;
     }
   }
@@ -131,4 +132,4 @@ function pictureRefusal(field: string, message: string, status: number, retryAft
   return new ApiError(status, message, { errors: { [field]: message } }, retryAfterSeconds ? { "Retry-After": String(retryAfterSeconds) } : {});
 }
 
-export { applyPicture, type PicturePlan } from "../images.server";
+export { applyPicture, type PicturePlan } from "../media/pictures.server";

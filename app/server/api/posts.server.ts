@@ -5,15 +5,15 @@ import { z } from "zod";
 import { canEditRecipe, isAdmin } from "~/lib/permissions";
 import { RECIPE_LIMITS, RECIPE_MESSAGES } from "~/lib/recipe-form";
 
-import { CacheScope } from "../cache-scopes.server";
+import { CacheScope } from "../cache/scopes.server";
 import { getPostForRecipe, postExists, readPostsFull } from "../queries/posts.server";
 import { getRecipeOwnership } from "../queries/recipe-writes.server";
 import { addComment } from "../services/interactions.server";
 import { addPostToRecipe, changePost, POST_MESSAGES } from "../services/posts.server";
-import { scopeSharedCache } from "../shared-cache.server";
+import { scopeSharedCache } from "../cache/shared-cache.server";
 import { isUsableRecipeId } from "../validation/recipe.server";
 import { apiPost, NOT_FOUND, parseListWindow, streamPosts } from "./entities.server";
-import { ApiError, invalid, json, param, readJsonObject, requireApiUser, unwrap, type ApiArgs } from "./http.server";
+import { ApiError, invalid, json, param, readJsonObject, requireApiUser, unwrap, type ApiArgs } from "../http/api.server";
 import { planPicture, type PicturePlan } from "./pictures.server";
 import { deleteRecipeUnit } from "./recipes.server";
 import { issuesToErrors, withoutNulls } from "./validation.server";

@@ -6,7 +6,7 @@ import { RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { canEditRecipe } from "~/lib/permissions";
 import { draftFromRecipe, ERROR_KEY, type RecipeDraft } from "~/lib/recipe-form";
 
-import { CacheScope } from "../cache-scopes.server";
+import { CacheScope } from "../cache/scopes.server";
 import type { Actor } from "../services/outcome.server";
 import { postExists } from "../queries/posts.server";
 import { getRecipeOwnership } from "../queries/recipe-writes.server";
@@ -14,10 +14,10 @@ import { createRecipe as createRecipeService, deleteRecipe as deleteRecipeServic
 import { getRecipeDetail, recipeExists } from "../queries/recipes.server";
 import { searchRecipeIds, searchRecipes } from "../queries/search.server";
 import { isUsableRecipeId, validateRecipeDraft, type RecipeInput } from "../validation/recipe.server";
-import { scopeSharedCache } from "../shared-cache.server";
+import { scopeSharedCache } from "../cache/shared-cache.server";
 import { parseSearchParams } from "../validation/search.server";
 import { apiRecipe, apiRecipesByIds, jsonList, NOT_FOUND, parseListWindow, streamRecipes } from "./entities.server";
-import { ApiError, invalid, json, param, readJsonObject, requireApiUser, unwrap, type ApiArgs } from "./http.server";
+import { ApiError, invalid, json, param, readJsonObject, requireApiUser, unwrap, type ApiArgs } from "../http/api.server";
 import { planPicture, type PicturePlan } from "./pictures.server";
 import { issuesToErrors, withoutNulls } from "./validation.server";
 

@@ -3,19 +3,20 @@ import { z } from "zod";
 import { DEFAULT_PROFILE_IMAGE } from "~/lib/paths";
 import { canEditProfile, isAdmin } from "~/lib/permissions";
 
-import { checkCredentials, LoginError, throttledSignIn } from "../auth.server";
-import { CacheScope } from "../cache-scopes.server";
+import { checkCredentials, LoginError, throttledSignIn } from "../auth/sign-in.server";
+import { CacheScope } from "../cache/scopes.server";
 import { searchUsers } from "../queries/search.server";
 import { readUsersWithLists, type SessionUser } from "../queries/users.server";
 import { removeFollower, setFollowing as setFollowingService } from "../services/follows.server";
 import { INTERACTION_MESSAGES, setSaved as setSavedService } from "../services/interactions.server";
 import { addPlaceholderUser, createAccount, deleteUser, updateProfile, USER_MESSAGES } from "../services/users.server";
-import { endSession, SIGNED_OUT_HEADERS, startSession } from "../session.server";
-import { scopeSharedCache } from "../shared-cache.server";
-import { clientAddress, ThrottledError } from "../throttle.server";
+import { endSession, SIGNED_OUT_HEADERS, startSession } from "../auth/session.server";
+import { scopeSharedCache } from "../cache/shared-cache.server";
+import { clientAddress } from "../http/ip.server";
+import { LimitReachedError } from "../auth/limits.server";
 import { NOT_ALLOWED } from "../validation/profile.server";
 import { apiUser, apiUsersByIds, jsonList, NOT_FOUND, parseListWindow, streamUsers, type ApiUser } from "./entities.server";
-import { ApiError, invalid, json, param, readJsonObject, requireApiUser, unwrap, type ApiArgs } from "./http.server";
+import { ApiError, invalid, json, param, readJsonObject, requireApiUser, unwrap, type ApiArgs } from "../http/api.server";
 import { planPicture, type PicturePlan } from "./pictures.server";
 import { issuesToErrors, withoutNulls } from "./validation.server";
 
@@ -60,7 +61,7 @@ export async function signIn({ request, context }: ApiArgs): Promise<Response> {
   try {
     user = await throttledSignIn(subject, () => checkCredentials({ username: body.username, password: body.password }));
   } catch (error) {
-    if (error instanceof ThrottledError) {
+    if (error instanceof LimitReachedError) {
       throw new ApiError(429, error.message, {}, { "Retry-After": String(error.retryAfterSeconds) });
     }
     if (error instanceof LoginError) {

@@ -1,7 +1,7 @@
 import dns from "node:dns";
 import net from "node:net";
 
-import { ipv6Groups } from "../ip.server";
+import { ipv6Groups } from "../http/ip.server";
 
 // Which addresses an import may connect to. A page someone named must not turn the server on our
 // own network (SSRF): every address that is not plainly public is refused, unless the import's

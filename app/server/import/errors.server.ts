@@ -1,4 +1,4 @@
-import { RATE_LIMITS } from "../rate-limit.server";
+import { RATE_LIMITS } from "../auth/limits.server";
 
 // What can go wrong with an import by link, and what the user is told.
 

@@ -1,7 +1,8 @@
 import type { RecipeDraft } from "~/lib/recipe-form";
 
-import { IMAGE_LIMITS, ImageError, storeImage } from "../images.server";
-import { concurrencyGate, RATE_LIMITS, RateLimitedError, takeRateLimited } from "../rate-limit.server";
+import { IMAGE_LIMITS, ImageError, storeImage } from "../media/images.server";
+import { concurrencyGate } from "../../lib/concurrency";
+import { LimitReachedError, RATE_LIMITS, takeRateLimited } from "../auth/limits.server";
 import { ImportLinkSchema } from "../validation/import.server";
 
 import { isPrivateAddress } from "./addresses.server";
@@ -84,7 +85,7 @@ export async function importRecipe(link: string, options: ImportOptions = {}): P
     try {
       await takeRateLimited(RATE_LIMITS.importByLink, options.requestedBy);
     } catch (error) {
-      if (!(error instanceof RateLimitedError)) throw error;
+      if (!(error instanceof LimitReachedError)) throw error;
       throw new ImportError("rate-limited", IMPORT_MESSAGES.rateLimited(Math.max(1, Math.ceil(error.retryAfterSeconds / 60))));
     }
   }

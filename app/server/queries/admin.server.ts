@@ -2,9 +2,9 @@ import { sql } from "kysely";
 
 import { DEFAULT_PROFILE_IMAGE } from "~/lib/paths";
 
-import { db, engineOf, type DB } from "../db.server";
-import { likePattern } from "../engines/engine.server";
-import { hashPassword, randomPassword } from "../password.server";
+import { db, engineOf, type DB } from "../db/connection.server";
+import { likePattern } from "../db/engines/engine.server";
+import { hashPassword, randomPassword } from "../auth/password.server";
 import { createUser, isLastAdmin, LastAdminError, UsernameTakenError, type Role } from "./users.server";
 import { withdrawComment } from "./notifications.server";
 

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 
-import { db, type DB } from "../db.server";
+import { db, type DB } from "../db/connection.server";
 import { nextSeq, todayDate } from "./seq.server";
 import { notify } from "./notifications.server";
 

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 
-import { db, type DB } from "../db.server";
+import { db, type DB } from "../db/connection.server";
 
 export const FEED_PAGE_SIZE = 12;
 const MAX_SEED = 2_147_483_646;

@@ -2,8 +2,8 @@ import crypto from "node:crypto";
 
 import { sql } from "kysely";
 
-import { db, type DB } from "../db.server";
-import type { NotificationKind } from "../db-types.server";
+import { db, type DB } from "../db/connection.server";
+import type { NotificationKind } from "../db/schema.server";
 import { nextSeq, nowIso } from "./seq.server";
 
 // Notifications (docs/rules.md#notifications) are written by the writes that cause them, in their

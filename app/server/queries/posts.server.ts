@@ -1,4 +1,4 @@
-import { db, type DB } from "../db.server";
+import { db, type DB } from "../db/connection.server";
 import { applyBatchSelection, groupRows, nextSeq, todayDate, type BatchSelection } from "./seq.server";
 
 export interface PostThumb {

@@ -1,4 +1,4 @@
-import { db, type DB } from "../db.server";
+import { db, type DB } from "../db/connection.server";
 import { getFollowCounts, isFollowing, listFollowers, listFollowing, type FollowRow } from "./follows.server";
 import { listUserPosts, type PostThumb } from "./posts.server";
 import { getSessionUserById, getUserProfile, type UserProfile } from "./users.server";

@@ -1,4 +1,4 @@
-import { db, type DB } from "../db.server";
+import { db, type DB } from "../db/connection.server";
 
 // Reads for the public Atom feed of a user's recipes (app/routes/ReciPals.Users.$uid.recipes[.]atom.ts).
 // Only what recipe pages already show to every visitor: never the user's name, bio or saved list.

@@ -3,8 +3,8 @@ import crypto from "node:crypto";
 import type { Transaction } from "kysely";
 
 import type { RecipeInput } from "../validation/recipe.server";
-import { db, type DB } from "../db.server";
-import type { Database } from "../db-types.server";
+import { db, type DB } from "../db/connection.server";
+import type { Database } from "../db/schema.server";
 import { planSectionIds, recipePartRows, type RecipeParts } from "./recipe-parts.server";
 import { nextSeq, todayDate } from "./seq.server";
 

@@ -1,4 +1,4 @@
-import { db, type DB } from "../db.server";
+import { db, type DB } from "../db/connection.server";
 import { applyBatchSelection, groupRows, type BatchSelection } from "./seq.server";
 
 // Reads of recipes. Field names follow docs/rules.md#api-entities so pages and the JSON API share one shape.

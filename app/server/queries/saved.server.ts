@@ -1,4 +1,4 @@
-import { db, type DB } from "../db.server";
+import { db, type DB } from "../db/connection.server";
 import { nowIso, nextSeq } from "./seq.server";
 import { notify, withdraw } from "./notifications.server";
 

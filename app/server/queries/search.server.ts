@@ -1,10 +1,10 @@
 import { sql } from "kysely";
 
-import { db, engineOf, type DB } from "../db.server";
-import { likePattern, type RecipeQuery } from "../engines/engine.server";
+import { db, engineOf, type DB } from "../db/connection.server";
+import { likePattern, type RecipeQuery } from "../db/engines/engine.server";
 
 // Recipe and people search, the same on both engines: the tiers, paging and cards are here; the
-// full-text matching and scoring are each engine's (app/server/engines/, over the tables of
+// full-text matching and scoring are each engine's (app/server/db/engines/, over the tables of
 // migrations/20261121T0100-search.ts, kept in step by triggers). Words without a letter or digit
 // (punctuation, emoji) are dropped, and the number of words is capped; each engine turns the
 // words into its own query syntax so that no typed text is ever read as syntax.

@@ -3,8 +3,8 @@ import crypto from "node:crypto";
 
 import { DEFAULT_PROFILE_IMAGE } from "~/lib/paths";
 
-import { db, engineOf, type DB } from "../db.server";
-import { hashPassword, needsRehash, verifyPassword } from "../password.server";
+import { db, engineOf, type DB } from "../db/connection.server";
+import { hashPassword, needsRehash, verifyPassword } from "../auth/password.server";
 import { applyBatchSelection, groupRows, nextSeq, nowIso, type BatchSelection } from "./seq.server";
 
 export type Role = "USER" | "ADMIN";

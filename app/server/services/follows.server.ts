@@ -1,7 +1,7 @@
 import { isAdmin } from "~/lib/permissions";
 
-import { CacheScope, changing } from "../cache-scopes.server";
-import { db } from "../db.server";
+import { CacheScope, changing } from "../cache/scopes.server";
+import { db } from "../db/connection.server";
 import { follow, isFollowing, removeFollower as deleteFollow, unfollow } from "../queries/follows.server";
 import { getSessionUserById } from "../queries/users.server";
 import { done, refusal, type Actor, type Outcome } from "./outcome.server";

@@ -1,7 +1,7 @@
 import { canLikeAs, canRemoveComments } from "~/lib/permissions";
 
-import { CacheScope, changing } from "../cache-scopes.server";
-import { db } from "../db.server";
+import { CacheScope, changing } from "../cache/scopes.server";
+import { db } from "../db/connection.server";
 import { removeComment as deleteComment } from "../queries/admin.server";
 import { addComment as insertComment, type CommentView } from "../queries/comments.server";
 import { setPostLiked } from "../queries/likes.server";
@@ -13,7 +13,7 @@ import { done, refusal, type Actor, type Outcome } from "./outcome.server";
 
 // Likes, saves and comments, for the pages and the API alike (docs/rules.md#likes-saves-comments).
 // Likes and saves are idempotent both ways; each write is one transaction. A like or a comment
-// changes its post — the page-cache scope of its recipe (cache-scopes.server.ts) — and nothing
+// changes its post — the page-cache scope of its recipe (cache/scopes.server.ts) — and nothing
 // else a visitor's kept page shows; a save changes only the saver's JSON entity (their saved
 // list; visitors see no saves).
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 import { paths } from "~/lib/paths";
 
-import type { NotificationKind } from "../db-types.server";
+import type { NotificationKind } from "../db/schema.server";
 import { countUnread, listNotifications, markRead, type NotificationRow } from "../queries/notifications.server";
 import { done, refusal, type Actor, type Outcome } from "./outcome.server";
 

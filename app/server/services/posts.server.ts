@@ -1,8 +1,9 @@
 import { canEditRecipe, canLikeAs, canRemoveComments } from "~/lib/permissions";
 
-import { CacheScope, changing } from "../cache-scopes.server";
-import { db } from "../db.server";
-import { applyPicture, deleteImageIfUnreferenced, type PicturePlan } from "../images.server";
+import { CacheScope, changing } from "../cache/scopes.server";
+import { db } from "../db/connection.server";
+import { applyPicture, type PicturePlan } from "../media/pictures.server";
+import { deleteImageIfUnreferenced } from "../media/uploads.server";
 import { removeComment } from "../queries/admin.server";
 import { setPostLiked } from "../queries/likes.server";
 import { createPostForRecipe, getPostOwnership, updatePostContent } from "../queries/posts.server";
@@ -14,7 +15,7 @@ import { done, refusal, type Actor, type Outcome } from "./outcome.server";
 // photo (the author or an ADMIN), likes (one's own, or anyone's for an ADMIN) and comments an ADMIN
 // removes, all in one transaction (docs/rules.md#whole-object-put-merge-rules). The same
 // permission rules as the single likes and comment removals of the pages. All of it is in the
-// page-cache scope of the post's recipe (cache-scopes.server.ts).
+// page-cache scope of the post's recipe (cache/scopes.server.ts).
 
 export const POST_MESSAGES = {
   notFound: "Post not found.",

@@ -1,9 +1,10 @@
 import { canEditRecipe, isAdmin } from "~/lib/permissions";
 import { formatIngredientText, formatStepsText, parseIngredientText, parseStepsText } from "~/lib/ingredient-text";
 
-import { CacheScope, changing } from "../cache-scopes.server";
-import { db } from "../db.server";
-import { applyPicture, deleteImageIfUnreferenced, forgetPendingUploads, type PicturePlan } from "../images.server";
+import { CacheScope, changing } from "../cache/scopes.server";
+import { db } from "../db/connection.server";
+import { applyPicture, type PicturePlan } from "../media/pictures.server";
+import { deleteImageIfUnreferenced, forgetPendingUploads } from "../media/uploads.server";
 import { getPostOwnership } from "../queries/posts.server";
 import { getRecipeDetail } from "../queries/recipes.server";
 import {
@@ -23,7 +24,7 @@ import { done, refusal, type Actor, type Outcome } from "./outcome.server";
 // acceptable and removed again when the write fails; a replaced or deleted photo (the recipe's
 // and the post's) goes once nothing else refers to it.
 //
-// Page-cache scopes (cache-scopes.server.ts): a recipe with its post is one scope (its page and
+// Page-cache scopes (cache/scopes.server.ts): a recipe with its post is one scope (its page and
 // JSON, its post's card and JSON), and its content is what search finds; creating or deleting one
 // also changes the feed and its creator's list of posts.
 

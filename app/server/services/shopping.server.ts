@@ -6,7 +6,7 @@ import { scaleIngredientLine } from "~/lib/quantity";
 import { MAX_SERVES, parseScale, SCALE_MESSAGE } from "~/lib/servings";
 import { mergeShoppingList, type ShoppingList } from "~/lib/shopping-merge";
 
-import { db, type DB } from "../db.server";
+import { db, type DB } from "../db/connection.server";
 import { getRecipeDetail } from "../queries/recipes.server";
 import { nextSeq, nowIso } from "../queries/seq.server";
 import { done, refusal, RefusedError, type Actor, type Outcome } from "./outcome.server";

@@ -3,9 +3,9 @@ import { z } from "zod";
 import { DEFAULT_PROFILE_IMAGE } from "~/lib/paths";
 import { canEditProfile, isAdmin } from "~/lib/permissions";
 
-import { CacheScope, changing } from "../cache-scopes.server";
+import { CacheScope, changing } from "../cache/scopes.server";
 import { env } from "../env.server";
-import { hashPassword, randomPassword } from "../password.server";
+import { hashPassword, randomPassword } from "../auth/password.server";
 import { createPlaceholderUser, deleteUser as deleteUserRow } from "../queries/admin.server";
 import {
   createUser,
@@ -20,18 +20,18 @@ import {
   type SessionUser,
   type UserProfile,
 } from "../queries/users.server";
-import { addressBucketKey, RateLimitedError, signupLimit, takeRateLimited } from "../rate-limit.server";
-import { beginSignInAttempt, checkAdminSecret, forgetSignInAttempt, ThrottledError } from "../throttle.server";
+import { addressBucketKey, beginSignInAttempt, checkAdminSecret, forgetSignInAttempt, LimitReachedError, signupLimit, takeRateLimited } from "../auth/limits.server";
 import { FILL_ALL_FIELDS, nameField, newPasswordField, USERNAME_TAKEN, usernameField } from "../validation/auth.server";
 import { ADMIN_SECRET_UNSET, INCORRECT_ADMIN_PASSWORD, NOT_ALLOWED, ProfileEditSchema, USER_NOT_FOUND } from "../validation/profile.server";
 import { ProfileTagsSchema } from "../validation/tags.server";
-import { applyPicture, deleteImageIfUnreferenced, type PicturePlan } from "../images.server";
+import { applyPicture, type PicturePlan } from "../media/pictures.server";
+import { deleteImageIfUnreferenced } from "../media/uploads.server";
 import { done, refusal, type Actor, type Outcome, type Refusal } from "./outcome.server";
 
 // People: sign-up, profile edits (with the picture and becoming ADMIN), roles, deletion, the
 // admin's placeholder users. For the pages and the API alike (docs/rules.md#people).
 //
-// Page-cache scopes (cache-scopes.server.ts): a name, username or picture shows on every page
+// Page-cache scopes (cache/scopes.server.ts): a name, username or picture shows on every page
 // where its owner posted, commented or liked, so changing one — or deleting someone — changes
 // everything; bio, tags, role and password show only in the user's own JSON entity. A new person
 // is found by people search.
@@ -61,7 +61,7 @@ export async function takeSignupSlot(address: string | null): Promise<Outcome<nu
     await takeRateLimited(signupLimit(), addressBucketKey(address));
     return done(null);
   } catch (error) {
-    if (!(error instanceof RateLimitedError)) throw error;
+    if (!(error instanceof LimitReachedError)) throw error;
     return refusal(429, USER_MESSAGES.tooManySignups, { retryAfterSeconds: error.retryAfterSeconds });
   }
 }
@@ -118,7 +118,7 @@ async function checkElevation(actor: Actor, typed: string, address: string | nul
   try {
     if (await checkAdminSecret({ typed, secret: env.ADMIN_SECRET, userId: actor.id, address })) return null;
   } catch (error) {
-    if (!(error instanceof ThrottledError)) throw error;
+    if (!(error instanceof LimitReachedError)) throw error;
     return refusal(429, error.message, { errors: { adminPassword: error.message }, retryAfterSeconds: error.retryAfterSeconds });
   }
   return refusal(403, USER_MESSAGES.wrongSecret, { errors: { adminPassword: USER_MESSAGES.wrongSecret }, refused: ["role"] });
@@ -146,7 +146,7 @@ async function checkCurrentPassword(user: UserProfile, typed: string | undefined
   try {
     attempt = await beginSignInAttempt({ username: user.username, address });
   } catch (error) {
-    if (!(error instanceof ThrottledError)) throw error;
+    if (!(error instanceof LimitReachedError)) throw error;
     return refusal(429, error.message, { errors: { currentPassword: error.message }, retryAfterSeconds: error.retryAfterSeconds });
   }
   if (!(await isCurrentPassword(user.id, typed))) {

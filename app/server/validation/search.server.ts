@@ -4,7 +4,7 @@ import { z } from "zod";
 
 import { MAX_QUERY_LENGTH } from "~/lib/limits";
 
-import { queryText } from "../body.server";
+import { queryText } from "../http/body.server";
 
 // The Search page's query string (`?q=&page=&seed=`). Search never refuses input: anything odd
 // falls back to a sensible value, and the words themselves are made safe by the query module.

@@ -4,14 +4,14 @@ import path from "node:path";
 
 import { afterAll, beforeAll } from "vitest";
 
-import { db } from "~/server/db.server";
-import { hashPassword } from "~/server/password.server";
+import { db } from "~/server/db/connection.server";
+import { hashPassword } from "~/server/auth/password.server";
 import { addComment } from "~/server/queries/comments.server";
 import { follow } from "~/server/queries/follows.server";
 import { setPostLiked } from "~/server/queries/likes.server";
 import { setRecipeSaved } from "~/server/queries/saved.server";
 import { createUser, type Role } from "~/server/queries/users.server";
-import { setUploadsDir } from "~/server/storage.server";
+import { setUploadsDir } from "~/server/media/storage.server";
 
 import { CONTENT_TABLES } from "../../../seed/test-support";
 import { makeRecipeWithPost } from "../../unit/factories";

@@ -1,4 +1,4 @@
-// What app/server/storage.server.ts asks of a place that keeps uploaded files. Two live side by
+// What app/server/media/storage.server.ts asks of a place that keeps uploaded files. Two live side by
 // side: the uploads folder (disk.server.ts) and an S3-compatible bucket (s3.server.ts). Names
 // reaching a store were already checked by storage.server.ts (`<sha256>.webp`, `<sha256>.card.webp`).
 

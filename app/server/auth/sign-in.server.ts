@@ -1,9 +1,9 @@
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 
-import { verifyLogin, type SessionUser } from "./queries/users.server";
-import { beginSignInAttempt, clearSignInFailures, forgetSignInAttempt, type SignInSubject } from "./throttle.server";
-import { FILL_ALL_FIELDS, LoginSchema } from "./validation/auth.server";
+import { verifyLogin, type SessionUser } from "../queries/users.server";
+import { beginSignInAttempt, clearSignInFailures, forgetSignInAttempt, type SignInSubject } from "./limits.server";
+import { FILL_ALL_FIELDS, LoginSchema } from "../validation/auth.server";
 
 export const LOGIN_MESSAGES = {
   invalid: "Invalid username or password. Please try again.",
@@ -68,7 +68,7 @@ export async function authenticateForm(request: Request, formData: FormData): Pr
 }
 
 /**
- * Runs a sign-in attempt under the throttle (throttle.server.ts): refused at once when the
+ * Runs a sign-in attempt under the throttle (limits.server.ts): refused at once when the
  * username or address is over its limit, and counted before the password is checked; a wrong
  * password or unknown user stays counted as a failure; a success forgets the username's failures,
  * and a form refused before any check (empty fields) is not counted. Used by the page and the API.

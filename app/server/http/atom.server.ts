@@ -1,4 +1,4 @@
-import type { RecipesFeedData } from "./queries/recipe-feed.server";
+import type { RecipesFeedData } from "../queries/recipe-feed.server";
 
 // Atom (RFC 4287) for a user's recipes. Built as text: the shape is small and fixed, and every
 // piece of user text goes through `xml()`, which escapes markup and drops the characters XML 1.0

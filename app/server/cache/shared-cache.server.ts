@@ -22,7 +22,7 @@ export function withholdFromSharedCache(context: unknown): void {
 }
 
 /**
- * Names the scopes (cache-scopes.server.ts, `CacheScope`) of what this loader put in the answer:
+ * Names the scopes (cache/scopes.server.ts, `CacheScope`) of what this loader put in the answer:
  * the kept answer is dropped when a commit changes one of them, and stays when others change.
  * Every loader of a page that reads data must name what it read — an answer for which nothing
  * was named depends on everything (dropped by any write) — and a loader that reads nothing calls

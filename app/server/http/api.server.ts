@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 
-import { BODY_MESSAGES, bodyLimitOf, holdsNul, type RequestBodyKind } from "../body.server";
-import { isPersonalRequest } from "../cookies.server";
-import { isUnavailable, UNAVAILABLE_MESSAGE } from "../db.server";
+import { BODY_MESSAGES, bodyLimitOf, holdsNul, type RequestBodyKind } from "./body.server";
+import { isPersonalRequest } from "./cookies.server";
+import { isUnavailable, UNAVAILABLE_MESSAGE } from "../db/connection.server";
 import { env } from "../env.server";
 import type { SessionUser } from "../queries/users.server";
 import type { Outcome } from "../services/outcome.server";
-import { getUser } from "../session.server";
-import { offerToSharedCache } from "../shared-cache.server";
+import { getUser } from "../auth/session.server";
+import { offerToSharedCache } from "../cache/shared-cache.server";
 
 // The plumbing every /api resource route shares (docs/rules.md#json-api): JSON answers, `{message}` errors
 // (plus `errors` per field on 400), CORS for ALLOWED_ORIGINS on every answer, preflights, a
@@ -18,7 +18,7 @@ import { offerToSharedCache } from "../shared-cache.server";
 // - A body that is not JSON (`Content-Type` other than application/json or *+json) is refused
 //   with 415. It is also a CSRF guard: the only bodies a foreign page can send without a CORS
 //   preflight are form and text/plain bodies, and those never reach a handler.
-// - Bodies are capped (app/server/body.server.ts: 12 MB where photos may come as data URLs, 64 KB
+// - Bodies are capped (app/server/http/body.server.ts: 12 MB where photos may come as data URLs, 64 KB
 //   for every other call): a larger Content-Length is refused at once, and the bytes are counted
 //   while reading too (a lying or missing length) → 413.
 // - Every answer carries `Cache-Control: no-store` (answers depend on the session) and

@@ -15,8 +15,8 @@ import {
   type SqliteDialectConfig,
 } from "kysely";
 
-import { declaredScopes } from "../cache-scopes.server";
-import type { Database } from "../db-types.server";
+import { declaredScopes } from "../../cache/scopes.server";
+import type { Database } from "../schema.server";
 import { isWrite, recordScopesQuery, type ChangeFeed, type DB, type Engine, type RecipeQuery, type RecipeScope } from "./engine.server";
 
 // The embedded engine: one SQLite file (WAL) per community, the default of `npm start`.
@@ -31,7 +31,7 @@ const UNMARK_SCOPED = CompiledQuery.raw("delete from cache_scoping");
 
 /**
  * The connection as Kysely sees it. A write outside a transaction, by a writer that named its
- * page-cache scopes (cache-scopes.server.ts), runs in a transaction of its own, so the scopes
+ * page-cache scopes (app/server/cache/scopes.server.ts), runs in a transaction of its own, so the scopes
  * are recorded in the same commit as the write.
  */
 class ScopingConnection implements DatabaseConnection {
@@ -125,7 +125,7 @@ class ImmediateSqliteDialect extends SqliteDialect {
 
 export interface OpenedSqlite {
   database: DB;
-  /** See changeCounter in db.server.ts: `data_version` moves on other connections' commits, `total_changes()` on ours. */
+  /** See changeCounter in db/connection.server.ts: `data_version` moves on other connections' commits, `total_changes()` on ours. */
   changeCounter(): string;
   /** A page cache's view of the changed scopes (see ChangeFeed); one per cache. */
   changeFeed(): ChangeFeed;

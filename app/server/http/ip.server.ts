@@ -36,3 +36,9 @@ export function addressKey(address: string): string {
     .map((group) => group.toString(16))
     .join(":")}::/64`;
 }
+
+/** The client address the server put in Remix's load context, if any (the production server does). */
+export function clientAddress(context: unknown): string | null {
+  const value = (context as { clientAddress?: unknown } | null | undefined)?.clientAddress;
+  return typeof value === "string" && value.length > 0 ? value : null;
+}

@@ -1,4 +1,4 @@
-import { IMAGE_LIMITS, ImageError, readMultipartFormLenient } from "./images.server";
+import { FormReadError, readMultipartFormLenient, UPLOAD_LIMITS } from "./multipart.server";
 
 // Request bodies are capped before they are held in memory, twice:
 // - the server (scripts/server.js) refuses a body over the limit of the route the request will
@@ -19,7 +19,7 @@ export const BODY_LIMITS = {
   /** The admin's ingredient and instruction text (200 lines of up to 2,000 characters, percent-encoded). */
   longTextFormBytes: 1024 * 1024,
   /** A form with photos (recipe editor, profile editor). */
-  multipartBytes: IMAGE_LIMITS.maxFormBytes,
+  multipartBytes: UPLOAD_LIMITS.formBytes,
   /** A JSON body of the API that may carry photos as data URLs (two per recipe). */
   photoJsonBytes: 12 * 1024 * 1024,
   /** Any other JSON body of the API (sign-in, comments, saves, follows). */
@@ -131,7 +131,7 @@ export async function readForm(request: Request, kind: "form" | "long-text-form"
     }
     return formData;
   } catch (error) {
-    if (!(error instanceof ImageError)) throw error;
+    if (!(error instanceof FormReadError)) throw error;
     const message = error.status === 413 ? BODY_MESSAGES.formTooLarge(limit) : error.status === 415 ? error.message : BODY_MESSAGES.unreadable;
     throw new Response(message, { status: error.status === 413 || error.status === 415 ? error.status : 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }

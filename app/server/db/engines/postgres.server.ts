@@ -14,8 +14,8 @@ import {
 } from "kysely";
 import pg from "pg";
 
-import { declaredScopes } from "../cache-scopes.server";
-import type { Database } from "../db-types.server";
+import { declaredScopes } from "../../cache/scopes.server";
+import type { Database } from "../schema.server";
 import { isWrite, recordScopesQuery, type ChangeFeed, type DB, type Engine, type RecipeQuery, type RecipeScope, type ScopeChanges } from "./engine.server";
 
 // PostgreSQL, for a community that runs several app servers (docs/scaling.md). Selected by
@@ -251,7 +251,7 @@ const types = {
 export interface OpenedPostgres {
   database: DB;
   pool: pg.Pool;
-  /** See changeCounter in db.server.ts. */
+  /** See changeCounter in db/connection.server.ts. */
   changeCounter(): string;
   /** A page cache's view of the changed scopes (see ChangeFeed); one per cache. */
   changeFeed(): ChangeFeed;

@@ -1,9 +1,9 @@
 import { CompiledQuery, type Kysely, type RawBuilder, type SqlBool } from "kysely";
 
-import type { Database } from "../db-types.server";
+import type { Database } from "../schema.server";
 
 // What differs between the two database engines, in one small interface (docs/scaling.md).
-// Query modules ask `engineOf(database)` (db.server.ts) for these pieces and never test which
+// Query modules ask `engineOf(database)` (db/connection.server.ts) for these pieces and never test which
 // engine they run on; each engine's file holds its side of every piece.
 
 export type DB = Kysely<Database>;
@@ -64,7 +64,7 @@ export function isWrite(query: CompiledQuery): boolean {
 
 // ---------------------------------------------------------------------------------------------
 // What changed, for the shared page cache (migrations/20261125T0000-cache-scopes.ts,
-// cache-scopes.server.ts): each engine records the scopes a transaction names inside it, and
+// app/server/cache/scopes.server.ts): each engine records the scopes a transaction names inside it, and
 // reads back which scopes moved.
 
 /** Scopes changed since the last look; `all` when everything may have changed. */

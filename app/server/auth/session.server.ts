@@ -4,10 +4,10 @@ import { createCookie, createCookieSessionStorage, redirect } from "@remix-run/n
 
 import { paths, safeRedirect } from "~/lib/paths";
 
-import { COOKIE_NAMES } from "./cookies.server";
-import { db, type DB } from "./db.server";
-import { env, sessionSecret } from "./env.server";
-import { sessionUserColumns, type SessionUser } from "./queries/users.server";
+import { COOKIE_NAMES } from "../http/cookies.server";
+import { db, type DB } from "../db/connection.server";
+import { env, sessionSecret } from "../env.server";
+import { sessionUserColumns, type SessionUser } from "../queries/users.server";
 
 const SESSION_DAYS = 30;
 const SESSION_MS = SESSION_DAYS * 24 * 60 * 60 * 1000;

@@ -1,6 +1,6 @@
-import packageJson from "../../package.json";
+import packageJson from "../../../package.json";
 
-import { env } from "./env.server";
+import { env } from "../env.server";
 
 /**
  * Where this project's source can be read: RECIPALS_SOURCE_URL, else the `repository` of

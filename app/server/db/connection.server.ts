@@ -1,10 +1,10 @@
 import { Migrator, PostgresAdapter } from "kysely";
 
-import { migrationProvider } from "../../migrations/index";
+import { migrationProvider } from "../../../migrations/index";
 import type { ChangeFeed, DB, Engine } from "./engines/engine.server";
 import { openPostgres, postgresEngine } from "./engines/postgres.server";
 import { openSqlite, sqliteEngine } from "./engines/sqlite.server";
-import { env } from "./env.server";
+import { env } from "../env.server";
 
 // The one module that decides the database engine (docs/scaling.md): PostgreSQL when DATABASE_URL
 // is set, otherwise the SQLite file at DATABASE_PATH. Query modules take a `DB` and ask
@@ -71,7 +71,7 @@ export function changeCounter(database: DB): string {
 
 /**
  * What the shared page cache asks when the counter moves: which page-cache scopes commits changed
- * since it last asked (cache-scopes.server.ts). One feed per cache: each remembers where it stopped.
+ * since it last asked (cache/scopes.server.ts). One feed per cache: each remembers where it stopped.
  */
 export function openChangeFeed(database: DB): ChangeFeed {
   const handle = opened.get(database);

@@ -4,7 +4,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 // A kept page names the scopes of what it shows (shared-cache.server.ts, `scopeSharedCache`); a
 // write names the scopes it changes (`changing`, around the work of a service), and the
 // database driver records them in `cache_versions` inside the write's own transaction
-// (app/server/engines/). Every server's cache then drops only the pages naming a changed scope.
+// (app/server/db/engines/). Every server's cache then drops only the pages naming a changed scope.
 //
 // A page names the data it shows, not the writes that may touch it; a write names the data it
 // changes. Both sides use these names:

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import path from "node:path";
 
-import { dataDir, env } from "./env.server";
+import { dataDir, env } from "../env.server";
 import { diskStore } from "./storage/disk.server";
 import { s3Store, type S3StoreSettings } from "./storage/s3.server";
 import { StoreUnavailableError, type FileStore, type StoredFile } from "./storage/store.server";

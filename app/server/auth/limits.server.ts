@@ -1,9 +1,31 @@
+import crypto from "node:crypto";
+
 import { sql } from "kysely";
 
-import { db, type DB } from "./db.server";
-import { addressKey } from "./ip.server";
-import { adminSecretMatches } from "./validation/profile.server";
+import { db, type DB } from "../db/connection.server";
+import { env } from "../env.server";
+import { addressKey } from "../http/ip.server";
+import { adminSecretMatches } from "../validation/profile.server";
 
+// How often someone may try or do something, counted in the database (so a restart does not
+// reset it and every server of a cluster counts the same attempts), the count and the new row
+// written in one transaction (so attempts that arrive together cannot all slip under a limit).
+// Two kinds: sign-in throttling counts failures (below), rate limits count actions (further
+// down). Both refuse with one error, LimitReachedError: 429 with a message and Retry-After.
+
+/** A limit holds: `message` for the person, `retryAfterSeconds` for Retry-After. */
+export class LimitReachedError extends Error {
+  readonly status = 429;
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+    this.name = "LimitReachedError";
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Sign-in throttling (docs/rules.md#sign-in-throttling): only failures count, within a window.
 // - One address guessing one account: after `perUsernameAndAddress` failures that pair is refused
 //   (right password included) until the window has passed.
@@ -16,21 +38,7 @@ import { adminSecretMatches } from "./validation/profile.server";
 export const THROTTLE = { windowMs: 15 * 60 * 1000, perUsernameAndAddress: 5, perAddress: 20, usernameUnderAttack: 10 } as const;
 export const THROTTLE_MESSAGE = "Too many attempts. Please try again in a few minutes.";
 
-export class ThrottledError extends Error {
-  readonly status = 429;
-  constructor(readonly retryAfterSeconds: number) {
-    super(THROTTLE_MESSAGE);
-    this.name = "ThrottledError";
-  }
-}
-
 const usernameKey = (username: string) => username.trim().toLowerCase();
-
-/** The client address the server put in Remix's load context, if any (scripts/server.js). */
-export function clientAddress(context: unknown): string | null {
-  const value = (context as { clientAddress?: unknown } | null | undefined)?.clientAddress;
-  return typeof value === "string" && value.length > 0 ? value : null;
-}
 
 export interface SignInSubject {
   username: string;
@@ -39,7 +47,7 @@ export interface SignInSubject {
 
 /**
  * Counts one attempt for this username and address, before anything is checked: refused with
- * ThrottledError when either is already at its limit, otherwise recorded at once, in the same
+ * LimitReachedError when either is already at its limit, otherwise recorded at once, in the same
  * transaction as the count. Recording first is what makes the limit hold when attempts arrive
  * together: each one sees every attempt still being checked (the password hash takes tens of
  * milliseconds), not only the failures already known. The caller then settles the attempt:
@@ -71,7 +79,7 @@ export async function beginSignInAttempt({ username, address }: SignInSubject, d
     ].filter((reason): reason is { n: number; oldest: number } => reason !== null);
     if (refusedBy.length > 0) {
       const retryAt = Math.max(...refusedBy.map((reason) => reason.oldest)) + THROTTLE.windowMs;
-      throw new ThrottledError(Math.max(1, Math.ceil((retryAt - now) / 1000)));
+      throw new LimitReachedError(THROTTLE_MESSAGE, Math.max(1, Math.ceil((retryAt - now) / 1000)));
     }
     // Keep the table small: rows older than the window never count again.
     await trx.deleteFrom("sign_in_failures").where("at", "<=", sql<number>`${since}`).execute();
@@ -98,7 +106,7 @@ export async function clearSignInFailures({ username }: { username: string }, da
  * Checks a typed admin password (self-elevation in the profile editor and the API) under the same
  * limits: the admin secret is a password, so guesses count as failures for that user (key
  * `admin-secret:<user id>`, which no username can be) and for the address. Over the limit it
- * throws ThrottledError — right secret included — until the window has passed.
+ * throws LimitReachedError — right secret included — until the window has passed.
  */
 export async function checkAdminSecret(
   { typed, secret, userId, address }: { typed: string; secret: string; userId: string; address: string | null },
@@ -108,4 +116,63 @@ export async function checkAdminSecret(
   const matches = adminSecretMatches(typed, secret);
   if (matches) await forgetSignInAttempt(attempt, database);
   return matches;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rate limits: how often one person (or address) may do something costly — import by link
+// fetches other sites, photos are decoded and stored, a sign-up costs a slow hash.
+
+const RATE_LIMIT_MESSAGE = (retryAfterSeconds: number) =>
+  `You have done that many times in a short while. Please try again in ${Math.max(1, Math.ceil(retryAfterSeconds / 60))} minute${retryAfterSeconds > 60 ? "s" : ""}.`;
+
+export interface RateLimit {
+  bucket: string;
+  /** Actions allowed per key within the window. */
+  limit: number;
+  windowMs: number;
+}
+
+export const RATE_LIMITS = {
+  importByLink: { bucket: "import", limit: 10, windowMs: 10 * 60 * 1000 },
+  // Photos one person sends (recipe, post and profile photos, pages and API alike): far more than
+  // anyone cooking posts in an hour, far less than filling the store.
+  uploads: { bucket: "upload", limit: 60, windowMs: 60 * 60 * 1000 },
+} as const satisfies Record<string, RateLimit>;
+
+/** Counts one photo sent by `userId` (RATE_LIMITS.uploads), or throws LimitReachedError: before it is decoded or stored. */
+export function takeUploadSlot(userId: string, database: DB = db): Promise<void> {
+  return takeRateLimited(RATE_LIMITS.uploads, userId, database);
+}
+
+/**
+ * Sign-ups per address (an IPv6 address by its /64) per hour, page and API together
+ * (docs/rules.md#sign-up-limit): SIGNUP_LIMIT, 10 unless set — a family or a flat behind one
+ * router signs up a few at a time, a flood makes hundreds.
+ */
+export function signupLimit(): RateLimit {
+  return { bucket: "signup", limit: env.SIGNUP_LIMIT, windowMs: 60 * 60 * 1000 };
+}
+
+/** The key an address counts under: IPv6 by /64, so one household's many addresses count as one. */
+export function addressBucketKey(address: string): string {
+  return addressKey(address);
+}
+
+/** Counts one action for `key`, or throws LimitReachedError (nothing recorded) when the key is at its limit. */
+export async function takeRateLimited({ bucket, limit, windowMs }: RateLimit, key: string, database: DB = db): Promise<void> {
+  const now = Date.now();
+  await database.transaction().execute(async (trx) => {
+    await trx.deleteFrom("rate_events").where("bucket", "=", bucket).where("at", "<=", now - windowMs).execute();
+    const row = await trx
+      .selectFrom("rate_events")
+      .select([(eb) => eb.fn.countAll<number>().as("n"), (eb) => eb.fn.min("at").as("oldest")])
+      .where("bucket", "=", bucket)
+      .where("key", "=", key)
+      .executeTakeFirstOrThrow();
+    if (Number(row.n) >= limit) {
+      const oldest = row.oldest === null ? now : Number(row.oldest);
+      throw new LimitReachedError(RATE_LIMIT_MESSAGE(Math.ceil((oldest + windowMs - now) / 1000)), Math.ceil((oldest + windowMs - now) / 1000));
+    }
+    await trx.insertInto("rate_events").values({ id: crypto.randomUUID(), bucket, key, at: now }).execute();
+  });
 }

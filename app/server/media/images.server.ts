@@ -1,0 +1,165 @@
+import sharp, { type Metadata, type OutputInfo } from "sharp";
+
+import { concurrencyGate } from "../../lib/concurrency";
+import { UPLOAD_LIMITS, UPLOAD_MESSAGES } from "../http/multipart.server";
+import { cardUrlOf, contentHash, storedFileExists, storedNameOf, StoreUnavailableError, urlOf, writeStoredFile } from "./storage.server";
+
+// The image pipeline (docs/rules.md#images): every uploaded picture — recipe photos,
+// profile photos, data URLs sent to the API — is decoded by sharp, turned upright, stripped of
+// metadata, shrunk to at most 800 px on the longer side and re-encoded as WebP under 0.5 MB
+// (quality lowered step by step, up to 10 tries), plus a ~400 px variant for cards.
+
+export const IMAGE_LIMITS = {
+  /** Bytes received for one file (the form reader's limit). */
+  maxFileBytes: UPLOAD_LIMITS.fileBytes,
+  /** Longer side of the stored image. */
+  maxSide: 800,
+  /** Longer side of the card variant. */
+  cardSide: 400,
+  /** Size of the stored image. */
+  maxBytes: 500 * 1024,
+  /** Encoding attempts, each at a lower quality. */
+  maxTries: 10,
+  /** Decoded pixels (width × height) we agree to work on: a guard against decompression bombs. */
+  maxInputPixels: 64_000_000,
+} as const;
+
+export const IMAGE_MESSAGES = {
+  failed: "Failed to process the image. Please try again.",
+  notAnImage: "Please choose an image file.",
+  tooLarge: UPLOAD_MESSAGES.fileTooLarge,
+  tooManyPixels: "The image is too large (64 megapixels at most).",
+  cannotShrink: "The image could not be made smaller than 0.5 MB. Please choose another image.",
+  /** The image store (an S3 bucket, the uploads folder) did not take the file: nothing was saved. */
+  notStored: "The photo could not be stored. Please try again.",
+} as const;
+
+/** A refused image or upload; `message` is meant for the user, `status` for the response. */
+export class ImageError extends Error {
+  status: number;
+  constructor(message: string, status = 400) {
+    super(message);
+    this.name = "ImageError";
+    this.status = status;
+  }
+}
+
+// Formats sharp decodes that people upload as photos. SVG and PDF are refused on purpose:
+// they are documents that can reference other files, not pictures.
+const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp", "gif", "avif", "heif", "tiff"]);
+const FIRST_QUALITY = 82;
+const QUALITY_STEP = 8;
+const MIN_QUALITY = 8;
+
+export interface ProcessedImage {
+  main: Buffer;
+  card: Buffer;
+  width: number;
+  height: number;
+  quality: number;
+  tries: number;
+}
+
+type Limits = { -readonly [K in keyof typeof IMAGE_LIMITS]: number };
+
+/**
+ * Every picture decoded in this process waits its turn here, whichever door it came through
+ * (page forms, API data URLs, sign-up, import by link): a decode holds up to hundreds of MB, so
+ * at most as many run at once as the server lets photo uploads in (4).
+ */
+export const imageDecodes = concurrencyGate(4);
+
+/** Decodes, orients, strips, shrinks and re-encodes one image in memory; stores nothing. */
+export function processImage(input: Buffer | Uint8Array, options: Partial<Limits> = {}): Promise<ProcessedImage> {
+  return imageDecodes(() => processImageNow(input, options));
+}
+
+async function processImageNow(input: Buffer | Uint8Array, options: Partial<Limits>): Promise<ProcessedImage> {
+  const limits: Limits = { ...IMAGE_LIMITS, ...options };
+  if (input.byteLength === 0) throw new ImageError(IMAGE_MESSAGES.notAnImage, 400);
+  if (input.byteLength > limits.maxFileBytes) throw new ImageError(IMAGE_MESSAGES.tooLarge, 413);
+
+  // The header alone tells the format and the size, before any pixel is decoded. sharp's own
+  // pixel limit is off for this header read only: with it, a 400-megapixel bomb was refused as
+  // "not an image" instead of "too large"; our limit below (and on the decode) still applies.
+  let metadata: Metadata;
+  try {
+    metadata = await sharp(input, { limitInputPixels: false }).metadata();
+  } catch {
+    throw new ImageError(IMAGE_MESSAGES.notAnImage, 400);
+  }
+  if (!metadata.format || !ACCEPTED_FORMATS.has(metadata.format)) throw new ImageError(IMAGE_MESSAGES.notAnImage, 400);
+  if (!metadata.width || !metadata.height) throw new ImageError(IMAGE_MESSAGES.failed, 400);
+  if (metadata.width * metadata.height > limits.maxInputPixels) throw new ImageError(IMAGE_MESSAGES.tooManyPixels, 413);
+
+  // Decode and shrink once to raw pixels; each quality attempt below only re-encodes.
+  let raw: { data: Buffer; info: OutputInfo };
+  try {
+    raw = await sharp(input, { limitInputPixels: limits.maxInputPixels, failOn: "error" })
+      .rotate()
+      .resize({ width: limits.maxSide, height: limits.maxSide, fit: "inside", withoutEnlargement: true })
+      .toColourspace("srgb")
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+  } catch {
+    throw new ImageError(IMAGE_MESSAGES.failed, 400);
+  }
+  const { width, height, channels } = raw.info;
+  const fromRaw = () => sharp(raw.data, { raw: { width, height, channels } });
+
+  let quality = FIRST_QUALITY;
+  for (let attempt = 1; attempt <= limits.maxTries; attempt += 1) {
+    const main = await fromRaw().webp({ quality, effort: 4 }).toBuffer();
+    if (main.byteLength <= limits.maxBytes) {
+      const card = await fromRaw()
+        .resize({ width: limits.cardSide, height: limits.cardSide, fit: "inside", withoutEnlargement: true })
+        .webp({ quality: Math.min(quality, 78), effort: 4 })
+        .toBuffer();
+      return { main, card, width, height, quality, tries: attempt };
+    }
+    quality = Math.max(MIN_QUALITY, quality - QUALITY_STEP);
+  }
+  throw new ImageError(IMAGE_MESSAGES.cannotShrink, 413);
+}
+
+/** An unreachable store as the user's message (503); anything else is left as it is. */
+function storeProblem(error: unknown): unknown {
+  if (!(error instanceof StoreUnavailableError)) return error;
+  console.warn(error.message);
+  return new ImageError(IMAGE_MESSAGES.notStored, 503);
+}
+
+/**
+ * Writes a processed image (card first, so a main file always has its card). A store that cannot
+ * be reached is an ImageError (503, IMAGE_MESSAGES.notStored); a card written before the failure
+ * is an orphan the sweep removes.
+ */
+export async function storeProcessedImage(image: ProcessedImage): Promise<{ url: string; cardUrl: string }> {
+  const hash = contentHash(image.main);
+  try {
+    await writeStoredFile(`${hash}.card.webp`, image.card);
+    await writeStoredFile(`${hash}.webp`, image.main);
+  } catch (error) {
+    throw storeProblem(error);
+  }
+  return { url: urlOf(`${hash}.webp`), cardUrl: urlOf(`${hash}.card.webp`) };
+}
+
+/** The whole pipeline: process, then store content-addressed. The same picture twice gives the same URL. */
+export async function storeImage(input: Buffer | Uint8Array): Promise<{ url: string; cardUrl: string }> {
+  return storeProcessedImage(await processImage(input));
+}
+
+/**
+ * True when `url` is a main image that storage produced and still holds (pending uploads come back
+ * this way). A store that cannot be reached is an ImageError (503): the answer is not known.
+ */
+export async function isStoredImageUrl(url: unknown): Promise<boolean> {
+  const name = storedNameOf(url);
+  if (name === null || cardUrlOf(url as string) === null) return false;
+  try {
+    return await storedFileExists(name);
+  } catch (error) {
+    throw storeProblem(error);
+  }
+}
