@@ -209,9 +209,9 @@ export function ProfileEditor({
         </div>
       </Form>
       {/* Outside the editor form (forms cannot nest); the sign-out buttons above submit them. */}
-      <Form method="post" action={paths.logout()} id={SIGNOUT_FORM_ID} hidden />
+      <Form method="post" action={paths.logout()} id={SIGNOUT_FORM_ID} reloadDocument hidden />
       {ownProfile ? (
-        <Form method="post" action={paths.logout()} id={SIGNOUT_EVERYWHERE_FORM_ID} hidden>
+        <Form method="post" action={paths.logout()} id={SIGNOUT_EVERYWHERE_FORM_ID} reloadDocument hidden>
           <input type="hidden" name="intent" value="everywhere" />
         </Form>
       ) : null}

@@ -83,7 +83,10 @@ export function TopBar({ viewer, unread = 0 }: { viewer: NavViewer | null; unrea
           </>
         ) : null}
         {viewer ? (
-          <Form method="post" action={paths.logout()}>
+          // A whole page load (docs/rules.md#sessions-and-cookies): nothing of this person's stays in
+          // the page's memory, and the next page registers the service worker again, which
+          // Clear-Site-Data removed.
+          <Form method="post" action={paths.logout()} reloadDocument>
             <button type="submit" className="button button--ghost button--small">
               Sign out
             </button>

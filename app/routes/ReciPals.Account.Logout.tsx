@@ -28,7 +28,7 @@ export default function LogoutRoute() {
   return (
     <section className="auth-card">
       <h1>Sign out</h1>
-      <Form method="post" className="stack">
+      <Form method="post" className="stack" reloadDocument>
         <FormAlert message={refusal} />
         <div className="actions">
           <button type="submit" className="button">

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 
-import { botPostFor, signInNewUser } from "./utils";
+import { botPostFor, openPage, signInNewUser } from "./utils";
 
 test.describe("home feed", () => {
   test("renders a page of posts in the HTML and loads more", async ({ page, javaScriptEnabled }) => {
@@ -34,7 +34,7 @@ test.describe("likes", () => {
   test("like, see who liked it in the Likes dialog, unlike", async ({ page }, testInfo) => {
     const me = await signInNewUser(page, "liker");
     const { postId } = botPostFor(testInfo.project.name, 0);
-    await page.goto(`/ReciPals/Account/Profile/recipeBot/Posts/${postId}`);
+    await openPage(page, `/ReciPals/Account/Profile/recipeBot/Posts/${postId}`);
     const viewer = page.getByRole("dialog");
     await expect(viewer.getByText("0 likes")).toBeVisible();
     // Wait for the server's answer: the optimistic "1 like" shows before the like is stored.

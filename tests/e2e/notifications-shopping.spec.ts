@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 
 import { expect, test, type BrowserContext, type Locator, type Page } from "@playwright/test";
 
-import { createUser, failOnBrowserErrors, signInAs, signInNewUser, uniqueName, writeDb, type E2EUser } from "./utils";
+import { createUser, failOnBrowserErrors, openPage, signInAs, signInNewUser, uniqueName, writeDb, type E2EUser } from "./utils";
 
 // Notifications and the shopping list (docs/rules.md "Notifications", "Shopping list"), once with
 // JavaScript and once without. Every test makes its own people, recipes and lists (the database
@@ -64,11 +64,7 @@ function insertUnreadFollows(recipient: E2EUser, actor: E2EUser, count: number) 
 
 const isJs = () => test.info().project.use.javaScriptEnabled !== false;
 
-/** Opens a page; with JavaScript, waits until it is hydrated (a click earlier would be a plain post). */
-async function open(page: Page, url: string) {
-  await page.goto(url);
-  if (isJs()) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
-}
+const open = openPage;
 
 /**
  * Presses a button that posts to a URL containing `urlPart` and waits until the server has

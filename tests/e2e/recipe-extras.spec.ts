@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 
-import { readDb, signInNewUser } from "./utils";
+import { openPage, readDb, signInNewUser } from "./utils";
 
 test.describe("share previews and structured data", () => {
   test("seeded recipe pages carry Recipe JSON-LD matching the recipe, and Open Graph tags", async ({ request, baseURL }) => {
@@ -36,7 +36,7 @@ test.describe("share previews and structured data", () => {
 
 test.describe("servings", () => {
   test("rescales the ingredient quantities", async ({ page, javaScriptEnabled }) => {
-    await page.goto("/ReciPals/Recipes/jd-R1");
+    await openPage(page, "/ReciPals/Recipes/jd-R1");
     const ingredients = page.getByRole("region", { name: "Ingredients" });
     await expect(ingredients.getByText("Eggs (3)")).toBeVisible();
     await expect(ingredients.getByText("4 servings")).toBeVisible();

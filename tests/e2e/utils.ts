@@ -149,6 +149,15 @@ export async function signInNewUser(page: Page, prefix = "e2e", options: { name?
   return user;
 }
 
+/**
+ * Opens a page and, with JavaScript on, waits until it is hydrated: a click earlier is a plain
+ * link or form post (a full page load), not the in-page behaviour the JavaScript project tests.
+ */
+export async function openPage(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  if (test.info().project.use.javaScriptEnabled !== false) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+}
+
 /** A bot post for this test alone, so parallel tests never touch the same likes or comments. */
 export function botPostFor(projectName: string, slot: number): { postId: string; recipeId: string } {
   const n = 100 + slot * 2 + (projectName === "no-js" ? 1 : 0);
