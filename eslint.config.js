@@ -32,6 +32,17 @@ const SERVICES = {
   message: "Queries are the bottom layer: services call queries, never the reverse.",
 };
 
+/** The production server (app/server/runtime/) reaches the rest of the app through its facade only. */
+const AROUND_FACADE = {
+  group: ["~/*", "~/**", "../*", "../**", "!../facade.server", "!../env.server"],
+  message: "The server runtime imports only app/server/facade.server.ts and env.server.ts of the app: what it needs is exported there.",
+};
+/** The app never reaches into the server that runs it. */
+const RUNTIME = {
+  group: ["**/runtime/*", "~/server/runtime/*"],
+  message: "App modules must not import the server runtime (app/server/runtime/): it imports them, through the facade.",
+};
+
 const restrict = (...patterns) => ["error", { patterns }];
 
 export default tseslint.config(
@@ -65,12 +76,17 @@ export default tseslint.config(
   {
     // Server modules: no components, no routes.
     files: ["app/server/**/*.ts"],
-    rules: { "@typescript-eslint/no-restricted-imports": restrict(COMPONENTS, ROUTES, OUTSIDE_APP) },
+    rules: { "@typescript-eslint/no-restricted-imports": restrict(COMPONENTS, ROUTES, OUTSIDE_APP, RUNTIME) },
+  },
+  {
+    // The server runtime: Node, npm packages, its own files, and the app's facade.
+    files: ["app/server/runtime/**/*.ts"],
+    rules: { "@typescript-eslint/no-restricted-imports": restrict(AROUND_FACADE, OUTSIDE_APP) },
   },
   {
     // Queries: the bottom layer (no services, components or routes).
     files: ["app/server/queries/**/*.ts"],
-    rules: { "@typescript-eslint/no-restricted-imports": restrict(SERVICES, COMPONENTS, ROUTES, OUTSIDE_APP) },
+    rules: { "@typescript-eslint/no-restricted-imports": restrict(SERVICES, COMPONENTS, ROUTES, OUTSIDE_APP, RUNTIME) },
   },
   {
     // Route modules read forms through the capped reader, never the raw body.

@@ -13,8 +13,8 @@ import { offerToSharedCache } from "./server/cache/shared-cache.server";
 
 const ABORT_DELAY = 5_000;
 
-// What scripts/server.js asks of the app (app/server/facade.server.ts).
-export * from "./server/facade.server";
+// The production server, started by scripts/server.js with this build (app/server/runtime/).
+export { serve } from "./server/runtime/serve.server";
 
 /**
  * Only our own scripts run: Remix's inline scripts carry this request's nonce. Images may
@@ -50,7 +50,7 @@ const isPersonal = (request: Request) => isPersonalRequest(request.headers.get("
  * hash of them, weak because equal pages are equivalent rather than byte-identical. A 304 carries
  * no Content-Security-Policy, so the browser keeps the stored page's header, whose nonce matches
  * the stored page's scripts. Signed-in pages are left alone (per-user, and rarely revisited).
- * The same pages are offered to the server's shared cache (scripts/page-cache.js).
+ * The same pages are offered to the server's shared cache (app/server/runtime/page-cache.server.ts).
  */
 function revalidate(
   request: Request,

@@ -2,7 +2,7 @@ import { sql, type Kysely } from "kysely";
 
 import { isPostgres, wholeNumber } from "./engine";
 
-// Frozen once merged. What each commit changed, for the shared page cache (scripts/page-cache.js,
+// Frozen once merged. What each commit changed, for the shared page cache (app/server/runtime/page-cache.server.ts,
 // docs/scaling.md "What a write drops from the page cache"): kept pages name the scopes they show
 // (`post:<id>`, `recipe:<id>`, `user:<id>`, `feed`, `search`), and a write names the scopes it
 // changes, inside its own transaction.

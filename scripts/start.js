@@ -31,5 +31,4 @@ const prepare = spawnSync(process.execPath, [path.join(root, "scripts/prepare.js
 if (prepare.status !== 0) process.exit(prepare.status ?? 1);
 if (args.some((arg) => ["--setup-only", "--migrate-only", "--seed"].includes(arg))) process.exit(0);
 
-const { serve } = await import(pathToFileURL(path.join(root, "scripts/server.js")).href);
-await serve();
+await import(pathToFileURL(path.join(root, "scripts/server.js")).href);

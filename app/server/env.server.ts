@@ -4,6 +4,18 @@ import path from "node:path";
 
 import { z } from "zod";
 
+/** An empty setting (`PAGE_CACHE_SECONDS=`) means the default, as if it were unset. */
+function emptyAsUnset(value: unknown): unknown {
+  return value === "" ? undefined : value;
+}
+
+/** TRUST_PROXY as Express wants it: hop counts and booleans as such, anything else as given (Express would read "1" as an address). */
+export function trustProxySetting(value: string): number | boolean | string {
+  if (/^\d+$/.test(value)) return Number(value);
+  if (value === "true" || value === "false") return value === "true";
+  return value;
+}
+
 // Every setting the server reads, checked once at boot so a typo fails loudly
 // instead of surfacing as a strange runtime error later.
 const EnvSchema = z
@@ -61,7 +73,26 @@ const EnvSchema = z
     // Import by link may fetch private and loopback addresses (tests only). Read again at call
     // time by import.server.ts so tests can switch it; listed here so a typo fails at boot.
     IMPORT_ALLOW_PRIVATE: z.enum(["0", "1"]).optional(),
-    TRUST_PROXY: z.string().optional(),
+    // Behind a proxy, who may say who the client is (docs/architecture.md#settings): a hop count
+    // ("1": the balancer in front), true/false, or Express's own words ("loopback", addresses).
+    TRUST_PROXY: z
+      .string()
+      .optional()
+      .transform((value) => (value ? trustProxySetting(value) : undefined)),
+    // The address the server listens on (all of them when unset).
+    HOST: z.string().min(1).optional(),
+    // Visitors' pages kept by the shared page cache at most this long; 0 turns it off.
+    PAGE_CACHE_SECONDS: z.preprocess(
+      emptyAsUnset,
+      z.coerce.number({ message: "must be a number of seconds from 0 to 3600" }).min(0, "must be a number of seconds from 0 to 3600").max(3600, "must be a number of seconds from 0 to 3600").default(10),
+    ),
+    // How many processes serve: a whole number, or "auto" for one per CPU.
+    WEB_CONCURRENCY: z.preprocess(
+      emptyAsUnset,
+      z
+        .union([z.literal("auto"), z.coerce.number().int().min(1).max(64)], { message: 'must be a whole number from 1 to 64, or "auto"' })
+        .default(1),
+    ),
     // The address of this project's source, linked from the Info page (else package.json's repository).
     RECIPALS_SOURCE_URL: z.string().url().optional(),
   })

@@ -1,19 +1,18 @@
-import { changeCounter, closeDatabaseHandle, db, openChangeFeed, type ChangeFeed } from "./db/connection.server";
+import { closeDatabaseHandle, db, openChangeFeed, type ChangeFeed } from "./db/connection.server";
 import { sweepOrphanUploads } from "./media/uploads.server";
 
-// What scripts/server.js asks of the app, through the server build (app/entry.server.tsx exports
-// these): the rules of each request from the route it reaches (body limits, shuffled copies), the
-// answers given before a route runs, what makes a request personal, when the database changed,
-// and closing it on shutdown.
+// What the production server (app/server/runtime/) asks of the rest of the server, and all it
+// may import of it (a lint rule holds it to that): the rules of each request from the route it
+// reaches (body limits, shuffled copies), the answers given before a route runs, what makes a
+// request personal, which cached pages a commit changed, the upload sweep, and closing the
+// database on shutdown.
 
+export type { ChangeFeed, ScopeChanges } from "./db/connection.server";
+export type { SharedCacheHandle } from "./cache/shared-cache.server";
+export type { BodyLimit } from "./http/body.server";
 export { earlyRefusal } from "./http/early-answers.server";
 export { isPersonalRequest } from "./http/cookies.server";
 export { requestRules } from "./http/route-rules.server";
-
-/** For the shared page cache: changes whenever the database may have changed. */
-export function dataVersion(): string {
-  return changeCounter(db);
-}
 
 /**
  * For the shared page cache: its `version` and `changes` (which page-cache scopes commits

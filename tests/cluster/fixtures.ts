@@ -53,7 +53,7 @@ export function upstreamOf(state: ClusterState, headers: Record<string, string> 
 }
 
 /**
- * Whether an answer came out of the server's shared page cache (scripts/page-cache.js). The app
+ * Whether an answer came out of the server's shared page cache (app/server/runtime/page-cache.server.ts). The app
  * has no header saying so; what gives it away: a kept page is the same bytes for every visitor, so
  * its policy allows its inline scripts by SHA-256 hash where a freshly rendered page carries a
  * nonce of its own; any kept answer goes out in one piece (Content-Length) with the weak ETag the

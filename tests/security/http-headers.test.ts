@@ -246,7 +246,7 @@ describe("security headers on HTML", () => {
   });
 });
 
-describe("shared page cache (scripts/page-cache.js)", () => {
+describe("shared page cache (app/server/runtime/page-cache.server.ts)", () => {
   const isHit = (res: HttpResult) => /'sha256-/.test(String(res.headers["content-security-policy"] ?? ""));
 
   it("a visitor's page is answered again from the cache, the same bytes under a hash policy, 304 on its ETag", async () => {

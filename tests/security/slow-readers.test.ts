@@ -20,7 +20,7 @@ import {
 
 // Clients that ask for a long answer and then read nothing (a slow phone, or someone holding
 // connections open on purpose) must not make the server hold that answer per connection: it
-// writes only as fast as each client reads (scripts/server.js: pipeBody waits for 'drain',
+// writes only as fast as each client reads (app/server/runtime/remix-adapter.server.ts: pipeBody waits for 'drain',
 // coalesceWrites keeps write()'s answer), and a list is read from the database a few rows at a
 // time as it goes out. The list here is far larger than what the kernel buffers for a
 // connection, so what the server itself holds shows: its live memory after a full GC while the

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { postForm, request, seededDatabase, SEEDED_2, signIn, startServer, stopAllServers, tempDir, type RunningServer } from "./support/server";
 
-// WEB_CONCURRENCY=2 (scripts/server.js serve()): two worker processes share the port and the
+// WEB_CONCURRENCY=2 (app/server/runtime/serve.server.ts, serve()): two worker processes share the port and the
 // database file. What one worker writes, the other shows at once — shared page caches included
 // — a worker that dies is replaced, and SIGTERM stops everything cleanly.
 

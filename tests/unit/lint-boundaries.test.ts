@@ -23,6 +23,9 @@ describe("the layers", () => {
     ["a server module importing a component", "app/server/x.server.ts", 'import { Avatar } from "~/components/avatar";\nexport const a = Avatar;\n', /must not import components/],
     ["a query importing a service", "app/server/queries/x.server.ts", 'import { setLike } from "../services/interactions.server";\nexport const s = setLike;\n', /bottom layer/],
     ["app code importing the seed", "app/server/x.server.ts", 'import { seedDatabase } from "../../seed/index";\nexport const s = seedDatabase;\n', /never imports seed/],
+    ["the server runtime importing a query", "app/server/runtime/x.server.ts", 'import { db } from "../db/connection.server";\nexport const d = db;\n', /facade/],
+    ["the server runtime importing a route", "app/server/runtime/x.server.ts", 'import { loader } from "~/routes/ReciPals.Home";\nexport const l = loader;\n', /facade/],
+    ["a server module importing the runtime", "app/server/services/x.server.ts", 'import { serve } from "../runtime/serve.server";\nexport const s = serve;\n', /runtime/],
     ["a route reading the raw body", "app/routes/x.tsx", "export async function action({ request }: { request: Request }) {\n  return request.formData();\n}\n", /readForm/],
   ])("refuses %s", async (_what, file, code, message) => {
     const found = restricted(await problems(file, code));
@@ -34,6 +37,8 @@ describe("the layers", () => {
     ["a component importing a server type", "app/components/x.tsx", 'import type { PostCardData } from "~/server/queries/feed.server";\nexport const f = (p: PostCardData) => p;\n'],
     ["a component typing a fetcher by a route's action", "app/components/x.tsx", 'import type { action } from "~/routes/ReciPals.Account.Follow.$uid";\nexport type A = typeof action;\n'],
     ["a route importing a service", "app/routes/x.tsx", 'import { setLike } from "~/server/services/interactions.server";\nexport const s = setLike;\n'],
+    ["the server runtime importing the facade and the settings", "app/server/runtime/x.server.ts", 'import { requestRules } from "../facade.server";\nimport { env } from "../env.server";\nimport { pipeBody } from "./remix-adapter.server";\nimport express from "express";\nexport const r = [requestRules, env, pipeBody, express];\n'],
+    ["the server entry importing the runtime", "app/entry.server.tsx", 'export { serve } from "./server/runtime/serve.server";\n'],
     ["a service importing a query", "app/server/services/x.server.ts", 'import { db } from "../db/connection.server";\nexport const d = db;\n'],
   ])("allows %s", async (_what, file, code) => {
     expect(restricted(await problems(file, code))).toEqual([]);

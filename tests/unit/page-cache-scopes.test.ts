@@ -2,20 +2,17 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 
 import { createRequestHandler } from "@remix-run/node";
+import express from "express";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { createPageCache } from "../../scripts/page-cache.js";
+import { createPageCache } from "../../app/server/runtime/page-cache.server";
 import { TEST_POSTGRES } from "../support/postgres";
 import { serverBuildOf } from "../support/server-build";
 
-// express ships no type declarations (and @types/express is not installed).
-// @ts-expect-error -- untyped CommonJS module
-import express from "express";
-
 // What a write drops from the shared page cache (docs/scaling.md): every write service against
 // every kind of page a visitor is answered from the cache, through the real layers — the app's
-// route modules under Remix, scripts/page-cache.js in front of them over HTTP, the database and
-// its change feed. After each write:
+// route modules under Remix, app/server/runtime/page-cache.server.ts in front of them over HTTP,
+// the database and its change feed. After each write:
 //
 // - every page is fresh: what the cache answers is what a render made now answers (the page's
 //   ETag, made from its loaders' data, or the whole body of `.data` and JSON answers);
@@ -36,7 +33,7 @@ async function startServer(fresh: boolean) {
   }
   try {
     const database = await import("~/server/db/connection.server");
-    const [recipes, interactions, posts, follows, users, session, auth, passwords, entry] = await Promise.all([
+    const [recipes, interactions, posts, follows, users, session, auth, passwords, entry, facade] = await Promise.all([
       import("~/server/services/recipes.server"),
       import("~/server/services/interactions.server"),
       import("~/server/services/posts.server"),
@@ -46,6 +43,7 @@ async function startServer(fresh: boolean) {
       import("~/server/auth/sign-in.server"),
       import("~/server/auth/password.server"),
       import("~/entry.server"),
+      import("~/server/facade.server"),
     ]);
     // The routes a visitor's cached answers come from, nested as the compiler nests them.
     const modules = {
@@ -87,13 +85,13 @@ async function startServer(fresh: boolean) {
     const remix = createRequestHandler(build, "production");
     const handle = (request: Request, sharedCache: unknown = null) => remix(request, { clientAddress: "203.0.113.9", sharedCache });
 
-    // As scripts/server.js mounts it: the cache, then Remix. Renders are counted per URL.
-    const feed = entry.pageCacheChanges();
+    // As app/server/runtime/serve.server.ts mounts it: the cache, then Remix. Renders are counted per URL.
+    const feed = facade.pageCacheChanges();
     const cache = createPageCache({
       version: feed.version,
       changes: feed.changes,
-      isPersonal: entry.isPersonalRequest,
-      variantsOf: entry.requestRules(build.routes).shuffledVariants,
+      isPersonal: facade.isPersonalRequest,
+      variantsOf: facade.requestRules(build.routes).shuffledVariants,
       ttlMs: 600_000,
     });
     const renders = new Map<string, number>();

@@ -3,6 +3,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 
+import compression from "compression";
+import express from "express";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
 import { isPersonalRequest } from "~/server/http/cookies.server";
@@ -11,18 +13,12 @@ import { SHUFFLED_COPIES } from "~/server/cache/shared-cache.server";
 
 import { appRoutes } from "../support/app-routes";
 
-import { createPageCache, inlineScripts, isShareableRequest, pickEncoding, policyWithHashes } from "../../scripts/page-cache.js";
+import { createPageCache, inlineScripts, isShareableRequest, pickEncoding, policyWithHashes } from "../../app/server/runtime/page-cache.server";
 
-// express and compression ship no type declarations (and @types/* for them are not installed).
-// @ts-expect-error -- untyped CommonJS module
-import compression from "compression";
-// @ts-expect-error -- untyped CommonJS module
-import express from "express";
-
-// scripts/page-cache.js over real HTTP: a tiny Express app mounted the way scripts/server.js
-// mounts it (compression, then the cache, then the app), whose handler renders a page with a
-// fresh CSP nonce per render and counts its renders. A request "answered from the cache" is one
-// the handler did not see.
+// app/server/runtime/page-cache.server.ts over real HTTP: a tiny Express app mounted the way
+// app/server/runtime/serve.server.ts mounts it (compression, then the cache, then the app), whose handler renders
+// a page with a fresh CSP nonce per render and counts its renders. A request "answered from the
+// cache" is one the handler did not see.
 
 // ---------------------------------------------------------------------------------------------
 // The page the test app renders

@@ -5,11 +5,12 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 
+import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { chosenEncoding, precompressedAssets } from "../../scripts/precompressed-assets.js";
+import { chosenEncoding, precompressedAssets } from "../../app/server/runtime/assets.server";
 
-// Build assets are compressed once, at their best, and sent whole (scripts/precompressed-assets.js):
+// Build assets are compressed once, at their best, and sent whole (app/server/runtime/assets.server.ts):
 // the same bytes as the file once decoded, smaller than the compression middleware's levels, with
 // a Content-Length, cached for a year, revalidated by ETag; anything else goes on to the static
 // file server.
@@ -27,14 +28,13 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, "_shared", "chunk-ABC.js"), script);
   fs.writeFileSync(path.join(dir, "page-XYZ.css"), style);
   fs.writeFileSync(path.join(dir, "photo.png"), "not compressed here");
-  const middleware = precompressedAssets(dir);
-  server = http.createServer((req, res) => {
-    const request = Object.assign(req, { path: new URL(req.url ?? "/", "http://x").pathname });
-    middleware(request, res, () => {
-      res.statusCode = 299; // "next": the static file server's turn
-      res.end("next");
-    });
+  const app = express();
+  app.use(precompressedAssets(dir));
+  // "next": the static file server's turn.
+  app.use((_req, res) => {
+    res.status(299).end("next");
   });
+  server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });

@@ -6,7 +6,7 @@
 export const SHUFFLED_COPIES = 8;
 
 /**
- * The production server (scripts/page-cache.js) gives each GET without our cookies a
+ * The production server (app/server/runtime/page-cache.server.ts) gives each GET without our cookies a
  * `sharedCache` in the load context. Offering an answer to it says: this answer depends only on
  * the URL (and the database), so it may be answered to the next visitors without cookies until
  * what it shows changes (see scopeSharedCache). Only pages and endpoints that read nothing else
@@ -34,7 +34,8 @@ export function scopeSharedCache(context: unknown, scopes: Iterable<string | nul
   cache.scope(...[...scopes].filter((scope): scope is string => Boolean(scope)));
 }
 
-interface SharedCacheHandle {
+/** What the production server's page cache hands each shareable request (app/server/runtime/page-cache.server.ts). */
+export interface SharedCacheHandle {
   offer?: () => void;
   withhold?: () => void;
   scope?: (...scopes: string[]) => void;

@@ -59,7 +59,7 @@ export function engineOf(database: DB): Engine {
 
 /**
  * A value that changes whenever the database may have changed, read synchronously in
- * microseconds by the shared page cache (scripts/page-cache.js). SQLite: its data_version (other
+ * microseconds by the shared page cache (app/server/runtime/page-cache.server.ts). SQLite: its data_version (other
  * connections' commits) and total_changes() (ours). PostgreSQL: the notices other servers' commits
  * send (LISTEN) and the writes this process committed.
  */

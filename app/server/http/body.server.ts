@@ -1,7 +1,7 @@
 import { FormReadError, readMultipartFormLenient, UPLOAD_LIMITS } from "./multipart.server";
 
 // Request bodies are capped before they are held in memory, twice:
-// - the server (scripts/server.js) refuses a body over the limit of the route the request will
+// - the server (app/server/runtime/guards.server.ts) refuses a body over the limit of the route the request will
 //   reach (route-rules.server.ts: Remix's own route matching over the build's routes, `.data`
 //   and `?index` understood as Remix understands them) before any route runs, answering 413;
 // - every page action reads its form through `readForm` below (the two photo forms through the

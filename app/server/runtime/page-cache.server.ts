@@ -1,4 +1,12 @@
-// A shared page cache in front of Remix (issue 9): what a visitor without cookies is shown is
+import crypto from "node:crypto";
+import type { IncomingHttpHeaders, OutgoingHttpHeader } from "node:http";
+import zlib from "node:zlib";
+
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+
+import type { ScopeChanges, SharedCacheHandle } from "../facade.server";
+
+// A shared page cache in front of Remix: what a visitor without cookies is shown is
 // the same for every such visitor, so rendering it again for each one is wasted work. A page
 // rendered for one visitor is kept — already compressed — and answered to the next ones until
 // what it shows changes in the database (a commit by this process or another) or `ttlMs` passes
@@ -24,14 +32,87 @@
 // allows exactly its inline scripts by their SHA-256 hashes instead (CSP Level 2) — no nonce is
 // reused, and nothing but those scripts can run. A page holding an inline script without the
 // nonce is not kept at all.
-import crypto from "node:crypto";
-import zlib from "node:zlib";
+
+/** The app's rule for a personal request (our cookies, credentials): its answer is never shared. */
+export type IsPersonal = (cookieHeader?: string, authorization?: string) => boolean;
+
+/** The encodings a kept answer is held in. */
+type Encoding = "identity" | "gzip" | "br";
+
+/** A header of a kept answer, as `res.getHeaders()` gave it (or as the cache rewrote it). */
+type KeptHeader = [name: string, value: OutgoingHttpHeader];
+
+/** One kept answer. */
+interface Entry {
+  /** What it shows, as the app named it; null: it named nothing (it may show anything). */
+  scopes: Set<string> | null;
+  /** When it stops being answered (ms since the epoch). */
+  expires: number;
+  etag: string;
+  headers: KeptHeader[];
+  bodies: Record<Encoding, Buffer>;
+  /** What it is counted as against `maxBytes`. */
+  bytes: number;
+}
+
+/** A change learnt of, numbered in the order learnt. */
+interface RecentChange {
+  n: number;
+  all: boolean;
+  scopes: Set<string>;
+}
+
+/** What an answer's body may be written as. */
+type Chunk = string | Uint8Array;
+type WriteCallback = (error?: Error | null) => void;
+/** `res.write` as Node implements it: the callback may stand in the encoding's place. */
+type WriteMethod = (this: Response, chunk: Chunk, encoding?: BufferEncoding | WriteCallback, callback?: WriteCallback) => boolean;
+/** `res.end` as Node implements it: the chunk may be left out, and the callback may stand in for the chunk or the encoding. */
+type EndMethod = (this: Response, chunk?: Chunk | (() => void) | null, encoding?: BufferEncoding | (() => void), callback?: () => void) => Response;
+
+export interface PageCacheOptions {
+  /** Changes whenever the database may have changed. */
+  version: () => string;
+  /** Scopes changed since the last call; null: unknown now. */
+  changes?: (() => ScopeChanges | null) | null;
+  /** The app's rule: never shared. */
+  isPersonal: IsPersonal;
+  /** How many differently shuffled copies a URL keeps (default 1). */
+  variantsOf?: (url: string) => number;
+  /** The longest an entry is answered. */
+  ttlMs?: number;
+  /** All entries together (identity + gzip + br). */
+  maxBytes?: number;
+  /** Larger answers are not kept. */
+  maxEntryBytes?: number;
+  maxEntries?: number;
+}
+
+export interface PageCacheStats {
+  hits: number;
+  misses: number;
+  stored: number;
+}
+
+/** What `createPageCache` returns. */
+export interface PageCache {
+  /** Mount it before the app (after compression). */
+  middleware: RequestHandler;
+  stats: PageCacheStats;
+  /** How many entries are kept. */
+  readonly size: number;
+  /** What the entries are counted as together. */
+  readonly bytes: number;
+  /** Entries dropped because what they show changed. */
+  readonly dropped: number;
+  clear(): void;
+}
 
 /**
  * A request whose answer may be shared: a GET that is not personal. What makes a request personal
  * (our cookies, credentials) is the app's rule: `isPersonal(cookieHeader, authorization)`.
  */
-export function isShareableRequest(req, isPersonal) {
+export function isShareableRequest(req: { method?: string; headers: IncomingHttpHeaders }, isPersonal: IsPersonal): boolean {
   return req.method === "GET" && !isPersonal(req.headers.cookie, req.headers.authorization);
 }
 
@@ -39,8 +120,8 @@ export function isShareableRequest(req, isPersonal) {
 const JAVASCRIPT_TYPE = /^(?:(?:application|text)\/(?:x-)?(?:ecma|java)script|text\/javascript1\.[0-5]|text\/(?:jscript|livescript))$/;
 
 /** The executable inline scripts of an HTML page (tags with content and no src), with their attributes. */
-function inlineScriptTags(html) {
-  const scripts = [];
+function inlineScriptTags(html: string): { nonce: string | null; text: string }[] {
+  const scripts: { nonce: string | null; text: string }[] = [];
   // Attribute values may hold ">" when quoted.
   for (const match of html.matchAll(/<script\b((?:[^>"']|"[^"]*"|'[^']*')*)>([\s\S]*?)<\/script\s*>/gi)) {
     const attrs = match[1] ?? "";
@@ -57,7 +138,7 @@ function inlineScriptTags(html) {
 }
 
 /** The inline scripts of an HTML page (tags with content and no src), as the browser hashes them. */
-export function inlineScripts(html) {
+export function inlineScripts(html: string): string[] {
   return inlineScriptTags(html).map((script) => script.text);
 }
 
@@ -66,7 +147,7 @@ export function inlineScripts(html) {
  * the nonce allowed. A page with an inline script the nonce did not allow (markup that got in
  * somewhere) returns null: it is not kept, since hashing would let that script run for everyone.
  */
-export function policyWithHashes(policy, html) {
+export function policyWithHashes(policy: string, html: string): string | null {
   const nonce = /'nonce-([^']*)'/i.exec(policy)?.[1];
   const scripts = inlineScriptTags(html);
   if (nonce !== undefined && scripts.some((script) => script.nonce !== nonce)) return null;
@@ -83,8 +164,8 @@ export function policyWithHashes(policy, html) {
 }
 
 /** The best encoding of ours the client takes: br, then gzip, else identity. */
-export function pickEncoding(acceptEncoding) {
-  const weights = new Map();
+export function pickEncoding(acceptEncoding?: string): Encoding {
+  const weights = new Map<string, number>();
   for (const part of String(acceptEncoding ?? "").split(",")) {
     const [rawName, ...params] = part.toLowerCase().split(";");
     const name = rawName?.trim();
@@ -92,16 +173,16 @@ export function pickEncoding(acceptEncoding) {
     const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
     weights.set(name, q === undefined ? 1 : Number(q));
   }
-  const weight = (name) => weights.get(name) ?? weights.get("*") ?? 0;
+  const weight = (name: string) => weights.get(name) ?? weights.get("*") ?? 0;
   if (weight("br") > 0 && weight("br") >= weight("gzip")) return "br";
   if (weight("gzip") > 0) return "gzip";
   return "identity";
 }
 
 /** Weak comparison (RFC 9110 §13.1.2) of If-None-Match against a tag. */
-function matchesTag(ifNoneMatch, etag) {
+function matchesTag(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch || !etag) return false;
-  const opaque = (tag) => tag.trim().replace(/^W\//, "");
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
   return ifNoneMatch.split(",").some((tag) => tag.trim() === "*" || opaque(tag) === opaque(etag));
 }
 
@@ -109,18 +190,6 @@ function matchesTag(ifNoneMatch, etag) {
 const UNKEPT_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding", "date", "set-cookie"]);
 const NOT_MODIFIED_HEADERS = ["etag", "cache-control", "vary", "last-modified"];
 
-/**
- * @param {{
- *   version: () => string,   // changes whenever the database may have changed
- *   changes?: () => ({ all: boolean, scopes: string[] } | null), // scopes changed since the last call; null: unknown now
- *   isPersonal: (cookieHeader?: string, authorization?: string) => boolean, // the app's rule: never shared
- *   variantsOf?: (url: string) => number, // how many differently shuffled copies a URL keeps (default 1)
- *   ttlMs?: number,          // the longest an entry is answered
- *   maxBytes?: number,       // all entries together (identity + gzip + br)
- *   maxEntryBytes?: number,  // larger answers are not kept
- *   maxEntries?: number,
- * }} options
- */
 export function createPageCache({
   version,
   changes = null,
@@ -130,28 +199,28 @@ export function createPageCache({
   maxBytes = 64 * 1024 * 1024,
   maxEntryBytes = 512 * 1024,
   maxEntries = 10_000,
-}) {
+}: PageCacheOptions): PageCache {
   if (typeof isPersonal !== "function") throw new Error("createPageCache needs the app's isPersonal(cookieHeader, authorization).");
   /** Insertion order is recency order: a hit moves its entry to the end; the oldest go first. */
-  const entries = new Map();
+  const entries = new Map<string, Entry>();
   let bytes = 0;
   /** Keys of the entries naming each scope, and of those naming none (they depend on everything). */
-  const byScope = new Map();
-  const unscoped = new Set();
+  const byScope = new Map<string, Set<string>>();
+  const unscoped = new Set<string>();
   /** The database version the entries are up to date with. */
-  let entriesVersion = null;
+  let entriesVersion: string | null = null;
   /**
    * The changes learnt of lately, numbered: a render that started before one of them must not be
    * kept when the change is in what it shows. `changeCount` numbers the last one.
    */
-  const recentChanges = [];
+  const recentChanges: RecentChange[] = [];
   const RECENT_CHANGES = 1024;
   let changeCount = 0;
-  const stats = { hits: 0, misses: 0, stored: 0 };
+  const stats: PageCacheStats = { hits: 0, misses: 0, stored: 0 };
   /** Entries dropped because what they show changed. */
   let dropped = 0;
 
-  const unindex = (key, entry) => {
+  const unindex = (key: string, entry: Entry): void => {
     if (entry.scopes === null) return void unscoped.delete(key);
     for (const scope of entry.scopes) {
       const keys = byScope.get(scope);
@@ -160,7 +229,7 @@ export function createPageCache({
     }
   };
 
-  const drop = (key) => {
+  const drop = (key: string): void => {
     const entry = entries.get(key);
     if (!entry) return;
     entries.delete(key);
@@ -176,7 +245,7 @@ export function createPageCache({
     bytes = 0;
   };
 
-  const record = (change) => {
+  const record = (change: Omit<RecentChange, "n">): void => {
     changeCount++;
     recentChanges.push({ n: changeCount, ...change });
     if (recentChanges.length > RECENT_CHANGES) recentChanges.shift();
@@ -187,7 +256,7 @@ export function createPageCache({
    * False when that cannot be told now (the app's `changes()` said so): then nothing kept may be
    * answered, nor anything rendered meanwhile kept.
    */
-  function sync() {
+  function sync(): boolean {
     const current = version();
     if (current === entriesVersion) return true;
     if (!changes) {
@@ -213,10 +282,11 @@ export function createPageCache({
   }
 
   /** Whether a change learnt of after `since` touches what an answer naming `scopes` (null: anything) shows. */
-  function changedSince(since, scopes) {
+  function changedSince(since: number, scopes: Set<string> | null): boolean {
     if (changeCount - since > recentChanges.length) return true; // older than what is remembered
-    for (let i = recentChanges.length - 1; i >= 0 && recentChanges[i].n > since; i--) {
+    for (let i = recentChanges.length - 1; i >= 0; i--) {
       const change = recentChanges[i];
+      if (change === undefined || change.n <= since) break;
       if (change.all || (scopes === null && change.scopes.size > 0)) return true;
       if (scopes !== null) for (const scope of scopes) if (change.scopes.has(scope)) return true;
     }
@@ -229,14 +299,14 @@ export function createPageCache({
   // A page that shows visitors a fresh shuffle each time (the app says which: `variantsOf`) keeps
   // several copies, each rendered with its own random order, and each request is answered from
   // one picked at random: a reload mostly shows another order, and the cache still saves the work.
-  const keyOf = (req) => {
+  const keyOf = (req: Request): string => {
     const variants = Math.max(1, Math.floor(variantsOf(req.originalUrl) || 1));
     const parts = [req.protocol, req.headers.host, req.headers["x-forwarded-host"], req.originalUrl, req.headers.origin].map((part) => part ?? "");
     if (variants > 1) parts.push(`variant ${crypto.randomInt(variants)}`);
     return parts.join("\n");
   };
 
-  function store(key, entry) {
+  function store(key: string, entry: Entry): void {
     drop(key);
     if (entry.bytes > maxBytes) return;
     entries.set(key, entry);
@@ -256,7 +326,7 @@ export function createPageCache({
     }
   }
 
-  function answer(req, res, entry) {
+  function answer(req: Request, res: Response, entry: Entry): void {
     for (const [name, value] of entry.headers) res.setHeader(name, value);
     if (matchesTag(req.headers["if-none-match"], entry.etag)) {
       for (const name of res.getHeaderNames()) if (!NOT_MODIFIED_HEADERS.includes(name) && name.startsWith("content-")) res.removeHeader(name);
@@ -273,38 +343,42 @@ export function createPageCache({
   }
 
   /** Wraps res to see what the app answers and keep it when the app offered it. */
-  function capture(req, res, key, changesAtStart) {
+  function capture(req: Request, res: Response, key: string, changesAtStart: number): SharedCacheHandle {
     let offered = false;
     /** What the answer shows, as the app named it; null while it named nothing (it may show anything). */
-    let scopes = null;
-    let headers = null;
-    let chunks = [];
+    let scopes: Set<string> | null = null;
+    let headers: KeptHeader[] | null = null;
+    let chunks: Buffer[] | null = [];
     let size = 0;
-    const write = res.write;
-    const end = res.end;
-    const snapshot = () => {
-      if (headers) return;
+    // Cast: the typings' overloads cannot be called with the arguments passed through as they came.
+    const write = res.write as WriteMethod;
+    const end = res.end as EndMethod;
+    /** The headers as they were when the body began (taken once). */
+    const snapshot = (): KeptHeader[] => {
+      if (headers) return headers;
       headers = [];
-      for (const [name, value] of Object.entries(res.getHeaders())) if (!UNKEPT_HEADERS.has(name)) headers.push([name, value]);
+      // (getHeaders never holds undefined: setHeader refuses it.)
+      for (const [name, value] of Object.entries(res.getHeaders())) if (value !== undefined && !UNKEPT_HEADERS.has(name)) headers.push([name, value]);
+      return headers;
     };
-    const collect = (chunk, encoding) => {
+    const collect = (chunk: Chunk | (() => void) | null | undefined, encoding: BufferEncoding | WriteCallback | (() => void) | undefined) => {
       if (chunks === null || chunk == null || typeof chunk === "function") return;
       const buffer = typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? encoding : "utf8") : Buffer.from(chunk);
       size += buffer.length;
       if (size > maxEntryBytes) chunks = null;
       else chunks.push(buffer);
     };
-    res.write = function (chunk, encoding, callback) {
+    res.write = function (this: Response, chunk: Chunk, encoding?: BufferEncoding | WriteCallback, callback?: WriteCallback): boolean {
       snapshot();
       collect(chunk, encoding);
       return write.call(this, chunk, encoding, callback);
     };
-    res.end = function (chunk, encoding, callback) {
-      snapshot();
+    res.end = function (this: Response, chunk?: Chunk | (() => void) | null, encoding?: BufferEncoding | (() => void), callback?: () => void): Response {
+      const headerList = snapshot();
       collect(chunk, encoding);
       const result = end.call(this, chunk, encoding, callback);
       if (offered && !withheld && chunks !== null && res.statusCode === 200 && !res.hasHeader("set-cookie")) {
-        keep(key, changesAtStart, scopes, headers, Buffer.concat(chunks));
+        keep(key, changesAtStart, scopes, headerList, Buffer.concat(chunks));
       }
       chunks = null;
       return result;
@@ -323,7 +397,7 @@ export function createPageCache({
        * commit changes one of them. Called by every part of the answer that reads data; with no
        * names, a part that reads none. An answer nothing named scopes for depends on everything.
        */
-      scope(...names) {
+      scope(...names: string[]) {
         scopes ??= new Set();
         for (const name of names) scopes.add(String(name));
       },
@@ -331,13 +405,13 @@ export function createPageCache({
   }
 
   /** A buffer of exactly this length (zlib's output is a view into a larger one, kept alive by it). */
-  const exact = (buffer) => {
+  const exact = (buffer: Buffer): Buffer => {
     const copy = Buffer.allocUnsafeSlow(buffer.length);
     buffer.copy(copy);
     return copy;
   };
 
-  function keep(key, changesAtStart, scopes, headers, identity) {
+  function keep(key: string, changesAtStart: number, scopes: Set<string> | null, headers: KeptHeader[], identity: Buffer): void {
     // What it shows changed while it was rendered: it may already be out of date.
     if (!sync() || changedSince(changesAtStart, scopes)) return;
     const headerMap = new Map(headers);
@@ -357,7 +431,7 @@ export function createPageCache({
     // Weak: the same tag stands for the identity, gzip and br bodies.
     const etag = headerMap.get("etag") ?? `W/"${crypto.createHash("sha256").update(identity).digest("base64url").slice(0, 27)}"`;
     headerMap.set("etag", etag);
-    const bodies = {
+    const bodies: Record<Encoding, Buffer> = {
       identity: exact(identity),
       gzip: exact(zlib.gzipSync(identity, { level: 6 })),
       br: exact(
@@ -382,7 +456,7 @@ export function createPageCache({
     });
   }
 
-  function middleware(req, res, next) {
+  function middleware(req: Request, res: Response, next: NextFunction): void {
     if (!isShareableRequest(req, isPersonal)) return next();
     // Entries whose data changed are dropped at once (no stale entry lingers in memory); one that
     // went stale while rendering was never kept. While the changes cannot be told, the page is

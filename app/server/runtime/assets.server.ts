@@ -1,18 +1,28 @@
-// The build's scripts and stylesheets, compressed once at their best (brotli quality 11, gzip
-// level 9) instead of on every request at the compression middleware's everyday levels, and sent
-// whole with a Content-Length. On a slow phone that is fewer bytes for every page's ~20 scripts
-// (a tenth smaller with brotli than on-the-fly, and no chunked framing); on the server, no zlib
-// work for assets at all. Files are content-hashed by the compiler, so they never change in place:
-// they are read and compressed when the server starts and kept in memory.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 
-const TYPES = { ".js": "application/javascript; charset=UTF-8", ".css": "text/css; charset=UTF-8" };
+import type { RequestHandler } from "express";
+
+// The build's scripts and stylesheets, compressed once at their best (brotli quality 11, gzip
+// level 9) when the server starts, kept in memory and sent whole with a Content-Length: fewer
+// bytes for every page's scripts on a slow phone, no zlib work per request. The compiler names
+// them by content, so they never change in place.
+
+const TYPES: Record<string, string> = { ".js": "application/javascript; charset=UTF-8", ".css": "text/css; charset=UTF-8" };
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
 
-function* filesUnder(dir, prefix = "") {
+export type AssetEncoding = "br" | "gzip";
+
+interface CompressedAsset {
+  type: string;
+  etag: string;
+  br: Buffer;
+  gzip: Buffer;
+}
+
+function* filesUnder(dir: string, prefix = ""): Generator<string> {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const relative = `${prefix}/${entry.name}`;
     if (entry.isDirectory()) yield* filesUnder(path.join(dir, entry.name), relative);
@@ -21,8 +31,8 @@ function* filesUnder(dir, prefix = "") {
 }
 
 /** Every .js and .css file under `dir`, by its URL path below the assets' public path ("/_shared/chunk-X.js"). */
-export function compressAssets(dir) {
-  const assets = new Map();
+export function compressAssets(dir: string): Map<string, CompressedAsset> {
+  const assets = new Map<string, CompressedAsset>();
   if (!fs.existsSync(dir)) return assets;
   for (const relative of filesUnder(dir)) {
     const type = TYPES[path.extname(relative)];
@@ -45,8 +55,8 @@ export function compressAssets(dir) {
 }
 
 /** The encoding to send: brotli or gzip when the request accepts it (q=0 refuses), else null. */
-export function chosenEncoding(acceptEncoding) {
-  const accepted = new Set();
+export function chosenEncoding(acceptEncoding: string | string[] | undefined): AssetEncoding | null {
+  const accepted = new Set<string>();
   for (const part of String(acceptEncoding ?? "").split(",")) {
     const [name, ...params] = part.trim().toLowerCase().split(";");
     const refused = params.some((param) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(param));
@@ -58,10 +68,10 @@ export function chosenEncoding(acceptEncoding) {
 }
 
 /**
- * Middleware serving the compressed copies; anything else (other files, a request that accepts
- * neither encoding) goes on to `next` (express.static serves it as it is).
+ * Serves the compressed copies; anything else (other files, a request that accepts neither
+ * encoding) goes on to `next` (express.static serves it as it is).
  */
-export function precompressedAssets(dir) {
+export function precompressedAssets(dir: string): RequestHandler {
   const assets = compressAssets(dir);
   return (req, res, next) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
@@ -74,7 +84,7 @@ export function precompressedAssets(dir) {
     res.setHeader("ETag", asset.etag);
     if (req.headers["if-none-match"] === asset.etag) {
       res.statusCode = 304;
-      return res.end();
+      return void res.end();
     }
     const body = asset[encoding];
     res.setHeader("Content-Encoding", encoding);
