@@ -11,7 +11,7 @@ const onPostgres = Boolean(process.env.RECIPALS_TEST_POSTGRES);
 // What runs on SQLite only: tests of real server processes (they start their own servers on a
 // SQLite file; the cluster test runs servers on PostgreSQL) and of SQLite's own tools.
 const SQLITE_ONLY = [
-  "tests/security/{backup,durability,fuzz-routes,guards,http-headers,load,public-launch,slow-readers,workers}.test.ts",
+  "tests/security/{backup,durability,fuzz-routes,guards,http-headers,load,production-install,public-launch,slow-readers,workers}.test.ts",
   "tests/unit/{scale,query-plans}.test.ts",
 ];
 

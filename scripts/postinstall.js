@@ -1,16 +1,18 @@
 // npm install runs this: applies our patches of dependencies (patches/, see its README) with
-// patch-package. A production install without dev dependencies has neither patch-package nor
-// the patched packages (all are build tools), so it has nothing to patch.
+// patch-package, in every install, a production one (`npm install --omit=dev`) included: the
+// patched router and server runtime serve pages. The compiler's patch (*.dev.patch) is skipped
+// where the compiler is not installed.
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
-let bin;
+let devInstalled = true;
 try {
-  bin = require.resolve("patch-package/index.js");
+  require.resolve("@remix-run/dev/package.json");
 } catch {
-  console.log("postinstall: patch-package is not installed (no dev dependencies): nothing to patch.");
-  process.exit(0);
+  devInstalled = false;
 }
-const result = spawnSync(process.execPath, [bin, "--error-on-fail"], { stdio: "inherit" });
+// patch-package skips a dev-only patch only when told it is a production install.
+const env = devInstalled ? process.env : { ...process.env, NODE_ENV: "production" };
+const result = spawnSync(process.execPath, [require.resolve("patch-package/index.js"), "--error-on-fail"], { stdio: "inherit", env });
 process.exit(result.status ?? 1);

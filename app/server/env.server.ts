@@ -93,6 +93,10 @@ const EnvSchema = z
         .union([z.literal("auto"), z.coerce.number().int().min(1).max(64)], { message: 'must be a whole number from 1 to 64, or "auto"' })
         .default(1),
     ),
+    // Our performance patches of Remix (patches/README.md), each switched off by "off" to compare
+    // with upstream or to drop it once upstream catches up. Read by the patched packages themselves.
+    RECIPALS_PATCH_ROUTE_MATCHING: z.enum(["on", "off"]).optional(),
+    RECIPALS_PATCH_LOADER_REQUEST: z.enum(["on", "off"]).optional(),
     // The address of this project's source, linked from the Info page (else package.json's repository).
     RECIPALS_SOURCE_URL: z.string().url().optional(),
   })
