@@ -12,10 +12,36 @@ import path from "node:path";
 
 import { loadModule } from "../scripts/load-module.js";
 
+/**
+ * What the bundle loaded below exports (loadModule imports it without types).
+ * @typedef {object} QueryModules
+ * @property {typeof import("~/server/db/connection.server").db} db
+ * @property {typeof import("~/server/queries/feed.server")} feed
+ * @property {typeof import("~/server/queries/search.server")} search
+ * @property {typeof import("~/server/queries/profiles.server")} profiles
+ * @property {typeof import("~/server/queries/posts.server")} posts
+ * @property {typeof import("~/server/queries/recipes.server")} recipes
+ * @property {typeof import("~/server/queries/saved.server")} saved
+ * @property {typeof import("~/server/queries/admin.server")} admin
+ * @property {typeof import("~/server/queries/comments.server")} comments
+ * @property {typeof import("~/server/queries/likes.server")} likes
+ * @property {typeof import("~/server/queries/users.server")} users
+ * @property {typeof import("~/server/queries/notifications.server")} notifications
+ * @property {typeof import("kysely").sql} sql
+ */
+/** @typedef {[name: string, run: () => Promise<unknown>]} Case */
+
 const args = process.argv.slice(2);
+/**
+ * @template {string | number} T
+ * @param {string} name
+ * @param {T} fallback
+ * @returns {string | T}
+ */
 const option = (name, fallback) => {
   const index = args.indexOf(`--${name}`);
-  return index >= 0 && args[index + 1] ? args[index + 1] : fallback;
+  // Cast: the value was just checked (TypeScript does not narrow `args[index + 1]`).
+  return index >= 0 && args[index + 1] ? /** @type {string} */ (args[index + 1]) : fallback;
 };
 const source = option("db", "");
 if (!source) {
@@ -32,7 +58,8 @@ process.env.NODE_ENV = "production";
 process.env.SESSION_SECRET ??= "bench-session-secret-0123456789abcdef";
 
 try {
-  const q = await loadModule("query-timings", `
+  // Cast: the bundle's exports are the ones named in its text below.
+  const q = /** @type {QueryModules} */ (await loadModule("query-timings", `
         export { db } from "~/server/db/connection.server";
         export * as feed from "~/server/queries/feed.server";
         export * as search from "~/server/queries/search.server";
@@ -46,13 +73,23 @@ try {
         export * as users from "~/server/queries/users.server";
         export * as notifications from "~/server/queries/notifications.server";
         export { sql } from "kysely";
-      `);
+      `));
+  /**
+   * The first row, or an empty object when there is none.
+   * @template R
+   * @param {{ executeTakeFirst(): Promise<R | undefined> }} query
+   * @returns {Promise<Partial<R>>}
+   */
   const one = async (query) => (await query.executeTakeFirst()) ?? {};
   const heavy = "scale-u0";
-  const popular = (await one(q.db.selectFrom("follows").select("followee_id").groupBy("followee_id").orderBy((eb) => eb.fn.countAll(), "desc").limit(1))).followee_id;
-  const post = await one(q.db.selectFrom("posts").select(["id", "recipe_id", "created_by"]).where("id", "=", "scale-p1000"));
-  const busiest = (await one(q.db.selectFrom("comments").select("post_id").groupBy("post_id").orderBy((eb) => eb.fn.countAll(), "desc").limit(1))).post_id;
-  const busiestRecipe = (await one(q.db.selectFrom("posts").select("recipe_id").where("id", "=", busiest ?? ""))).recipe_id;
+  // Casts (popular, post, busiest, busiestRecipe, unreadTop): a scale-seeded database has these
+  // rows; were one missing, `one` gives {} and the query functions get undefined.
+  const popular = /** @type {string} */ ((await one(q.db.selectFrom("follows").select("followee_id").groupBy("followee_id").orderBy((eb) => eb.fn.countAll(), "desc").limit(1))).followee_id);
+  const post = /** @type {{ id: string, recipe_id: string, created_by: string }} */ (
+    await one(q.db.selectFrom("posts").select(["id", "recipe_id", "created_by"]).where("id", "=", "scale-p1000"))
+  );
+  const busiest = /** @type {string} */ ((await one(q.db.selectFrom("comments").select("post_id").groupBy("post_id").orderBy((eb) => eb.fn.countAll(), "desc").limit(1))).post_id);
+  const busiestRecipe = /** @type {string} */ ((await one(q.db.selectFrom("posts").select("recipe_id").where("id", "=", busiest ?? ""))).recipe_id);
   const saver = (await one(q.db.selectFrom("saved_recipes").select("user_id").groupBy("user_id").orderBy((eb) => eb.fn.countAll(), "desc").limit(1))).user_id ?? heavy;
 
   // Notifications at scale: the scale seed writes none, so every like becomes one (its post's
@@ -65,14 +102,16 @@ try {
       from likes l join posts p on p.id = l.post_id
       where p.created_by is not null and p.created_by <> l.user_id`.execute(q.db);
   }
-  const unreadTop = await one(
-    q.db.selectFrom("notifications").select(["user_id", (eb) => eb.fn.countAll().as("n")]).where("read_at", "is", null).groupBy("user_id").orderBy("n", "desc").limit(1),
+  const unreadTop = /** @type {{ user_id: string, n: string | number | bigint }} */ (
+    await one(
+      q.db.selectFrom("notifications").select(["user_id", (eb) => eb.fn.countAll().as("n")]).where("read_at", "is", null).groupBy("user_id").orderBy("n", "desc").limit(1),
+    )
   );
   const notificationsTotal = Number((await one(q.db.selectFrom("notifications").select((eb) => eb.fn.countAll().as("n")))).n);
   console.log(`notifications: ${notificationsTotal} rows; most unread: ${unreadTop.n} (${unreadTop.user_id})`);
 
   let seed = 1;
-  const cases = [
+  const cases = /** @type {Case[]} */ ([
     ["unread count (most unread)", () => q.notifications.countUnread(unreadTop.user_id)],
     ["unread count (typical)", () => q.notifications.countUnread(post.created_by)],
     ["notifications page 1", () => q.notifications.listNotifications(unreadTop.user_id, { offset: 0, limit: 31 })],
@@ -101,11 +140,12 @@ try {
     ["admin recipes p1", () => q.admin.listRecipesForAdmin({ q: "", page: 1 })],
     ["admin recipes q", () => q.admin.listRecipesForAdmin({ q: "curry", page: 1 })],
     ["session user", () => q.users.getSessionUserById(heavy)],
-  ].filter(([name]) => !ONLY || ONLY.has(name));
+  ]).filter(([name]) => !ONLY || ONLY.has(name));
 
   if (args.includes("--check-search")) {
     // searchRecipeIds (one pass) must list exactly what searchRecipes' pages list, in order.
     for (const text of ["chicken", "spicy chicken curry", "chick", "yuzu", "keto", "c"]) {
+      /** @type {string[]} */
       const paged = [];
       for (let page = 1; paged.length < 120; page++) {
         const result = await q.search.searchRecipes({ q: text, page });
@@ -122,10 +162,11 @@ try {
   if (args.includes("--check-feed")) {
     // Walks whole feeds page by page: every post exactly once, followed people's posts first.
     const total = Number((await one(q.db.selectFrom("posts").select((eb) => eb.fn.countAll().as("n")))).n);
-    for (const [viewerId, seedValue] of [[null, 4242], [heavy, 7], [heavy, 123456789]]) {
+    for (const [viewerId, seedValue] of /** @type {[viewerId: string | null, seed: number][]} */ ([[null, 4242], [heavy, 7], [heavy, 123456789]])) {
       const followed = new Set(
         (await q.feed.followedPostsQuery(q.db, heavy).select("p.id").execute()).map((row) => row.id),
       );
+      /** @type {Set<string>} */
       const seen = new Set();
       let pages = 0;
       const t = performance.now();
@@ -148,6 +189,7 @@ try {
   console.log(`${"query".padEnd(26)}${"p50".padStart(9)}${"p95".padStart(9)}${"max".padStart(9)}`);
   for (const [name, run] of cases) {
     for (let i = 0; i < 5; i++) await run();
+    /** @type {number[]} */
     const samples = [];
     for (let i = 0; i < RUNS; i++) {
       const t = performance.now();
@@ -155,8 +197,10 @@ try {
       samples.push(performance.now() - t);
     }
     samples.sort((a, b) => a - b);
-    const pct = (p) => samples[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))];
-    console.log(`${name.padEnd(26)}${pct(50).toFixed(2).padStart(9)}${pct(95).toFixed(2).padStart(9)}${samples.at(-1).toFixed(2).padStart(9)}`);
+    // Casts: the index is clamped to the samples taken (RUNS of them).
+    /** @param {number} p */
+    const pct = (p) => /** @type {number} */ (samples[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))]);
+    console.log(`${name.padEnd(26)}${pct(50).toFixed(2).padStart(9)}${pct(95).toFixed(2).padStart(9)}${/** @type {number} */ (samples.at(-1)).toFixed(2).padStart(9)}`);
   }
   await q.db.destroy();
 } finally {

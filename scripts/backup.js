@@ -19,6 +19,10 @@ const backupDir = path.resolve(root, process.env.BACKUP_DIR ?? path.join(path.di
 const keep = Number(process.env.BACKUP_KEEP ?? 7);
 const BACKUP_NAME = /^recipals-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\.db$/;
 
+/**
+ * @param {string} message
+ * @returns {never}
+ */
 function fail(message) {
   console.error(`Backup failed: ${message}`);
   process.exit(1);

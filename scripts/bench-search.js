@@ -10,7 +10,23 @@ import path from "node:path";
 
 import { loadModule } from "./load-module.js";
 
+/**
+ * What the bundle loaded below exports (loadModule imports it without types).
+ * @typedef {object} SearchBenchModule
+ * @property {typeof import("~/server/db/connection.server").db} db
+ * @property {typeof import("~/server/queries/search.server").searchRecipes} searchRecipes
+ * @property {typeof import("~/server/queries/search.server").searchUsers} searchUsers
+ * @property {typeof import("~/server/queries/search.server").randomRecipesPage} randomRecipesPage
+ * @property {typeof import("../seed/scale").scaleSeed} scaleSeed
+ */
+/** @typedef {{ kind: string, label: string, results: number, p50: number, p95: number, max: number }} Timing */
+
 const args = process.argv.slice(2);
+/**
+ * @param {string} name
+ * @param {number} fallback
+ * @returns {number}
+ */
 const option = (name, fallback) => {
   const index = args.indexOf(`--${name}`);
   return index >= 0 && args[index + 1] ? Number(args[index + 1]) : fallback;
@@ -27,11 +43,12 @@ process.env.SESSION_SECRET ??= "bench-session-secret-0123456789abcdef";
 
 try {
   // Opens and migrates the temporary database.
-  const server = await loadModule("bench-search", `
+  // Cast: the bundle's exports are the ones named in its text below.
+  const server = /** @type {SearchBenchModule} */ (await loadModule("bench-search", `
         export { db } from "~/server/db/connection.server";
         export { searchRecipes, searchUsers, randomRecipesPage } from "~/server/queries/search.server";
         export { scaleSeed } from "./seed/scale";
-      `);
+      `));
   console.log(`Scale-seeding ${USERS.toLocaleString("en")} users into ${process.env.DATABASE_PATH} …`);
   const seeded = await server.scaleSeed(process.env.DATABASE_PATH, { users: USERS });
   console.log(
@@ -46,8 +63,10 @@ try {
     .where("id", "=", "scale-u42")
     .executeTakeFirst();
   const username = sample?.username ?? "maya";
-  const lastName = (sample?.name ?? "x Garcia").split(" ").at(-1);
+  // Cast: split() always returns at least one piece.
+  const lastName = /** @type {string} */ ((sample?.name ?? "x Garcia").split(" ").at(-1));
 
+  /** @type {[label: string, q: string, page?: number][]} */
   const recipeQueries = [
     ["common word", "chicken"],
     ["common word, page 3", "chicken", 3],
@@ -64,6 +83,7 @@ try {
     ["empty (random page 1)", ""],
     ["empty (random page 40)", "", 40],
   ];
+  /** @type {[label: string, q: string][]} */
   const peopleQueries = [
     ["username prefix", username.slice(0, 5)],
     ["username exact", username],
@@ -73,9 +93,16 @@ try {
     ["no match", "zzqqxx"],
   ];
 
+  /** @type {Timing[]} */
   const results = [];
+  /**
+   * @param {string} kind
+   * @param {string} label
+   * @param {(i: number) => Promise<number>} run  one query; resolves to its hit count
+   */
   const time = async (kind, label, run) => {
     for (let i = 0; i < WARMUP; i++) await run(i);
+    /** @type {number[]} */
     const samples = [];
     let count = 0;
     for (let i = 0; i < RUNS; i++) {
@@ -84,8 +111,10 @@ try {
       samples.push(performance.now() - started);
     }
     samples.sort((a, b) => a - b);
-    const pct = (p) => samples[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))];
-    results.push({ kind, label, results: count, p50: pct(50), p95: pct(95), max: samples.at(-1) });
+    // Casts: the index is clamped to the samples taken (RUNS of them).
+    /** @param {number} p */
+    const pct = (p) => /** @type {number} */ (samples[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))]);
+    results.push({ kind, label, results: count, p50: pct(50), p95: pct(95), max: /** @type {number} */ (samples.at(-1)) });
   };
   for (const [label, q, page = 1] of recipeQueries) {
     await time("recipes", `${label}: ${JSON.stringify(q.length > 30 ? `${q.slice(0, 27)}…` : q)}`, async (i) => {
@@ -97,7 +126,12 @@ try {
     await time("people", `${label}: ${JSON.stringify(q)}`, async () => (await server.searchUsers(q)).length);
   }
 
+  /**
+   * @param {string | number} text
+   * @param {number} width
+   */
   const pad = (text, width) => String(text).padEnd(width);
+  /** @param {number} value */
   const ms = (value) => value.toFixed(2).padStart(7);
   console.log(`\n${RUNS} runs each after ${WARMUP} warm-up runs; times in ms.\n`);
   console.log(

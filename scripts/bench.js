@@ -53,12 +53,87 @@ import pg from "pg";
 
 import { redactUrl } from "./redact-url.js";
 
+/** @typedef {import("node:child_process").ChildProcess} ChildProcess */
+/** @typedef {{ name: string, child: ChildProcess, signal: NodeJS.Signals }} Child */
+/** @typedef {{ name: string, origin: string, pid: number, log: string }} AppServer */
+/** @typedef {{ origin: string, pid: number, log: string }} Balancer */
+/** @typedef {{ peakMb: number, rssMb: number }} Memory */
+/**
+ * One setup measured. name, engine, nodes and appRoot are chosen from the options; the rest is
+ * filled in once its servers are up (before anything reads it), memory after the measurements.
+ * @typedef {object} Setup
+ * @property {string} name
+ * @property {"sqlite" | "postgres"} engine
+ * @property {number} nodes
+ * @property {string} [appRoot] the baseline app's folder (--baseline)
+ * @property {"sqlite" | "postgres" | "baseline"} database which database's sessions it uses
+ * @property {[AppServer, ...AppServer[]]} servers
+ * @property {string} origin where the load goes: its one server, or nginx
+ * @property {Balancer | null} balancer
+ * @property {Memory} memory
+ */
+/** One request as autocannon takes it (`setupRequest` rewrites it before each send). @typedef {import("autocannon").Request} CannonRequest */
+/** autocannon's result. @typedef {import("autocannon").Result} CannonResult */
+/**
+ * @typedef {object} MeasureOptions
+ * @property {string} url
+ * @property {number} connections
+ * @property {number} duration
+ * @property {CannonRequest[]} requests
+ * @property {Record<string, string>} [headers]
+ * @property {number} [overallRate]
+ */
+/**
+ * @typedef {object} Measurement
+ * @property {number} rps
+ * @property {number} p50
+ * @property {number} p90
+ * @property {number} p99
+ * @property {number} max
+ * @property {number} requests
+ * @property {number} errors
+ * @property {number} non2xx
+ * @property {number} bytesPerRequest
+ * @property {number} [backgroundRps] writes a second behind it ("+writes" scenarios)
+ */
+/**
+ * One line of the result table.
+ * @typedef {Measurement & {
+ *   setup: string,
+ *   scenario: string,
+ *   run: number,
+ *   connections: number,
+ *   loadBefore: number,
+ *   cpuMsPerRequest: number,
+ *   dbCpuMsPerRequest: number,
+ *   lbCpuMsPerRequest: number,
+ *   totalCpuMsPerRequest: number,
+ *   rssMbAfter: number,
+ *   verdict?: string,
+ * }} Row
+ */
+/**
+ * What one scenario sends to one setup: `background` runs at WRITE_RATE alongside.
+ * @typedef {{ headers?: Record<string, string>, requests: CannonRequest[], background?: CannonRequest[] }} Load
+ */
+/** @typedef {{ name: string, load: (setup: Setup) => Load }} Scenario */
+/** @typedef {{ heavyCookie: string, writerCookies: string[], liked: Map<string, boolean> }} Account */
+/** @typedef {{ post_id: string, recipe_id: string }} WritePost */
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
+/** @param {string} name */
 const flag = (name) => args.includes(`--${name}`);
+/**
+ * @template {string | number} T
+ * @param {string} name
+ * @param {T} fallback
+ * @returns {string | T}
+ */
 const option = (name, fallback) => {
   const index = args.indexOf(`--${name}`);
-  return index >= 0 && args[index + 1] !== undefined ? args[index + 1] : fallback;
+  // Cast: the value was just checked (TypeScript does not narrow `args[index + 1]`).
+  return index >= 0 && args[index + 1] !== undefined ? /** @type {string} */ (args[index + 1]) : fallback;
 };
 const COMPARE = flag("compare");
 const USERS = Number(option("users", 10_000));
@@ -80,6 +155,10 @@ const BUDGET = { p50: 15, p99: 60, searchP50: 10, homeRps: 500 };
 /** What the issue asks to compare across setups: visitors (cached), signed-in pages, writes. */
 const COMPARE_SCENARIOS = ["home-anon", "recipe", "home-signed-in", "profile", "post-viewer", "writes-mixed"];
 
+/**
+ * @param {string} message
+ * @returns {never}
+ */
 function refuse(message) {
   console.error(`bench: ${message}`);
   process.exit(2);
@@ -96,7 +175,8 @@ if (BASELINE && !fs.existsSync(path.join(BASELINE, "scripts/server.js"))) refuse
 if (COMPARE && NODES < 2) refuse("--compare sets one server against --nodes servers: give --nodes 2 or more (default 2).");
 
 /** The setups measured: one unless --compare. Each is served by `nodes` servers of WORKERS processes. */
-const SETUPS = COMPARE
+// Cast: the fields Setup adds to these are filled in when the servers start (see Setup).
+const SETUPS = /** @type {Setup[]} */ (COMPARE
   ? [
       { name: "sqlite", engine: "sqlite", nodes: 1 },
       { name: "pg", engine: "postgres", nodes: 1 },
@@ -105,7 +185,7 @@ const SETUPS = COMPARE
   : [
       ...(BASELINE ? [{ name: "baseline", engine: "sqlite", nodes: 1, appRoot: BASELINE }] : []),
       { name: DATABASE ? (NODES > 1 ? `pg x${NODES} nginx` : "pg") : "sqlite", engine: DATABASE ? "postgres" : "sqlite", nodes: NODES },
-    ];
+    ]);
 const PG_NODES = Math.max(0, ...SETUPS.filter((setup) => setup.engine === "postgres").map((setup) => setup.nodes));
 const USES_NGINX = SETUPS.some((setup) => setup.nodes > 1);
 
@@ -114,6 +194,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "recipals-bench-"));
 const databasePath = path.join(tmp, "recipals.db");
 const benchDatabase = `recipals_bench_${process.pid}`;
 const benchDatabaseUrl = DATABASE ? withDatabase(DATABASE, benchDatabase) : "";
+/** @type {NodeJS.ProcessEnv} */
 const baseEnv = {
   ...process.env,
   NODE_ENV: "production",
@@ -130,10 +211,15 @@ const baseEnv = {
 delete baseEnv.DATABASE_URL;
 
 /** Processes this run started ({ name, child, signal }), stopped in reverse order by pid. */
+/** @type {Child[]} */
 const children = [];
 let databaseCreated = false;
 let stopping = false;
 
+/**
+ * @param {string} url
+ * @param {string} name
+ */
 function withDatabase(url, name) {
   const parsed = new URL(url);
   parsed.pathname = `/${name}`;
@@ -141,12 +227,19 @@ function withDatabase(url, name) {
 }
 
 
+/**
+ * @template T
+ * @param {string} url
+ * @param {(client: import("pg").Client) => T | Promise<T>} body
+ * @returns {Promise<T>}
+ */
 async function withPostgres(url, body) {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
   try {
     await client.connect();
   } catch (error) {
-    throw new Error(`PostgreSQL is not reachable at ${redactUrl(url)}: ${error.message}`);
+    // Cast: pg rejects with an Error.
+    throw new Error(`PostgreSQL is not reachable at ${redactUrl(url)}: ${/** @type {Error} */ (error).message}`);
   }
   try {
     return await body(client);
@@ -155,6 +248,7 @@ async function withPostgres(url, body) {
   }
 }
 
+/** @param {Child} entry */
 async function stopChild({ child, signal }) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -165,7 +259,8 @@ async function stopChild({ child, signal }) {
 }
 
 async function stopAll() {
-  while (children.length > 0) await stopChild(children.pop());
+  // Cast: the loop condition says there is one to pop.
+  while (children.length > 0) await stopChild(/** @type {Child} */ (children.pop()));
 }
 
 async function cleanUp() {
@@ -192,6 +287,13 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
   });
 }
 
+/**
+ * @param {string} label
+ * @param {string} command
+ * @param {string[]} commandArgs
+ * @param {NodeJS.ProcessEnv} [env]
+ * @returns {number} how long it took, in ms
+ */
 function run(label, command, commandArgs, env = baseEnv) {
   console.log(`${label}…`);
   const started = Date.now();
@@ -200,18 +302,24 @@ function run(label, command, commandArgs, env = baseEnv) {
   return Date.now() - started;
 }
 
+/** @returns {Promise<number>} */
 function freePort() {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once("error", reject);
     probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
+      // Cast: a server listening on TCP has an AddressInfo (not a pipe name, nor null).
+      const { port } = /** @type {import("node:net").AddressInfo} */ (probe.address());
       probe.close(() => resolve(port));
     });
   });
 }
 
 /** `count` free ports in a row (any free ones when no such row turns up): the servers' ports. */
+/**
+ * @param {number} count
+ * @returns {Promise<number[]>}
+ */
 async function consecutivePorts(count) {
   for (let attempt = 0; attempt < 20; attempt++) {
     const first = await freePort();
@@ -223,6 +331,10 @@ async function consecutivePorts(count) {
   return Promise.all(Array.from({ length: count }, () => freePort()));
 }
 
+/**
+ * @param {number} port
+ * @returns {Promise<boolean>}
+ */
 function isFree(port) {
   return new Promise((resolve) => {
     const probe = net.createServer();
@@ -234,9 +346,14 @@ function isFree(port) {
 const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
 
 /** Parent pid and CPU time used so far (user + system, all threads, ms) of one process, from /proc. */
+/**
+ * @param {number} pid
+ * @returns {{ ppid: number, cpuMs: number } | null}
+ */
 function statOf(pid) {
   try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    // Cast: the stat line has ") " after the command name (were it missing, .split throws and the catch answers).
+    const fields = /** @type {string} */ (fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]).split(" ");
     // ppid is field 4, utime and stime 14 and 15 of stat(5), counted from the state field (3).
     return { ppid: Number(fields[1]), cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS };
   } catch {
@@ -252,6 +369,11 @@ function allPids() {
 }
 
 /** A process and its children (node:cluster workers, nginx's worker), from Linux /proc. */
+/**
+ * @param {number} pid
+ * @param {boolean} withChildren
+ * @returns {number[]}
+ */
 function processTree(pid, withChildren) {
   if (!withChildren) return [pid];
   return [pid, ...allPids().filter((one) => statOf(one)?.ppid === pid)];
@@ -263,6 +385,7 @@ function processTree(pid, withChildren) {
  */
 const POSTGRES_LOCAL = DATABASE ? ["127.0.0.1", "localhost", "[::1]", ""].includes(new URL(DATABASE).hostname) : false;
 function postgresBackends() {
+  /** @type {number[]} */
   const pids = [];
   for (const pid of allPids()) {
     let title;
@@ -282,9 +405,16 @@ function postgresBackends() {
  * second: a process that appears meanwhile (a new PostgreSQL backend) counts from zero, one that
  * exits counts up to its last sample.
  */
+/**
+ * @param {() => number[]} listPids
+ * @returns {{ stop(): number }}
+ */
 function cpuMeter(listPids) {
+  /** @type {Map<number, number>} */
   const first = new Map();
+  /** @type {Map<number, number>} */
   const last = new Map();
+  /** @param {boolean} initial */
   const sample = (initial) => {
     for (const pid of listPids()) {
       const stat = statOf(pid);
@@ -300,19 +430,25 @@ function cpuMeter(listPids) {
       clearInterval(timer);
       sample(false);
       let total = 0;
-      for (const [pid, base] of first) total += last.get(pid) - base;
+      // Cast: sample() sets `last` for every pid it puts in `first`.
+      for (const [pid, base] of first) total += /** @type {number} */ (last.get(pid)) - base;
       return total;
     },
   };
 }
 
 /** Peak and current resident memory (summed over the processes), in MB (Linux /proc). */
+/**
+ * @param {number[]} pids
+ * @returns {Memory}
+ */
 function memoryOf(pids) {
   let peakMb = 0;
   let rssMb = 0;
   for (const one of pids) {
     try {
       const status = fs.readFileSync(`/proc/${one}/status`, "utf8");
+      /** @param {string} key */
       const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
       peakMb += kb("VmHWM") / 1024;
       rssMb += kb("VmRSS") / 1024;
@@ -323,6 +459,10 @@ function memoryOf(pids) {
   return { peakMb, rssMb };
 }
 
+/**
+ * @param {string} file
+ * @param {number} [chars]
+ */
 function tail(file, chars = 2000) {
   try {
     return fs.readFileSync(file, "utf8").slice(-chars);
@@ -331,6 +471,11 @@ function tail(file, chars = 2000) {
   }
 }
 
+/**
+ * @param {string} url
+ * @param {ChildProcess} child
+ * @param {string} log
+ */
 async function waitForAnswer(url, child, log) {
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null || child.signalCode !== null) break;
@@ -347,6 +492,13 @@ async function waitForAnswer(url, child, log) {
 }
 
 /** One app server (WORKERS processes) on 127.0.0.1:port. */
+/**
+ * @param {string} name
+ * @param {number} port
+ * @param {NodeJS.ProcessEnv} env
+ * @param {string} [appRoot]
+ * @returns {Promise<AppServer>}
+ */
 async function startAppServer(name, port, env, appRoot = root) {
   const log = path.join(tmp, `server-${name}.log`);
   const out = fs.openSync(log, "a");
@@ -359,7 +511,8 @@ async function startAppServer(name, port, env, appRoot = root) {
   children.push({ name, child, signal: "SIGTERM" });
   const origin = `http://127.0.0.1:${port}`;
   await waitForAnswer(`${origin}/ReciPals/Info`, child, log);
-  return { name, origin, pid: child.pid, log };
+  // Cast: it answered, so it was spawned and has a pid.
+  return { name, origin, pid: /** @type {number} */ (child.pid), log };
 }
 
 function nginxBinary() {
@@ -375,9 +528,16 @@ function nginxBinary() {
  * folder, `user root` when run as root), but tuned to stay out of the way: one worker, kept-alive
  * connections to the servers, no access log.
  */
+/**
+ * @param {string} name
+ * @param {number} port
+ * @param {number[]} upstreams the servers' ports
+ * @returns {Promise<Balancer>}
+ */
 async function startNginx(name, port, upstreams) {
   const binary = nginxBinary();
   const dir = path.join(tmp, `nginx-${port}`);
+  /** @param {string} folder */
   const temp = (folder) => path.join(dir, folder);
   for (const folder of ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]) fs.mkdirSync(temp(folder), { recursive: true });
   const errorLog = path.join(dir, "error.log");
@@ -436,7 +596,8 @@ ${upstreams.map((upstream) => `    server 127.0.0.1:${upstream};`).join("\n")}
   children.push({ name, child, signal: "SIGQUIT" });
   const origin = `http://127.0.0.1:${port}`;
   await waitForAnswer(`${origin}/ReciPals/Info`, child, errorLog);
-  return { origin, pid: child.pid, log: errorLog };
+  // Cast: it answered, so it was spawned and has a pid.
+  return { origin, pid: /** @type {number} */ (child.pid), log: errorLog };
 }
 
 /**
@@ -473,6 +634,11 @@ function copyIntoPostgres() {
   });
 }
 
+/**
+ * @param {string} origin
+ * @param {string} username
+ * @returns {Promise<string>} the session cookie
+ */
 async function signIn(origin, username) {
   const res = await fetch(`${origin}/ReciPals/Account/Login`, {
     method: "POST",
@@ -482,22 +648,39 @@ async function signIn(origin, username) {
   });
   await res.arrayBuffer();
   const cookie = (res.headers.getSetCookie?.() ?? [])
-    .map((value) => value.split(";")[0])
+    // Cast: split() always returns at least one piece.
+    .map((value) => /** @type {string} */ (value.split(";")[0]))
     .find((value) => value.startsWith("recipals_session="));
   if (res.status !== 302 || !cookie) throw new Error(`Sign-in as ${username} failed: HTTP ${res.status}`);
   return cookie;
 }
 
 /** Cycles through `items`, one per request, across all connections. */
+/**
+ * @template T
+ * @param {T[]} items
+ * @returns {() => T}
+ */
 function rotating(items) {
   let i = 0;
-  return () => items[i++ % items.length];
+  // Cast: the index is taken modulo the length (the lists come from the scale seed, never empty).
+  return () => /** @type {T} */ (items[i++ % items.length]);
 }
 
+/** @param {Record<string, string>} fields */
 const formBody = (fields) => new URLSearchParams(fields).toString();
+/**
+ * @param {number} value
+ * @param {number} [digits]
+ */
 const num = (value, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : "-");
 
+/** @param {Row[]} rows */
 function percentileTable(rows) {
+  /**
+   * @param {string | number} text
+   * @param {number} width
+   */
   const pad = (text, width) => String(text).padEnd(width);
   const setupWidth = Math.max(8, ...SETUPS.map((setup) => setup.name.length + 2));
   const lines = [
@@ -512,6 +695,7 @@ function percentileTable(rows) {
 }
 
 /** The same rows as a Markdown table (for bench/README.md), the highest connection count first. */
+/** @param {Row[]} rows */
 function markdownTable(rows) {
   const sorted = [...rows].sort((a, b) => b.connections - a.connections);
   const lines = [
@@ -526,6 +710,11 @@ function markdownTable(rows) {
   return lines.join("\n");
 }
 
+/**
+ * @param {string} name
+ * @param {number} connections
+ * @param {Measurement} r
+ */
 function verdictOf(name, connections, r) {
   if (connections < 16) return r.errors + r.non2xx === 0 ? "" : "errors";
   const misses = [];
@@ -537,7 +726,12 @@ function verdictOf(name, connections, r) {
   return misses.length === 0 ? "ok" : `MISS ${misses.join(", ")}`;
 }
 
+/**
+ * @param {MeasureOptions} options
+ * @returns {Promise<Measurement>}
+ */
 async function measure({ url, connections, duration, requests, headers, overallRate }) {
+  /** @type {CannonResult} */
   const result = await autocannon({
     url,
     connections,
@@ -560,8 +754,10 @@ async function measure({ url, connections, duration, requests, headers, overallR
 }
 
 const started = Date.now();
+/** @type {Row[]} */
 const rows = [];
 try {
+  /** @type {{ buildMs?: number, seedMs?: number, copyMs?: number, vacuumMs?: number, startMs?: number }} */
   const timings = {};
   if (USES_NGINX) nginxBinary(); // fail at once, before building and seeding, when nginx is missing
   if (DATABASE) await withPostgres(DATABASE, () => null); // likewise when PostgreSQL cannot be reached
@@ -582,7 +778,12 @@ try {
   // Test subjects, read straight from the database (read-only; no server is running yet). The
   // PostgreSQL copy holds the same rows, so the same subjects serve every setup.
   const data = new SQLite(databasePath, { readonly: true });
-  const pluck = (query, ...params) => data.prepare(query).pluck().all(...params);
+  // Cast: every query given to pluck selects one text column.
+  /**
+   * @param {string} query
+   * @param {...unknown} params
+   */
+  const pluck = (query, ...params) => /** @type {string[]} */ (data.prepare(query).pluck().all(...params));
   const counts = {
     users: Number(data.prepare("select count(*) from users").pluck().get()),
     posts: Number(data.prepare("select count(*) from posts").pluck().get()),
@@ -590,23 +791,29 @@ try {
     comments: Number(data.prepare("select count(*) from comments").pluck().get()),
     follows: Number(data.prepare("select count(*) from follows").pluck().get()),
   };
-  const heavy = data.prepare("select username from users where id = 'scale-u0'").pluck().get();
+  const heavy = /** @type {string | undefined} */ (data.prepare("select username from users where id = 'scale-u0'").pluck().get());
   if (!heavy) throw new Error("No scale-u0: the scale seed did not run.");
   // Spread over the table by seq, so pages are a fair sample rather than one hot row.
+  /**
+   * @param {string} table
+   * @param {number} n
+   */
   const spread = (table, n) => Math.max(1, Math.floor(Number(data.prepare(`select count(*) from ${table}`).pluck().get()) / n));
   const recipeStep = spread("recipes", 100);
   const recipes = pluck(`select id from recipes where seq % ? = 0 and id like 'scale-%' order by seq limit 100`, recipeStep);
-  const postRows = data
-    .prepare(`select id, created_by from posts where seq % ? = 0 and created_by is not null and id like 'scale-%' order by seq limit 100`)
-    .all(spread("posts", 100));
+  const postRows = /** @type {{ id: string, created_by: string }[]} */ (
+    data
+      .prepare(`select id, created_by from posts where seq % ? = 0 and created_by is not null and id like 'scale-%' order by seq limit 100`)
+      .all(spread("posts", 100))
+  );
   // Profiles: the most followed users (the heaviest profiles) and ordinary ones, half and half.
   const popular = pluck("select followee_id from follows group by followee_id order by count(*) desc limit 50");
   const ordinary = pluck("select id from users where id like 'scale-u%' and seq % 97 = 0 limit 50");
   const profiles = [...popular, ...ordinary];
   const writers = pluck("select username from users where id like 'scale-u%' and id <> 'scale-u0' order by seq limit ?", WRITERS);
-  const writePosts = data
-    .prepare(`select p.id as post_id, p.recipe_id from posts p where p.seq % ? = 1 and p.id like 'scale-%' limit 500`)
-    .all(spread("posts", 500));
+  const writePosts = /** @type {WritePost[]} */ (
+    data.prepare(`select p.id as post_id, p.recipe_id from posts p where p.seq % ? = 1 and p.id like 'scale-%' limit 500`).all(spread("posts", 500))
+  );
   data.close();
 
   if (DATABASE) {
@@ -628,12 +835,14 @@ try {
   // data folder of its own (nothing shared but the database). A one-server PostgreSQL setup is
   // the first of them, addressed directly; a setup of N servers is the first N behind nginx.
   const startMs = Date.now();
+  /** @type {AppServer | null} */
   let sqliteServer = null;
   // The baseline's copy is taken before any server opens the database.
   const baselineDatabase = path.join(tmp, "baseline.db");
   if (BASELINE) fs.copyFileSync(databasePath, baselineDatabase);
   if (SETUPS.some((setup) => setup.engine === "sqlite" && !setup.appRoot)) sqliteServer = await startAppServer("sqlite", await freePort(), baseEnv);
   const baselineServer = BASELINE ? await startAppServer("baseline", await freePort(), { ...baseEnv, DATABASE_PATH: baselineDatabase }, BASELINE) : null;
+  /** @type {AppServer[]} */
   const pgServers = [];
   if (PG_NODES > 0) {
     const ports = await consecutivePorts(PG_NODES);
@@ -654,11 +863,13 @@ try {
   for (const setup of SETUPS) {
     setup.database = setup.appRoot ? "baseline" : setup.engine;
     if (setup.engine === "sqlite") {
-      setup.servers = [setup.appRoot ? baselineServer : sqliteServer];
+      // Cast: both servers were started above for the setups that use them.
+      setup.servers = [/** @type {AppServer} */ (setup.appRoot ? baselineServer : sqliteServer)];
       setup.origin = setup.servers[0].origin;
       setup.balancer = null;
     } else {
-      setup.servers = pgServers.slice(0, setup.nodes);
+      // Cast: nodes is at least 1, and PG_NODES servers were started.
+      setup.servers = /** @type {[AppServer, ...AppServer[]]} */ (pgServers.slice(0, setup.nodes));
       setup.balancer = setup.nodes > 1 ? await startNginx(`nginx-${setup.nodes}`, await freePort(), setup.servers.map((server) => Number(new URL(server.origin).port))) : null;
       setup.origin = setup.balancer?.origin ?? setup.servers[0].origin;
     }
@@ -671,10 +882,12 @@ try {
   console.log(`${JSON.stringify(counts)}`);
 
   // Sign in once per database (sessions live in the database: the PostgreSQL ones hold on every server).
-  const accounts = {};
+  // Cast: filled for every setup's database right here, before any read.
+  const accounts = /** @type {Record<Setup["database"], Account>} */ ({});
   for (const setup of SETUPS) {
     if (accounts[setup.database]) continue;
     const heavyCookie = await signIn(setup.origin, heavy);
+    /** @type {string[]} */
     const writerCookies = [];
     for (const username of writers) writerCookies.push(await signIn(setup.origin, username));
     accounts[setup.database] = { heavyCookie, writerCookies, liked: new Map() };
@@ -702,6 +915,10 @@ try {
   // What a browser with JavaScript sends: fetcher posts to the route's single-fetch endpoint
   // (`.data`), three like toggles for every comment, from 50 signed-in users. Which posts each
   // writer has liked is kept per database.
+  /**
+   * @param {Setup} setup
+   * @returns {CannonRequest[]}
+   */
   const writeRequestsFor = (setup) => {
     const { writerCookies, liked } = accounts[setup.database];
     const nextWriter = rotating(writerCookies.map((cookie, index) => ({ cookie, index })));
@@ -711,7 +928,8 @@ try {
         setupRequest: (req) => {
           const { cookie, index } = nextWriter();
           const n = writeCounter++;
-          const target = writePosts[(n * 7 + index) % writePosts.length];
+          // Cast: an index modulo the length (the scale seed's posts are never none).
+          const target = /** @type {WritePost} */ (writePosts[(n * 7 + index) % writePosts.length]);
           const headers = { ...req.headers, cookie, origin: setup.origin, "content-type": "application/x-www-form-urlencoded" };
           if (n % 4 === 3) {
             return {
@@ -736,8 +954,9 @@ try {
   };
 
   // Each scenario says what to send to one setup.
+  /** @param {Setup} setup */
   const heavyHeaders = (setup) => ({ cookie: accounts[setup.database].heavyCookie });
-  const scenarios = [
+  const scenarios = /** @type {Scenario[]} */ ([
     { name: "home-anon", load: () => ({ requests: [{ method: "GET", path: "/ReciPals/Home" }] }) },
     { name: "home-signed-in", load: (setup) => ({ headers: heavyHeaders(setup), requests: [{ method: "GET", path: "/ReciPals/Home" }] }) },
     { name: "recipe", load: () => ({ requests: [{ method: "GET", setupRequest: (req) => ({ ...req, path: recipePath() }) }] }) },
@@ -760,11 +979,12 @@ try {
       name: "recipe+writes",
       load: (setup) => ({ requests: [{ method: "GET", setupRequest: (req) => ({ ...req, path: recipePath() }) }], background: writeRequestsFor(setup) }),
     },
-  ]
+  ])
     .filter((scenario) => (ONLY ? ONLY.has(scenario.name) : !COMPARE || COMPARE_SCENARIOS.includes(scenario.name)))
     // --compare: in the issue's order (visitors, signed in, writes).
     .sort((a, b) => (COMPARE ? COMPARE_SCENARIOS.indexOf(a.name) - COMPARE_SCENARIOS.indexOf(b.name) : 0));
 
+  /** @param {Setup} setup */
   const appPids = (setup) => setup.servers.flatMap((server) => processTree(server.pid, WORKERS > 1));
   const measurementSeconds = scenarios.length * SETUPS.length * (WARMUP_SECONDS + REPEAT * CONNECTIONS.length * DURATION);
   console.log(
@@ -777,28 +997,33 @@ try {
   for (const scenario of scenarios) {
     const loads = new Map(SETUPS.map((setup) => [setup, scenario.load(setup)]));
     for (const setup of SETUPS) {
-      const load = loads.get(setup);
+      // Cast: `loads` has every setup.
+      const load = /** @type {Load} */ (loads.get(setup));
       await measure({ url: setup.origin, headers: load.headers, requests: load.requests, connections: Math.max(...CONNECTIONS), duration: WARMUP_SECONDS });
     }
     for (let runNumber = 1; runNumber <= REPEAT; runNumber++) {
       for (const connections of CONNECTIONS) {
         for (const setup of SETUPS) {
-          const load = loads.get(setup);
-          const loadBefore = os.loadavg()[0];
+          // Casts: `loads` has every setup; loadavg() always lists three figures.
+          const load = /** @type {Load} */ (loads.get(setup));
+          const loadBefore = /** @type {number} */ (os.loadavg()[0]);
           const appCpu = cpuMeter(() => appPids(setup));
           const dbCpu = setup.engine === "postgres" && POSTGRES_LOCAL ? cpuMeter(postgresBackends) : null;
-          const lbCpu = setup.balancer ? cpuMeter(() => processTree(setup.balancer.pid, true)) : null;
+          // Cast: checked just before (TypeScript forgets it inside the callback).
+          const lbCpu = setup.balancer ? cpuMeter(() => processTree(/** @type {Balancer} */ (setup.balancer).pid, true)) : null;
           const background = load.background
             ? measure({ url: setup.origin, requests: load.background, connections: 2, duration: DURATION, overallRate: WRITE_RATE })
             : null;
           const result = await measure({ url: setup.origin, headers: load.headers, requests: load.requests, connections, duration: DURATION });
           if (background) result.backgroundRps = (await background).rps;
           // CPU per request: unlike latency, barely moved by other load on the machine.
+          /** @param {number | null} ms */
           const perRequest = (ms) => (result.requests > 0 && ms !== null ? ms / result.requests : NaN);
           const cpuMsPerRequest = perRequest(appCpu.stop());
           const dbCpuMsPerRequest = perRequest(dbCpu ? dbCpu.stop() : null);
           const lbCpuMsPerRequest = perRequest(lbCpu ? lbCpu.stop() : null);
           const totalCpuMsPerRequest = cpuMsPerRequest + (Number.isFinite(dbCpuMsPerRequest) ? dbCpuMsPerRequest : 0) + (Number.isFinite(lbCpuMsPerRequest) ? lbCpuMsPerRequest : 0);
+          /** @type {Row} */
           const row = {
             setup: setup.name,
             scenario: scenario.name,
@@ -814,7 +1039,7 @@ try {
           };
           row.verdict = verdictOf(scenario.name, connections, row);
           rows.push(row);
-          console.log(percentileTable([row]).split("\n")[1] + (background ? `  (with ${row.backgroundRps.toFixed(0)} writes/s behind)` : ""));
+          console.log(percentileTable([row]).split("\n")[1] + (background ? `  (with ${/** @type {number} */ (row.backgroundRps).toFixed(0)} writes/s behind)` : ""));
         }
       }
     }
@@ -837,8 +1062,13 @@ try {
   const file = path.join(resultsDir, `${stamp}${LABEL ? `-${LABEL.replace(/[^\w.-]+/g, "_")}` : ""}.json`);
   const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).stdout.trim();
   const dirty = spawnSync("git", ["status", "--porcelain"], { cwd: root, encoding: "utf8" }).stdout.trim() !== "";
+  /**
+   * @param {number} value
+   * @param {number} digits
+   */
   const fixed = (value, digits) => (Number.isFinite(value) ? Number(value.toFixed(digits)) : null);
-  const first = SETUPS[0];
+  // Cast: there is always at least one setup.
+  const first = /** @type {Setup} */ (SETUPS[0]);
   fs.writeFileSync(
     file,
     `${JSON.stringify(

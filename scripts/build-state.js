@@ -7,6 +7,10 @@ import { fileURLToPath } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SOURCES = ["app", "migrations", "seed", "patches", "remix.config.js", "package.json", "node_modules/.package-lock.json"];
 
+/**
+ * @param {string} target
+ * @returns {number}
+ */
 function newestMtime(target) {
   const stat = fs.statSync(target, { throwIfNoEntry: false });
   if (!stat) return 0;
@@ -16,7 +20,11 @@ function newestMtime(target) {
   return newest;
 }
 
-/** True when `buildFile` is missing or older than any source file. */
+/**
+ * True when `buildFile` is missing or older than any source file.
+ * @param {string} buildFile
+ * @returns {boolean}
+ */
 export function buildIsStale(buildFile) {
   const built = fs.statSync(buildFile, { throwIfNoEntry: false })?.mtimeMs ?? 0;
   return built < Math.max(...SOURCES.map((entry) => newestMtime(path.join(root, entry))));

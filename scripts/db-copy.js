@@ -45,12 +45,34 @@ const DERIVED_TABLES = new Set(["recipe_search", "recipe_shuffle"]);
  * the copy records itself as one change to everything.
  */
 const CACHE_TABLES = new Set(["cache_versions", "cache_scoping"]);
-/** The app's write lock (app/server/db/engines/postgres.server.ts): servers' writes wait for the copy. */
-const WRITE_LOCK = "select pg_advisory_xact_lock(7245001)";
-const NOTICE_CHANNEL = "recipals_changes";
+
+/**
+ * A table's rows in the source and in the target.
+ * @typedef {{ name: string, source: number, target: number }} TableCount
+ */
+/**
+ * Where the copy is: `table` ("search index" while the search documents are rebuilt) has `done`
+ * of its `total` rows; it is table `index` (from 0) of `count`.
+ * @typedef {{ table: string, done: number, total: number, index: number, count: number }} Progress
+ */
+/**
+ * A column of a target table. `identity` is pg_attribute.attidentity ("a": generated always);
+ * `sequence` the serial sequence that numbers it, if any.
+ * @typedef {{ name: string, type: string, identity: string, sequence: string | null }} Column
+ */
+/** @typedef {{ table: string, name: string, definition: string }} ForeignKey */
+/** @typedef {{ table: string, columns: Column[], total: number }} Plan */
+/**
+ * The row `select count(*)::bigint as n` answers (always one; pg gives a bigint as text).
+ * @typedef {{ n: string }} CountRow
+ */
 
 /** A one-line refusal: the CLI prints its message as it is. */
 export class CopyRefused extends Error {
+  /**
+   * @param {string} message
+   * @param {{ counts?: TableCount[] }} [extra] Copied onto the error (a count mismatch carries `counts`).
+   */
   constructor(message, extra = {}) {
     super(message);
     this.name = "CopyRefused";
@@ -59,7 +81,11 @@ export class CopyRefused extends Error {
 }
 
 
-/** Checks `to` and answers it; refuses anything that is not a postgres:// or postgresql:// URL. */
+/**
+ * Checks `to` and answers it; refuses anything that is not a postgres:// or postgresql:// URL.
+ * @param {unknown} to
+ * @returns {string}
+ */
 function targetUrl(to) {
   if (typeof to !== "string" || to.trim() === "") throw new CopyRefused(`--to is needed: the PostgreSQL database to copy into (${USAGE})`);
   let parsed;
@@ -75,17 +101,24 @@ function targetUrl(to) {
   return to.trim();
 }
 
-const quote = (name) => `"${name.replaceAll('"', '""')}"`;
+const quote = (/** @type {string} */ name) => `"${name.replaceAll('"', '""')}"`;
 
 // ---------------------------------------------------------------------------------------------
 // Values: SQLite's storage classes to PostgreSQL's input text, as elements of an array literal.
 
-const escapeText = (text) => `"${/["\\]/.test(text) ? text.replace(/["\\]/g, "\\$&") : text}"`;
+/**
+ * Writes one SQLite value as an element of a PostgreSQL array literal.
+ * @typedef {(value: unknown) => string} ElementWriter
+ */
+
+const escapeText = (/** @type {string} */ text) => `"${/["\\]/.test(text) ? text.replace(/["\\]/g, "\\$&") : text}"`;
 
 /**
  * How one column's SQLite values become elements of a PostgreSQL array literal, by the target
  * column's type. Integers are read as BigInt (no rounding beyond 2^53); booleans were 0/1;
  * timestamps may have been milliseconds; text may have been stored as a number.
+ * @param {string} type The target column's type, as format_type() names it.
+ * @returns {ElementWriter}
  */
 function elementWriter(type) {
   if (type === "boolean") {
@@ -128,12 +161,32 @@ function elementWriter(type) {
 // ---------------------------------------------------------------------------------------------
 // The app's migrations (TypeScript, loaded as the prepare step loads the seeder).
 
-let migrationsModule = null;
-const loadMigrations = () => (migrationsModule ??= loadModule("db-copy", `export { migrationProvider } from "./migrations/index";`));
+/**
+ * What db-copy takes from the app: its migrations, and the write lock and change-notice channel
+ * of its PostgreSQL engine (servers' writes wait for the copy; their caches hear of it).
+ * @typedef {object} AppModules
+ * @property {typeof import("../migrations/index").migrationProvider} migrationProvider
+ * @property {typeof import("~/server/db/engines/postgres.server").WRITE_LOCK_SQL} WRITE_LOCK_SQL
+ * @property {typeof import("~/server/db/engines/postgres.server").NOTICE_CHANNEL} NOTICE_CHANNEL
+ */
+/** @type {Promise<AppModules> | null} */
+let appModules = null;
+/** @returns {Promise<AppModules>} */
+const loadAppModules = () =>
+  (appModules ??= loadModule(
+    "db-copy",
+    `export { migrationProvider } from "./migrations/index";
+     export { WRITE_LOCK_SQL, NOTICE_CHANNEL } from "~/server/db/engines/postgres.server";`,
+  ));
 
 // ---------------------------------------------------------------------------------------------
 // The source
 
+/**
+ * Opens the SQLite file `from` read-only (refusing what is not one).
+ * @param {unknown} from
+ * @returns {{ file: string, source: import("better-sqlite3").Database }}
+ */
 function openSource(from) {
   if (typeof from !== "string" || from === "" || from === ":memory:") throw new CopyRefused("--from needs the SQLite database file to copy");
   const file = path.resolve(from);
@@ -144,6 +197,7 @@ function openSource(from) {
     throw new CopyRefused(`there is no SQLite database at ${file} (set DATABASE_PATH or pass --from FILE)`);
   }
   if (!stat.isFile()) throw new CopyRefused(`${file} is not a file (set DATABASE_PATH or pass --from FILE)`);
+  /** @type {import("better-sqlite3").Database | undefined} */
   let source;
   try {
     source = new SQLite(file, { readonly: true, fileMustExist: true });
@@ -151,53 +205,77 @@ function openSource(from) {
     source.prepare("select count(*) from sqlite_master").get();
   } catch (error) {
     source?.close();
-    throw new CopyRefused(`cannot read ${file} as a SQLite database: ${error.message}`);
+    throw new CopyRefused(`cannot read ${file} as a SQLite database: ${/** @type {Error} */ (error).message}`);
   }
   return { file, source };
 }
 
-/** The source's own tables (no SQLite internals, FTS shadow tables, derived or migration tables). */
+/**
+ * The source's own tables (no SQLite internals, FTS shadow tables, derived or migration tables).
+ * @param {import("better-sqlite3").Database} source
+ * @returns {string[]}
+ */
 function sourceTables(source) {
-  return source
-    .prepare("select name from pragma_table_list where schema = 'main' and type = 'table'")
-    .pluck()
-    .all()
+  return /** @type {string[]} */ (source.prepare("select name from pragma_table_list where schema = 'main' and type = 'table'").pluck().all())
     .filter((name) => !/^sqlite_/.test(name) && !/^kysely_migration/.test(name) && !DERIVED_TABLES.has(name) && !CACHE_TABLES.has(name));
 }
 
+/**
+ * The names of the migrations the source has run.
+ * @param {import("better-sqlite3").Database} source
+ * @param {string} file
+ * @returns {string[]}
+ */
 function sourceMigrations(source, file) {
   const known = source.prepare("select 1 from sqlite_master where type = 'table' and name = 'kysely_migration'").get();
   if (!known) throw new CopyRefused(`${file} is not a ReciPals database (it has no migrations table)`);
-  return source.prepare("select name from kysely_migration order by name").pluck().all();
+  return /** @type {string[]} */ (source.prepare("select name from kysely_migration order by name").pluck().all());
 }
 
 // ---------------------------------------------------------------------------------------------
 // The target
 
+/**
+ * @param {string} url
+ * @returns {Promise<import("pg").Client>}
+ */
 async function connectTarget(url) {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   // A connection lost mid-copy surfaces as the failing query's error; this only keeps the process alive.
   client.on("error", () => undefined);
   try {
     await client.connect();
-  } catch (error) {
+  } catch (caught) {
     await client.end().catch(() => undefined);
+    // What pg's connect rejects with: an Error, with PostgreSQL's SQLSTATE or Node's code.
+    const error = /** @type {Error & { code?: string }} */ (caught);
     const reason = error.code === "3D000" ? `${error.message} (create it first, e.g. createdb)` : error.message || error.code || String(error);
     throw new CopyRefused(`cannot reach PostgreSQL at ${redactUrl(url)}: ${reason}`);
   }
   return client;
 }
 
-/** Every table of the target's schema but the migrator's own, with whether it holds a row. */
+/**
+ * The tables of the target's schema (as targetTables) that hold a row.
+ * @param {import("pg").Client} client
+ * @returns {Promise<string[]>}
+ */
 async function targetTablesWithRows(client) {
   const tables = await targetTables(client);
   if (tables.length === 0) return [];
+  /** @type {{ rows: Array<{ i: number, has_rows: boolean }> }} */
   const { rows } = await client.query(tables.map((name, i) => `select ${i} as i, exists (select 1 from ${quote(name)}) as has_rows`).join(" union all "));
-  return rows.filter((row) => row.has_rows).map((row) => tables[row.i]);
+  // `i` numbers `tables`.
+  return rows.filter((row) => row.has_rows).map((row) => /** @type {string} */ (tables[row.i]));
 }
 
-/** The tables of the target's schema, but the migrator's own and the page cache's. */
+/**
+ * The tables of the target's schema, but the migrator's own and the page cache's.
+ * @param {import("pg").Client} client
+ * @returns {Promise<string[]>}
+ */
 async function targetTables(client) {
+  /** @type {{ rows: Array<{ name: string }> }} */
   const { rows } = await client.query(
     `select c.relname as name from pg_class c
       where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p') and c.relname not like 'kysely\\_migration%'
@@ -206,25 +284,37 @@ async function targetTables(client) {
   return rows.map((row) => row.name).filter((name) => !CACHE_TABLES.has(name));
 }
 
+/**
+ * @param {string[]} withRows The target's tables that hold rows.
+ * @param {string} url
+ */
 function refuseIfNotEmpty(withRows, url) {
   if (withRows.length === 0) return;
   const listed = withRows.slice(0, 3).join(", ") + (withRows.length > 3 ? ` and ${withRows.length - 3} more` : "");
   throw new CopyRefused(`the target ${redactUrl(url)} already holds data (rows in ${listed}); db:copy only fills an empty database`);
 }
 
+/** @param {string} url */
 async function migrateTarget(url) {
-  const { migrationProvider } = await loadMigrations();
+  const { migrationProvider } = await loadAppModules();
+  /** @type {Kysely<any>} */
   const database = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 10_000 }) }) });
   try {
     const { error } = await new Migrator({ db: database, provider: migrationProvider }).migrateToLatest();
-    if (error) throw new CopyRefused(`migrating the target ${redactUrl(url)} failed: ${error.message ?? String(error)}`);
+    if (error) throw new CopyRefused(`migrating the target ${redactUrl(url)} failed: ${/** @type {{ message?: string }} */ (error).message ?? String(error)}`);
   } finally {
     await database.destroy();
   }
 }
 
-/** Columns of a target table in order, with their types (generated columns are computed, not copied). */
+/**
+ * Columns of a target table in order, with their types (generated columns are computed, not copied).
+ * @param {import("pg").Client} client
+ * @param {string} table
+ * @returns {Promise<Column[]>}
+ */
 async function targetColumns(client, table) {
+  /** @type {{ rows: Column[] }} */
   const { rows } = await client.query(
     `select a.attname as name, format_type(a.atttypid, a.atttypmod) as type, a.attidentity as identity,
             pg_get_serial_sequence(quote_ident($1), a.attname) as sequence
@@ -236,8 +326,14 @@ async function targetColumns(client, table) {
   return rows;
 }
 
-/** The foreign keys of `tables`, as `alter table … add constraint` puts them back. */
+/**
+ * The foreign keys of `tables`, as `alter table … add constraint` puts them back.
+ * @param {import("pg").Client} client
+ * @param {string[]} tables
+ * @returns {Promise<ForeignKey[]>}
+ */
 async function foreignKeysOf(client, tables) {
+  /** @type {{ rows: ForeignKey[] }} */
   const { rows } = await client.query(
     `select t.relname as table, k.conname as name, pg_get_constraintdef(k.oid) as definition
        from pg_constraint k join pg_class t on t.oid = k.conrelid
@@ -248,8 +344,14 @@ async function foreignKeysOf(client, tables) {
   return rows;
 }
 
-/** The tables in an order where every table comes after the tables its foreign keys point to. */
+/**
+ * The tables in an order where every table comes after the tables its foreign keys point to.
+ * @param {import("pg").Client} client
+ * @param {string[]} tables
+ * @returns {Promise<string[]>}
+ */
 async function foreignKeyOrder(client, tables) {
+  /** @type {{ rows: Array<{ child: string, parent: string }> }} */
   const { rows } = await client.query(
     `select child.relname as child, parent.relname as parent
        from pg_constraint k
@@ -257,16 +359,21 @@ async function foreignKeyOrder(client, tables) {
        join pg_class parent on parent.oid = k.confrelid
       where k.contype = 'f' and k.connamespace = current_schema()::regnamespace`,
   );
+  /** @type {Map<string, Set<string>>} */
   const parents = new Map(tables.map((name) => [name, new Set()]));
-  for (const { child, parent } of rows) if (child !== parent && parents.has(child) && parents.has(parent)) parents.get(child).add(parent);
+  for (const { child, parent } of rows) if (child !== parent && parents.has(child) && parents.has(parent)) /** @type {Set<string>} */ (parents.get(child)).add(parent);
+  /** @type {string[]} */
   const ordered = [];
+  /** @type {Set<string>} */
   const placed = new Set();
+  /** @type {Set<string>} */
   const visiting = new Set();
+  /** @param {string} name One of `tables` (or a parent of one: also one of them). */
   const place = (name) => {
     if (placed.has(name)) return;
     if (visiting.has(name)) throw new CopyRefused(`the target's foreign keys form a cycle through ${name}`);
     visiting.add(name);
-    for (const parent of [...parents.get(name)].sort()) place(parent);
+    for (const parent of [.../** @type {Set<string>} */ (parents.get(name))].sort()) place(parent);
     visiting.delete(name);
     placed.add(name);
     ordered.push(name);
@@ -278,6 +385,18 @@ async function foreignKeyOrder(client, tables) {
 // ---------------------------------------------------------------------------------------------
 // One table
 
+/**
+ * Copies the rows of one table, in batches of `batchSize`, calling `progress` with the rows
+ * stored so far; refuses unless `total` rows were read.
+ * @param {object} job
+ * @param {import("pg").Client} job.client
+ * @param {import("better-sqlite3").Database} job.source
+ * @param {string} job.table
+ * @param {Column[]} job.columns
+ * @param {number} job.total
+ * @param {number} job.batchSize
+ * @param {(rows: number) => void} job.progress
+ */
 async function copyTable({ client, source, table, columns, total, batchSize, progress }) {
   const names = columns.map((column) => quote(column.name)).join(", ");
   const writers = columns.map((column) => elementWriter(column.type));
@@ -285,10 +404,15 @@ async function copyTable({ client, source, table, columns, total, batchSize, pro
   const insert = `insert into ${quote(table)} (${names})${overriding} select * from unnest(${columns
     .map((column, i) => `$${i + 1}::${column.type}[]`)
     .join(", ")})`;
-  const rows = source.prepare(`select ${names} from ${quote(table)}`).raw(true).safeIntegers(true);
+  // raw(true): each row is an array of its values, in the order of `columns`.
+  const rows = /** @type {import("better-sqlite3").Statement<unknown[], unknown[]>} */ (
+    source.prepare(`select ${names} from ${quote(table)}`).raw(true).safeIntegers(true)
+  );
 
   let done = 0;
+  /** @type {Promise<void> | null} */
   let inFlight = null;
+  /** @type {string[][]} */
   let parts = columns.map(() => []);
   let count = 0;
   progress(0);
@@ -307,7 +431,11 @@ async function copyTable({ client, source, table, columns, total, batchSize, pro
     inFlight.catch(() => undefined);
   };
   for (const row of rows.iterate()) {
-    for (let i = 0; i < row.length; i += 1) parts[i].push(writers[i](row[i]));
+    // A row holds a value per column; `parts` and `writers` have an entry per column.
+    for (let i = 0; i < row.length; i += 1) {
+      const writer = /** @type {ElementWriter} */ (writers[i]);
+      /** @type {string[]} */ (parts[i]).push(writer(row[i]));
+    }
     count += 1;
     if (count >= batchSize) await flush();
   }
@@ -326,15 +454,21 @@ async function copyTable({ client, source, table, columns, total, batchSize, pro
  * Answers `{ tables: [{ name, rows }], rows, ms, searchDocuments }`; throws CopyRefused (one line,
  * password hidden) when it refuses or fails, with the target left as it was (or migrated and
  * empty, when it started without tables). A count mismatch also carries `counts`.
+ * @param {object} [options]
+ * @param {string | null} [options.from] The SQLite file.
+ * @param {string | null} [options.to] The PostgreSQL URL.
+ * @param {number} [options.batchSize]
+ * @param {(step: Progress) => void} [options.onProgress]
  */
 export async function copyDatabase({ from, to, batchSize = DEFAULT_BATCH_SIZE, onProgress = () => undefined } = {}) {
   const started = Date.now();
   const url = targetUrl(to);
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new CopyRefused(`the batch size must be a whole number of at least 1 (got ${batchSize})`);
   const { file, source } = openSource(from);
+  /** @type {import("pg").Client | null} */
   let client = null;
   try {
-    const { migrationProvider } = await loadMigrations();
+    const { migrationProvider, WRITE_LOCK_SQL, NOTICE_CHANNEL } = await loadAppModules();
     const appMigrations = Object.keys(await migrationProvider.getMigrations()).sort();
     const done = sourceMigrations(source, file);
     const missing = appMigrations.filter((name) => !done.includes(name));
@@ -355,16 +489,17 @@ export async function copyDatabase({ from, to, batchSize = DEFAULT_BATCH_SIZE, o
     if (absent.length > 0) throw new CopyRefused(`the source lacks tables of the migrated target (${absent.join(", ")})`);
     const order = await foreignKeyOrder(client, toTables);
 
+    /** @type {Plan[]} */
     const plans = [];
     for (const table of order) {
       const columns = await targetColumns(client, table);
-      const sourceColumns = source.prepare(`select name from pragma_table_info(?)`).pluck().all(table);
+      const sourceColumns = /** @type {string[]} */ (source.prepare(`select name from pragma_table_info(?)`).pluck().all(table));
       const lacking = columns.filter((column) => !sourceColumns.includes(column.name)).map((column) => column.name);
       const surplus = sourceColumns.filter((name) => !columns.some((column) => column.name === name));
       if (lacking.length > 0 || surplus.length > 0) {
         throw new CopyRefused(`${table} has different columns in the source and the target (${[...lacking, ...surplus].join(", ")})`);
       }
-      plans.push({ table, columns });
+      plans.push({ table, columns, total: 0 }); // total: counted below, in the read transaction
     }
 
     // One read transaction on the source: every count and every row from the same instant.
@@ -374,7 +509,7 @@ export async function copyDatabase({ from, to, batchSize = DEFAULT_BATCH_SIZE, o
 
       await client.query("begin");
       try {
-        await client.query(WRITE_LOCK);
+        await client.query(WRITE_LOCK_SQL);
         // Checked again under the lock: a server may have written since the first look.
         refuseIfNotEmpty(await targetTablesWithRows(client), url);
         // Foreign keys come off while loading and go back on after: PostgreSQL then checks each
@@ -385,7 +520,7 @@ export async function copyDatabase({ from, to, batchSize = DEFAULT_BATCH_SIZE, o
         for (const { table } of plans) await client.query(`alter table ${quote(table)} disable trigger user`);
 
         for (const [index, plan] of plans.entries()) {
-          const progress = (rows) => onProgress({ table: plan.table, done: rows, total: plan.total, index, count: plans.length });
+          const progress = (/** @type {number} */ rows) => onProgress({ table: plan.table, done: rows, total: plan.total, index, count: plans.length });
           try {
             await copyTable({ client, source, table: plan.table, columns: plan.columns, total: plan.total, batchSize, progress });
           } catch (error) {
@@ -417,13 +552,16 @@ export async function copyDatabase({ from, to, batchSize = DEFAULT_BATCH_SIZE, o
           }
         }
 
+        /** @type {TableCount[]} */
         const counts = [];
         for (const { table, total } of plans) {
+          /** @type {{ rows: CountRow[] }} */
           const { rows } = await client.query(`select count(*)::bigint as n from ${quote(table)}`);
-          counts.push({ name: table, source: total, target: Number(rows[0].n) });
+          counts.push({ name: table, source: total, target: Number(/** @type {CountRow} */ (rows[0]).n) });
         }
+        /** @type {{ rows: CountRow[] }} */
         const { rows: documents } = await client.query("select count(*)::bigint as n from recipe_search");
-        const searchDocuments = Number(documents[0].n);
+        const searchDocuments = Number(/** @type {CountRow} */ (documents[0]).n);
         const differ = counts.filter((count) => count.source !== count.target);
         if (differ.length > 0) {
           const listed = differ.map((count) => `${count.name}: ${count.source} in SQLite, ${count.target} in PostgreSQL`).join("; ");
@@ -460,10 +598,15 @@ export async function copyDatabase({ from, to, batchSize = DEFAULT_BATCH_SIZE, o
   }
 }
 
-/** An error as one line (PostgreSQL's detail, when it has one, after its message). */
+/**
+ * An error as one line (PostgreSQL's detail, when it has one, after its message).
+ * @param {unknown} error Whatever was thrown.
+ * @returns {string}
+ */
 function oneLine(error) {
   const message = error instanceof Error ? error.message : String(error);
-  const detail = error?.detail ? ` (${error.detail})` : "";
+  const withDetail = /** @type {{ detail?: string } | null | undefined} */ (error);
+  const detail = withDetail?.detail ? ` (${withDetail.detail})` : "";
   return `${message}${detail}`.replace(/\s*\n\s*/g, " ");
 }
 
@@ -472,14 +615,24 @@ function oneLine(error) {
 
 const BAR_WIDTH = 20;
 
+/**
+ * @param {number} done
+ * @param {number} total
+ * @returns {string}
+ */
 function bar(done, total) {
   const filled = total > 0 ? Math.min(BAR_WIDTH, Math.round((done / total) * BAR_WIDTH)) : BAR_WIDTH;
   return `[${"#".repeat(filled)}${".".repeat(BAR_WIDTH - filled)}]`;
 }
 
-/** A redrawn line per table on a terminal; one plain line per finished table otherwise. */
+/**
+ * A redrawn line per table on a terminal; one plain line per finished table otherwise.
+ * @param {NodeJS.WriteStream} stream
+ * @returns {(step: Progress) => void}
+ */
 function progressPrinter(stream) {
   const tty = Boolean(stream.isTTY);
+  /** @type {Set<string>} */
   const finished = new Set();
   return ({ table, done, total }) => {
     if (finished.has(table)) return;
@@ -491,10 +644,16 @@ function progressPrinter(stream) {
   };
 }
 
+/**
+ * The rows of each table in SQLite and in PostgreSQL, as a text table.
+ * @param {TableCount[]} counts
+ * @returns {string}
+ */
 function countsTable(counts) {
   const nameWidth = Math.max(5, ...counts.map((count) => count.name.length));
   const numbers = counts.flatMap((count) => [count.source, count.target]).map((n) => n.toLocaleString("en-US").length);
   const numberWidth = Math.max(10, ...numbers);
+  /** @type {(a: string, b: string, c: string, d?: string) => string} */
   const line = (a, b, c, d = "") => `${a.padEnd(nameWidth)}  ${b.padStart(numberWidth)}  ${c.padStart(numberWidth)}${d}`;
   return [
     line("table", "SQLite", "PostgreSQL"),
@@ -502,15 +661,21 @@ function countsTable(counts) {
   ].join("\n");
 }
 
+/**
+ * @param {string[]} argv
+ * @returns {{ from: string | null, to: string | null, batchSize: number }}
+ */
 function readArgs(argv) {
+  /** @type {{ from: string | null, to: string | null, batchSize: number }} */
   const args = { from: null, to: null, batchSize: DEFAULT_BATCH_SIZE };
+  /** @type {(name: string, i: number) => string} */
   const valueOf = (name, i) => {
     const value = argv[i + 1];
     if (value === undefined || value.startsWith("--")) throw new CopyRefused(`${name} needs a value (${USAGE})`);
     return value;
   };
   for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i];
+    const arg = /** @type {string} */ (argv[i]); // i < argv.length
     const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
     if (!["--to", "--from", "--batch-size"].includes(flag)) throw new CopyRefused(`unknown argument ${JSON.stringify(arg.replace(/\/\/[^@/]*@/, "//***@"))} (${USAGE})`);
     const value = inline ?? valueOf(flag, i);
@@ -525,8 +690,12 @@ function readArgs(argv) {
   return args;
 }
 
-/** The SQLite file the app would open: DATABASE_PATH with the app's own default (env.server.ts). */
+/**
+ * The SQLite file the app would open: DATABASE_PATH with the app's own default (env.server.ts).
+ * @returns {Promise<string>}
+ */
 async function appDatabasePath() {
+  /** @type {{ env: typeof import("~/server/env.server").env }} */
   const { env } = await loadModule("db-copy-env", `export { env } from "~/server/env.server";`);
   return env.DATABASE_PATH;
 }
@@ -538,8 +707,9 @@ async function main() {
   const printProgress = progressPrinter(process.stderr);
   let started = false;
   // Said once the checks have passed and the rows start moving (a refusal stays one line).
-  const onProgress = (step) => {
-    if (!started) console.log(`Copying ${path.resolve(from)} into ${redactUrl(args.to)} (batches of ${args.batchSize.toLocaleString("en-US")} rows).`);
+  const onProgress = (/** @type {Progress} */ step) => {
+    // targetUrl(args.to) above: a string.
+    if (!started) console.log(`Copying ${path.resolve(from)} into ${redactUrl(/** @type {string} */ (args.to))} (batches of ${args.batchSize.toLocaleString("en-US")} rows).`);
     started = true;
     printProgress(step);
   };
@@ -547,7 +717,9 @@ async function main() {
   try {
     result = await copyDatabase({ from, to: args.to, batchSize: args.batchSize, onProgress });
   } catch (error) {
-    if (error.counts) console.log(countsTable(error.counts));
+    // copyDatabase throws CopyRefused, which carries `counts` when the row counts differ.
+    const refused = /** @type {{ counts?: TableCount[] }} */ (error);
+    if (refused.counts) console.log(countsTable(refused.counts));
     throw error;
   }
   console.log(countsTable(result.counts));
@@ -559,8 +731,13 @@ async function main() {
   );
 }
 
-/** Belt and braces: should a driver's message ever quote the --to URL, it is shown without its password. */
+/**
+ * Belt and braces: should a driver's message ever quote the --to URL, it is shown without its password.
+ * @param {string} message
+ * @returns {string}
+ */
 function withoutPassword(message) {
+  /** @type {string | null} */
   let to = null;
   try {
     to = readArgs(process.argv.slice(2)).to;
@@ -573,7 +750,7 @@ function withoutPassword(message) {
 /** Whether this file is the program node was started with (not imported by a bench or a test). */
 function isEntryPoint() {
   try {
-    return Boolean(process.argv[1]) && import.meta.url === pathToFileURL(fs.realpathSync(process.argv[1])).href;
+    return Boolean(process.argv[1]) && import.meta.url === pathToFileURL(fs.realpathSync(/** @type {string} */ (process.argv[1]))).href;
   } catch {
     return false;
   }

@@ -8,6 +8,10 @@ import { pathToFileURL } from "node:url";
 
 export const DEFAULT_CHROMIUM = "/usr/bin/chromium";
 
+/**
+ * @param {string} file
+ * @returns {boolean}
+ */
 function isExecutable(file) {
   try {
     fs.accessSync(file, fs.constants.X_OK);
@@ -17,13 +21,32 @@ function isExecutable(file) {
   }
 }
 
+/**
+ * @param {string} command
+ * @returns {boolean}
+ */
 function onPath(command) {
   return (process.env.PATH ?? "").split(":").some((dir) => dir && isExecutable(`${dir}/${command}`));
 }
 
 /**
+ * @typedef {object} ChromiumSituation
+ * @property {string | undefined} [configuredPath] CHROMIUM_PATH, when set.
+ * @property {(file: string) => boolean} exists Whether an executable file is there.
+ * @property {boolean} isRoot
+ * @property {boolean} hasAptGet
+ */
+/**
+ * @typedef {object} ChromiumPlan
+ * @property {"ready" | "install" | "missing"} action
+ * @property {string} path
+ * @property {string} [message] The line to print, when "missing".
+ */
+/**
  * What to do about the browser: "ready", "install" (with apt-get), or "missing" with the line to
  * print. Pure, so the choice is tested without touching the machine.
+ * @param {ChromiumSituation} situation
+ * @returns {ChromiumPlan}
  */
 export function chromiumPlan({ configuredPath, exists, isRoot, hasAptGet }) {
   const target = configuredPath || DEFAULT_CHROMIUM;
@@ -33,6 +56,7 @@ export function chromiumPlan({ configuredPath, exists, isRoot, hasAptGet }) {
   return { action: "missing", path: target, message: `Chromium not found at ${target}: ${how}, then run the tests again.` };
 }
 
+/** @returns {number} The exit code. */
 function main() {
   const plan = chromiumPlan({
     configuredPath: process.env.CHROMIUM_PATH,

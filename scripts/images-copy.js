@@ -13,16 +13,25 @@ const USAGE = "usage: npm run images:copy [-- --from DIR]";
 /** Files copied at once: enough to hide the round trips, few enough for a small store. */
 const PARALLEL = 4;
 
-/** One clear line and exit 1. */
+/**
+ * One clear line and exit 1.
+ * @param {string} message
+ * @returns {never}
+ */
 function fail(message) {
   console.error(`images:copy: ${message}`);
   process.exit(1);
 }
 
+/**
+ * @param {string[]} argv
+ * @returns {{ from: string | null | undefined }}
+ */
 function readArgs(argv) {
+  /** @type {string | null | undefined} */
   let from = null;
   for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i];
+    const arg = /** @type {string} */ (argv[i]); // i < argv.length
     if (arg === "--from") {
       from = argv[i + 1];
       i += 1;
@@ -38,6 +47,7 @@ function readArgs(argv) {
 
 const { from: fromArg } = readArgs(process.argv.slice(2));
 
+/** @type {typeof import("~/server/media/storage.server")} */
 let storage;
 try {
   storage = await loadModule("images-copy", `export * from "~/server/media/storage.server";`);
@@ -51,18 +61,21 @@ if (storage.imageStoreKind() !== "s3") {
 }
 
 const from = path.resolve(fromArg ?? storage.uploadsDir());
+/** @type {string[]} */
 let names;
 try {
   names = fs.readdirSync(from).filter((name) => storage.isStoredName(name)).sort();
 } catch (error) {
-  fail(`cannot read the uploads folder ${from}: ${error.code ?? error.message}`);
+  // What readdirSync throws: a Node system error.
+  const systemError = /** @type {NodeJS.ErrnoException} */ (error);
+  fail(`cannot read the uploads folder ${from}: ${systemError.code ?? systemError.message}`);
 }
 
 const target = storage.imageStoreLabel();
 try {
   await storage.checkImageStore();
 } catch (error) {
-  fail(error.message);
+  fail(/** @type {Error} */ (error).message);
 }
 
 console.log(`Copying ${names.length} stored files from ${from} to ${target}.`);
@@ -70,6 +83,10 @@ let copied = 0;
 let already = 0;
 let next = 0;
 
+/**
+ * @param {string} name A stored file's name.
+ * @returns {Promise<"already there" | "copied">}
+ */
 async function copyOne(name) {
   if (await storage.storedFileExists(name)) {
     already += 1;
@@ -80,11 +97,12 @@ async function copyOne(name) {
   return "copied";
 }
 
+/** @returns {Promise<void>} */
 async function worker() {
   while (next < names.length) {
     const index = next;
     next += 1;
-    const name = names[index];
+    const name = /** @type {string} */ (names[index]); // index < names.length
     const what = await copyOne(name);
     console.log(`[${copied + already}/${names.length}] ${what}: ${name}`);
   }
@@ -93,7 +111,7 @@ async function worker() {
 try {
   await Promise.all(Array.from({ length: Math.min(PARALLEL, names.length) }, worker));
 } catch (error) {
-  fail(`${error.message} (${copied} copied before it stopped; run it again to go on)`);
+  fail(`${/** @type {Error} */ (error).message} (${copied} copied before it stopped; run it again to go on)`);
 }
 
 console.log(`Done: ${copied} copied, ${already} already there, ${names.length} in total.`);

@@ -12,7 +12,13 @@ import esbuild from "esbuild";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-/** Bundles the module text `contents` (resolved from the project root) and imports it. */
+/**
+ * Bundles the module text `contents` (resolved from the project root) and imports it.
+ * The module's shape is whatever `contents` exports: callers that use it type what they take.
+ * @param {string} name Names the bundle (its cache folder and file).
+ * @param {string} contents TypeScript module text; `~/` is the app.
+ * @returns {Promise<any>} The bundle's module namespace.
+ */
 export async function loadModule(name, contents) {
   const outDir = path.join(root, "node_modules", ".cache", `recipals-${name}`);
   const outFile = path.join(outDir, `${name}-${process.pid}.mjs`);

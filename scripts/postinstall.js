@@ -13,6 +13,7 @@ try {
   devInstalled = false;
 }
 // patch-package skips a dev-only patch only when told it is a production install.
+/** @type {NodeJS.ProcessEnv} */
 const env = devInstalled ? process.env : { ...process.env, NODE_ENV: "production" };
 const result = spawnSync(process.execPath, [require.resolve("patch-package/index.js"), "--error-on-fail"], { stdio: "inherit", env });
 process.exit(result.status ?? 1);

@@ -19,6 +19,8 @@ const { db, env } = seed;
 /**
  * A start that cannot go on (a setting that is wrong, a database that cannot be reached) ends
  * with one line that says why, and exit code 1 — never a stack trace, never a silent fallback.
+ * @param {Error} error What loading the seeder and the app's modules failed with.
+ * @returns {never}
  */
 function cannotStart(error) {
   const known = error?.name === "DatabaseUnavailableError" || /^Invalid environment:/.test(error?.message ?? "");

@@ -1,4 +1,8 @@
-/** A database URL without its password, for messages and logs ("(not a URL)" when it is none). */
+/**
+ * A database URL without its password, for messages and logs ("(not a URL)" when it is none).
+ * @param {string} url
+ * @returns {string}
+ */
 export function redactUrl(url) {
   try {
     const parsed = new URL(url);

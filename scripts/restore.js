@@ -23,17 +23,26 @@ const force = args.includes("--force");
 const files = args.filter((arg) => !arg.startsWith("--"));
 const REQUIRED_TABLES = ["users", "recipes", "posts", "comments", "likes", "sessions"];
 
+/**
+ * @param {string} message
+ * @returns {never}
+ */
 function fail(message) {
   console.error(`Restore refused: ${message}`);
   process.exit(1);
 }
 
 if (files.length !== 1) fail("name one backup file: npm run restore -- data/backups/recipals-<timestamp>.db [--force]");
-const source = path.resolve(process.cwd(), files[0]);
+// Exactly one file, checked above.
+const source = path.resolve(process.cwd(), /** @type {string} */ (files[0]));
 if (!fs.existsSync(source) || !fs.statSync(source).isFile()) fail(`${source} is not a file.`);
 if (source === databasePath) fail("the backup is the database itself.");
 
-/** Problems with a database file, or null when it is a whole ReciPals database. */
+/**
+ * Problems with a database file, or null when it is a whole ReciPals database.
+ * @param {string} file
+ * @returns {string | null}
+ */
 function problemsWith(file) {
   let db;
   try {
@@ -51,7 +60,12 @@ function problemsWith(file) {
   }
 }
 
-/** Processes (other than this one) that have the database, its WAL or its shared memory open. */
+/**
+ * Processes (other than this one) that have the database, its WAL or its shared memory open;
+ * null where there is no /proc to look in.
+ * @param {string} file
+ * @returns {string[] | null}
+ */
 function processesUsing(file) {
   if (!fs.existsSync("/proc/self/fd")) return null;
   const targets = new Set([file, `${file}-wal`, `${file}-shm`].map((f) => (fs.existsSync(f) ? fs.realpathSync(f) : f)));

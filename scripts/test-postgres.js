@@ -18,6 +18,10 @@ if (!url) {
   process.exit(0);
 }
 
+/**
+ * @param {string} statement
+ * @returns {Promise<void>}
+ */
 async function admin(statement) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -32,6 +36,7 @@ const e2eDatabase = `recipals_e2e_${process.pid}`;
 const e2eUrl = new URL(url);
 e2eUrl.pathname = `/${e2eDatabase}`;
 
+/** @type {Array<[label: string, args: string[], env: { E2E_DATABASE_URL?: string, E2E_PORT?: string, E2E_DATA_DIR?: string }]>} */
 const steps = [
   ["unit and integration tests on PostgreSQL", ["vitest", "run"], {}],
   [

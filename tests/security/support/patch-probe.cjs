@@ -8,7 +8,7 @@ process.on("SIGUSR1", () => {
   const from = { paths: [process.cwd()] };
   const router = require.resolve("@remix-run/router", from);
   const data = require.resolve("@remix-run/server-runtime/dist/data.js", from);
-  const patched = (file) => fs.readFileSync(file, "utf8").includes("ReciPals patch");
+  const patched = (/** @type {string} */ file) => fs.readFileSync(file, "utf8").includes("ReciPals patch");
   const loaded = Object.keys(require.cache);
   const stats = require(router).UNSAFE_recipalsRouteMatching?.stats ?? null;
   const report = { router, data, routerLoaded: loaded.includes(router), dataLoaded: loaded.includes(data), routerPatched: patched(router), dataPatched: patched(data), stats };

@@ -26,11 +26,13 @@ import { isWrite, recordScopesQuery, type ChangeFeed, type DB, type Engine, type
 // written as "check, then write" in one transaction (the sign-in throttle, the last admin, the
 // next `seq`) hold across servers without a second, PostgreSQL-only version of each. Reads
 // never wait for it. Writes here are a few milliseconds; the bench measures what this costs.
-const WRITE_LOCK = CompiledQuery.raw("select pg_advisory_xact_lock(7245001)");
+// Tools that write to a live database (scripts/db-copy.js) take the same lock and send the same notice.
+export const WRITE_LOCK_SQL = "select pg_advisory_xact_lock(7245001)";
+export const NOTICE_CHANNEL = "recipals_changes";
+const WRITE_LOCK = CompiledQuery.raw(WRITE_LOCK_SQL);
 // The same, for a writer that named its page-cache scopes: the transaction-local setting tells
 // the content tables' triggers to leave `*` alone (migrations/20261125T0000-cache-scopes.ts).
-const WRITE_LOCK_SCOPED = CompiledQuery.raw("select pg_advisory_xact_lock(7245001), set_config('recipals.cache_scoped', 'on', true)");
-const NOTICE_CHANNEL = "recipals_changes";
+const WRITE_LOCK_SCOPED = CompiledQuery.raw(`${WRITE_LOCK_SQL}, set_config('recipals.cache_scoped', 'on', true)`);
 
 /** The database cannot be reached (down, restarting, network): pages and the API answer 503. */
 export class DatabaseUnavailableError extends Error {
