@@ -35,6 +35,8 @@ const EnvSchema = z
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
     // Where photos are kept: the uploads folder beside the database (disk), or an S3-compatible bucket.
     IMAGE_STORE: z.enum(["disk", "s3"]).default("disk"),
+    // The disk store's folder, when it is not `uploads` beside the database.
+    UPLOADS_DIR: z.string().min(1).optional(),
     S3_ENDPOINT: z.string().url().optional(),
     S3_BUCKET: z.string().min(1).optional(),
     S3_REGION: z.string().min(1).default("us-east-1"),

@@ -11,7 +11,7 @@ import { action as editorAction } from "~/routes/ReciPals.Editor.$rid";
 import { loader as uploadsLoader } from "~/routes/uploads.$file";
 import { db } from "~/server/db/connection.server";
 import { IMAGE_MESSAGES } from "~/server/media/images.server";
-import { setUploadsDir } from "~/server/media/storage.server";
+import { useSetting } from "../support/settings";
 
 import { requireRouteHandler } from "./support/routes";
 import { jsonRequest, makeWorld, ORIGIN, outcomeOf, type World } from "./support/world";
@@ -29,11 +29,11 @@ beforeAll(async () => {
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recipals-sec-uploads-"));
   uploads = path.join(scratch, "a", "b", "uploads");
   fs.mkdirSync(uploads, { recursive: true });
-  setUploadsDir(uploads);
+  useSetting("UPLOADS_DIR", uploads);
   w = await makeWorld();
 });
 afterAll(() => {
-  setUploadsDir(null);
+  useSetting("UPLOADS_DIR", undefined);
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 

@@ -6,10 +6,10 @@ import type { AppLoadContext } from "@remix-run/node";
 import { expect } from "vitest";
 
 import { db } from "~/server/db/connection.server";
-import { setUploadsDir } from "~/server/media/storage.server";
 
 import { CONTENT_TABLES } from "../../seed/test-support";
 import { ORIGIN } from "./helpers";
+import { useSetting } from "../support/settings";
 
 // Calling /api resource routes directly with built Requests , and checks every
 // answer must pass: JSON (or empty), CORS's Vary on it, and never a password or its hash.
@@ -113,10 +113,10 @@ export function useTempUploads(hooks: { beforeAll: (fn: () => void) => void; aft
   let dir = "";
   hooks.beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "recipals-api-"));
-    setUploadsDir(dir);
+    useSetting("UPLOADS_DIR", dir);
   });
   hooks.afterAll(() => {
-    setUploadsDir(null);
+    useSetting("UPLOADS_DIR", undefined);
     fs.rmSync(dir, { recursive: true, force: true });
   });
   return () => dir;

@@ -12,21 +12,24 @@ import * as userRoute from "~/routes/api.users.$id";
 import * as profileRoute from "~/routes/api.users.profile";
 import * as signinRoute from "~/routes/api.users.signin";
 import { streamJsonArray } from "~/server/api/entities.server";
-import { allowedOrigins, apiRoute, ApiError, readJsonObject, setAllowedOriginsForTests } from "~/server/http/api.server";
+import { allowedOrigins, apiRoute, ApiError, readJsonObject } from "~/server/http/api.server";
 import { LIST_BATCH } from "~/server/api/entities.server";
 import { BODY_LIMITS } from "~/server/http/body.server";
 import { db } from "~/server/db/connection.server";
-import { env } from "~/server/env.server";
 
 import { apiRequest, call, expectError, type RouteModule } from "./api-helpers";
 import { makeRecipeWithPost } from "./factories";
 import { makeUser, signedInCookie } from "./helpers";
+import { useSetting } from "../support/settings";
 
 const CLIENT = "http://localhost:5173";
 const FOREIGN = "https://evil.example";
 
-beforeAll(() => setAllowedOriginsForTests([CLIENT, "http://127.0.0.1:5173"]));
-afterAll(() => setAllowedOriginsForTests(null));
+let restoreOrigins = () => {};
+beforeAll(() => {
+  restoreOrigins = useSetting("ALLOWED_ORIGINS", [CLIENT, "http://127.0.0.1:5173"]);
+});
+afterAll(() => restoreOrigins());
 
 function expectCors(headers: Headers, origin: string | null) {
   expect(headers.get("Vary")).toMatch(/Origin/);
@@ -35,11 +38,11 @@ function expectCors(headers: Headers, origin: string | null) {
 }
 
 describe("CORS", () => {
-  it("reads the allowed origins from ALLOWED_ORIGINS unless a test overrides them", () => {
-    setAllowedOriginsForTests(null);
-    expect(allowedOrigins()).toBe(env.ALLOWED_ORIGINS);
-    setAllowedOriginsForTests([CLIENT, "http://127.0.0.1:5173"]);
+  it("reads the allowed origins from ALLOWED_ORIGINS", () => {
     expect(allowedOrigins()).toEqual([CLIENT, "http://127.0.0.1:5173"]);
+    const restore = useSetting("ALLOWED_ORIGINS", []);
+    expect(allowedOrigins()).toEqual([]);
+    restore();
   });
 
   it("answers an allowed origin with credentials on successes and on every kind of error", async () => {

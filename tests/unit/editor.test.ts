@@ -15,18 +15,19 @@ import { createRecipeWithPost } from "~/server/queries/recipe-writes.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { RATE_LIMITS } from "~/server/auth/limits.server";
 import { nextSeq, nowIso, todayDate } from "~/server/queries/seq.server";
-import { setUploadsDir, storedNameOf } from "~/server/media/storage.server";
+import { storedNameOf } from "~/server/media/storage.server";
 import { validateRecipeDraft } from "~/server/validation/recipe.server";
 
 import { dataOf, expectRedirect, getRequest, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "./helpers";
+import { useSetting } from "../support/settings";
 
 let uploads: string;
 beforeAll(() => {
   uploads = fs.mkdtempSync(path.join(os.tmpdir(), "recipals-editor-"));
-  setUploadsDir(uploads);
+  useSetting("UPLOADS_DIR", uploads);
 });
 afterAll(() => {
-  setUploadsDir(null);
+  useSetting("UPLOADS_DIR", undefined);
   fs.rmSync(uploads, { recursive: true, force: true });
 });
 

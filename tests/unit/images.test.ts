@@ -11,17 +11,18 @@ import { db } from "~/server/db/connection.server";
 import { imageDecodes, IMAGE_MESSAGES, ImageError, isStoredImageUrl, processImage, storeImage } from "~/server/media/images.server";
 import { deleteImageIfUnreferenced, sweepOrphanUploads } from "~/server/media/uploads.server";
 import { FormReadError, readMultipartForm, readMultipartFormLenient, UPLOAD_MESSAGES } from "~/server/http/multipart.server";
-import { setUploadsDir, storedNameOf, uploadsDir } from "~/server/media/storage.server";
+import { storedNameOf, uploadsDir } from "~/server/media/storage.server";
 
 import { makeUser, routeArgs } from "./helpers";
+import { useSetting } from "../support/settings";
 
 let dir: string;
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "recipals-images-"));
-  setUploadsDir(dir);
+  useSetting("UPLOADS_DIR", dir);
 });
 afterAll(() => {
-  setUploadsDir(null);
+  useSetting("UPLOADS_DIR", undefined);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -321,8 +322,8 @@ describe("serving uploads", () => {
   });
 
   it("keeps uploads under the data directory by default", () => {
-    setUploadsDir(null);
+    useSetting("UPLOADS_DIR", undefined);
     expect(uploadsDir()).toMatch(/[\\/]uploads$/);
-    setUploadsDir(dir);
+    useSetting("UPLOADS_DIR", dir);
   });
 });

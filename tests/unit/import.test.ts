@@ -19,10 +19,10 @@ import { ImportError, importRecipe, IMPORT_MESSAGES, type ImportOptions } from "
 import { findRecipeJsonLd } from "~/server/import/json-ld.server";
 import { durationText } from "~/server/import/text.server";
 import { RATE_LIMITS } from "~/server/auth/limits.server";
-import { setUploadsDir } from "~/server/media/storage.server";
 import { IMPORT_LINK_MESSAGES } from "~/server/validation/import.server";
 
 import { dataOf, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "./helpers";
+import { useSetting } from "../support/settings";
 
 // Import by link against a stub page server on 127.0.0.1, started here. The stub is a private
 // address, so the happy paths pass `allowPrivate` (what IMPORT_ALLOW_PRIVATE=1 does for e2e) and
@@ -137,10 +137,10 @@ afterAll(async () => {
 let uploads: string;
 beforeAll(() => {
   uploads = fs.mkdtempSync(path.join(os.tmpdir(), "recipals-import-"));
-  setUploadsDir(uploads);
+  useSetting("UPLOADS_DIR", uploads);
 });
 afterAll(() => {
-  setUploadsDir(null);
+  useSetting("UPLOADS_DIR", undefined);
   fs.rmSync(uploads, { recursive: true, force: true });
 });
 

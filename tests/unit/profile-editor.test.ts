@@ -12,9 +12,9 @@ import { db } from "~/server/db/connection.server";
 import { env } from "~/server/env.server";
 import { getUserProfile, verifyLogin } from "~/server/queries/users.server";
 import { RATE_LIMITS } from "~/server/auth/limits.server";
-import { setUploadsDir } from "~/server/media/storage.server";
 
 import { dataOf, expectRedirect, getRequest, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "./helpers";
+import { useSetting } from "../support/settings";
 
 const editPath = (uid: string) => `/ReciPals/Account/Profile/${encodeURIComponent(uid)}/Edit`;
 const profilePath = (uid: string) => `/ReciPals/Account/Profile/${encodeURIComponent(uid)}`;
@@ -30,10 +30,10 @@ interface Failure {
 let uploads: string;
 beforeAll(() => {
   uploads = fs.mkdtempSync(path.join(os.tmpdir(), "recipals-profile-uploads-"));
-  setUploadsDir(uploads);
+  useSetting("UPLOADS_DIR", uploads);
 });
 afterAll(() => {
-  setUploadsDir(null);
+  useSetting("UPLOADS_DIR", undefined);
   fs.rmSync(uploads, { recursive: true, force: true });
 });
 afterEach(() => {

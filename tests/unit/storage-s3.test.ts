@@ -22,7 +22,6 @@ import {
   imageStoreKind,
   listStoredFiles,
   setImageStore,
-  setUploadsDir,
   storedNameOf,
   type ImageStoreChoice,
 } from "~/server/media/storage.server";
@@ -31,6 +30,7 @@ import { startS3Server, type S3TestServer } from "../support/s3rver";
 import { call, PNG_DATA_URL, snapshot } from "./api-helpers";
 import { makeRecipeWithPost } from "./factories";
 import { dataOf, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "./helpers";
+import { useSetting } from "../support/settings";
 
 // Photos in an S3 bucket (IMAGE_STORE=s3) on a real S3-compatible server (s3rver), never a mock:
 // the pipeline writes there, /uploads/ serves from there (or redirects to S3_PUBLIC_URL), the
@@ -69,14 +69,14 @@ beforeAll(async () => {
     credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
   });
   diskUploads = fs.mkdtempSync(path.join(os.tmpdir(), "recipals-s3-disk-"));
-  setUploadsDir(diskUploads);
+  useSetting("UPLOADS_DIR", diskUploads);
   setImageStore(storeOn(s3));
 });
 afterEach(() => setImageStore(storeOn(s3)));
 afterAll(async () => {
   process.off("warning", keepWarning);
   setImageStore(null);
-  setUploadsDir(null);
+  useSetting("UPLOADS_DIR", undefined);
   probe?.destroy();
   await s3?.stop();
   fs.rmSync(diskUploads, { recursive: true, force: true });

@@ -66,16 +66,9 @@ export function errorResponse(error: ApiError): Response {
 // ---------------------------------------------------------------------------------------------
 // CORS
 
-let originsOverride: readonly string[] | null = null;
-
 /** The origins whose pages may call the API with credentials (ALLOWED_ORIGINS). */
 export function allowedOrigins(): readonly string[] {
-  return originsOverride ?? env.ALLOWED_ORIGINS;
-}
-
-/** For tests: use this list instead of ALLOWED_ORIGINS (null restores it). */
-export function setAllowedOriginsForTests(origins: readonly string[] | null): void {
-  originsOverride = origins;
+  return env.ALLOWED_ORIGINS;
 }
 
 function allowedOrigin(request: Request): string | null {

@@ -20,16 +20,9 @@ export const UPLOADS_URL_PREFIX = "/uploads/";
 /** `<64 hex>.webp` (main) or `<64 hex>.card.webp` (card variant); nothing else is ever served or accepted. */
 const STORED_NAME = /^([0-9a-f]{64})(\.card)?\.webp$/;
 
-let uploadsDirOverride: string | null = null;
-
-/** Where uploads live on disk: `${dataDir()}/uploads`, unless a test or tool points it elsewhere. */
+/** Where uploads live on disk: UPLOADS_DIR, else `uploads` beside the database. */
 export function uploadsDir(): string {
-  return uploadsDirOverride ?? path.join(dataDir(), "uploads");
-}
-
-/** For tests and tools: keep uploads in another folder (null restores the default). */
-export function setUploadsDir(dir: string | null): void {
-  uploadsDirOverride = dir;
+  return env.UPLOADS_DIR ?? path.join(dataDir(), "uploads");
 }
 
 export function isStoredName(name: string): boolean {

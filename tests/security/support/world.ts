@@ -11,7 +11,7 @@ import { follow } from "~/server/queries/follows.server";
 import { setPostLiked } from "~/server/queries/likes.server";
 import { setRecipeSaved } from "~/server/queries/saved.server";
 import { createUser, type Role } from "~/server/queries/users.server";
-import { setUploadsDir } from "~/server/media/storage.server";
+import { useSetting } from "../../support/settings";
 
 import { CONTENT_TABLES } from "../../../seed/test-support";
 import { makeRecipeWithPost } from "../../unit/factories";
@@ -26,10 +26,10 @@ export function useScratchUploads(): void {
   let dir = "";
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "recipals-sec-uploads-"));
-    setUploadsDir(dir);
+    useSetting("UPLOADS_DIR", dir);
   });
   afterAll(() => {
-    setUploadsDir(null);
+    useSetting("UPLOADS_DIR", undefined);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 }
