@@ -259,13 +259,16 @@ test.describe("profile editor", () => {
   });
 
   test("a new password works for the next sign-in; the old one does not", async ({ page }) => {
+    // Five deliberately slow password hashes (sign-up, the save's check and new hash, two sign-ins,
+    // up to a few seconds each on two busy cores): three times the usual time.
+    test.slow();
     // The subject is signing in with a password: the account gets a real hash of PASSWORD first.
     const me = await signUp(page, "rekey", { password: PASSWORD });
     await page.goto(`${profileUrl(me.id)}/Edit`);
     await page.getByLabel("Password", { exact: true }).fill("my new password");
     await page.getByLabel("Current Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Save" }).click();
-    await expect(page).toHaveURL(profileUrl(me.id));
+    await expect(page).toHaveURL(profileUrl(me.id), { timeout: 20_000 });
     await signOut(page);
 
     await page.goto("/ReciPals/Account/Login");
