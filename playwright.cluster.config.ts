@@ -4,14 +4,14 @@ import { chromiumLaunch } from "./tests/support/chromium";
 
 // The cluster tests (tests/cluster/): two app servers behind nginx on one database and one photo
 // store, started once by the global setup (CLUSTER_DB=postgres|sqlite, CLUSTER_IMAGES=s3|disk;
-// see tests/cluster/harness.ts). The tests share that one cluster and one of them kills a
+// see tests/support/cluster.ts). The tests share that one cluster and one of them kills a
 // server, so they run one at a time. The address of the balancer is only known once the cluster
-// is up: tests/cluster/fixtures.ts gives it to them as baseURL.
+// is up: tests/support/cluster-fixtures.ts gives it to them as baseURL.
 
 
 export default defineConfig({
   testDir: "tests/cluster",
-  globalSetup: "./tests/cluster/global-setup.ts",
+  globalSetup: "./tests/support/cluster-global-setup.ts",
   workers: 1,
   fullyParallel: false,
   retries: 0,

@@ -1,6 +1,6 @@
 import { defineConfig } from "@playwright/test";
 
-import { E2E_DATA, E2E_PORT as PORT, e2eServerEnv } from "./tests/e2e/server-env";
+import { E2E_DATA, E2E_PORT as PORT, e2eServerEnv } from "./tests/support/e2e-server";
 import { chromiumLaunch } from "./tests/support/chromium";
 
 process.env.E2E_DATA_DIR = E2E_DATA;

@@ -29,7 +29,7 @@ export default defineConfig({
     },
     exclude: ["**/node_modules/**", ...(onPostgres ? SQLITE_ONLY : [])],
     globalSetup: onPostgres ? ["tests/support/postgres-global.ts"] : [],
-    setupFiles: ["tests/support/postgres-file.ts", "tests/unit/setup.ts"],
+    setupFiles: ["tests/support/postgres-file.ts", "tests/support/vitest-setup.ts"],
     testTimeout: 20_000,
   },
 });

@@ -524,7 +524,7 @@ function nginxBinary() {
 }
 
 /**
- * The balancer, as tests/cluster/harness.ts starts it (config, temp folders and logs in our temp
+ * The balancer, as tests/support/cluster.ts starts it (config, temp folders and logs in our temp
  * folder, `user root` when run as root), but tuned to stay out of the way: one worker, kept-alive
  * connections to the servers, no access log.
  */

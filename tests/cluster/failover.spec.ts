@@ -1,8 +1,8 @@
 import net from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 
-import { FAIL_TIMEOUT_SECONDS, isAlive, readState, startAppServer, writeState } from "./harness";
-import { directUrl, expect, getJson, newUser, other, storedCommentTexts, test, uniqueName, upstreamOf, type ServerName } from "./fixtures";
+import { FAIL_TIMEOUT_SECONDS, isAlive, readState, startAppServer, writeState } from "../support/cluster";
+import { directUrl, expect, getJson, newUser, other, storedCommentTexts, test, uniqueName, upstreamOf, type ServerName } from "../support/cluster-fixtures";
 
 // 5. One server is killed (SIGKILL: no goodbye, requests in flight cut off) in the middle of a load
 // of writes from several clients through the balancer. The balancer keeps answering: every

@@ -12,7 +12,7 @@ import {
   upstreamOf,
   type ClusterState,
   type ServerName,
-} from "./fixtures";
+} from "../support/cluster-fixtures";
 
 // 2. A like and a comment made through one server show at once through the other: to the
 // signed-in user, and to a visitor without cookies, whose pages and API reads come from each

@@ -1,7 +1,7 @@
 import { HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import sharp from "sharp";
 
-import { createRecipeInEditor, directUrl, expect, getJson, newUser, other, signIn, test, uniqueName, type ClusterState } from "./fixtures";
+import { createRecipeInEditor, directUrl, expect, getJson, newUser, other, signIn, test, uniqueName, type ClusterState } from "../support/cluster-fixtures";
 
 // 3. A photo uploaded through one server is served by the other: the recipe editor's photo goes
 // in through the balancer, and the other server, asked directly on its own port, answers the same

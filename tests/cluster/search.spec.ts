@@ -1,4 +1,4 @@
-import { createRecipeInEditor, expect, gotoOn, newUser, other, servedFromPageCache, signIn, test, upstreamOf, type ServerName } from "./fixtures";
+import { createRecipeInEditor, expect, gotoOn, newUser, other, servedFromPageCache, signIn, test, upstreamOf, type ServerName } from "../support/cluster-fixtures";
 
 // 4. A recipe created through one server is found by search on the other: signed in, and by a
 // visitor whose search page the other server had already kept in its page cache (with no

@@ -1,4 +1,4 @@
-import { expect, gotoOn, newUser, other, signIn, test, upstreamOf, type ServerName } from "./fixtures";
+import { expect, gotoOn, newUser, other, signIn, test, upstreamOf, type ServerName } from "../support/cluster-fixtures";
 
 // 1. A session started on one server is good on the other: sign in through the balancer, then
 // keep loading signed-in pages while round robin alternates the servers, and sign out on one.

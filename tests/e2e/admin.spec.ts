@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 
-import { ADMIN, SEEDED_USER, botPostFor, signInAs, signInNewUser } from "./utils";
+import { ADMIN, SEEDED_USER, botPostFor, signInAs, signInNewUser } from "../support/e2e";
 
 test.describe("admin guard", () => {
   test("visitors go to Login and USERs go Home", async ({ page }) => {

@@ -3,7 +3,7 @@ import http from "node:http";
 
 import { expect, test, type APIRequestContext, type APIResponse } from "@playwright/test";
 
-import { botPostFor, readDb, SEEDED_USER, uniqueName } from "./utils";
+import { botPostFor, readDb, SEEDED_USER, uniqueName } from "../support/e2e";
 
 // The JSON API end to end, over real HTTP against the production server (scripts/server.js):
 // cookies, streaming lists, the cross-site guard and JSON errors. The calls are the ones the

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 
-import { SEEDED_USER, signInWithForm, uniqueName } from "./utils";
+import { SEEDED_USER, signInWithForm, uniqueName } from "../support/e2e";
 
 test.describe("login", () => {
   test("signs in with Enter and lands on Home, signed in", async ({ page }) => {

@@ -6,8 +6,8 @@ import { expect, test, type Page } from "@playwright/test";
 
 import { cameraPhoto } from "../support/photos";
 
-import { e2eServerEnv } from "./server-env";
-import { ADMIN, botPostFor, failOnBrowserErrors, readDb, signInAs, signInNewUser } from "./utils";
+import { e2eServerEnv } from "../support/e2e-server";
+import { ADMIN, botPostFor, failOnBrowserErrors, readDb, signInAs, signInNewUser } from "../support/e2e";
 
 // Answers the server gives before any route runs (app/server/http/early-answers.server.ts): the upload
 // queue full, a body over its route's limit, a post from another site, NUL in an address. With

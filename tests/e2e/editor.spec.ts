@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import sharp from "sharp";
 
-import { ADMIN, readDb, SEEDED_USER, signInAs, uniqueName } from "./utils";
+import { ADMIN, readDb, SEEDED_USER, signInAs, uniqueName } from "../support/e2e";
 
 // The recipe editor end to end, once with JavaScript and once without (playwright.config.ts
 // projects). Without JavaScript every row button is a round trip that re-renders the draft.

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 import sharp from "sharp";
 
-import { readDb, SEEDED_USER, signInAs, signInNewUser } from "./utils";
+import { readDb, SEEDED_USER, signInAs, signInNewUser } from "../support/e2e";
 
 // What we add beyond the original (docs/rules.md), past the recipe page: import by link, saved recipes offline (service worker and
 // manifest), profile Atom feeds, share tags on the profile and post viewer. The import reads a

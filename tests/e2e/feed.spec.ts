@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 
-import { botPostFor, openPage, signInNewUser } from "./utils";
+import { botPostFor, openPage, signInNewUser } from "../support/e2e";
 
 test.describe("home feed", () => {
   test("renders a page of posts in the HTML and loads more", async ({ page, javaScriptEnabled }) => {

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 
-import { ADMIN, SEEDED_USER, signInAs } from "./utils";
+import { ADMIN, SEEDED_USER, signInAs } from "../support/e2e";
 
 // How every page looks at a phone's and a laptop's width (docs/design.md): nothing scrolls
 // sideways, the main column keeps its width whatever the page holds, every image has fixed

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 
-import { ADMIN, SEEDED_USER, readDb, signInAs, signInWithForm } from "./utils";
+import { ADMIN, SEEDED_USER, readDb, signInAs, signInWithForm } from "../support/e2e";
 
 const mainNav = (page: Page) => page.getByRole("navigation", { name: "Main" });
 

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 
 import { expect, test, type BrowserContext, type Locator, type Page } from "@playwright/test";
 
-import { createUser, failOnBrowserErrors, openPage, signInAs, signInNewUser, uniqueName, writeDb, type E2EUser } from "./utils";
+import { createUser, failOnBrowserErrors, openPage, signInAs, signInNewUser, uniqueName, writeDb, type E2EUser } from "../support/e2e";
 
 // Notifications and the shopping list (docs/rules.md "Notifications", "Shopping list"), once with
 // JavaScript and once without. Every test makes its own people, recipes and lists (the database

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 
 import { cameraPhoto } from "../support/photos";
 
-import { failOnBrowserErrors, readDb, signInNewUser, uniqueName } from "./utils";
+import { failOnBrowserErrors, readDb, signInNewUser, uniqueName } from "../support/e2e";
 
 // The two forms that carry photos, with what people really send: a 2 MB phone photo and a large
 // PNG. With JavaScript the browser posts to the page's `.data` address, which once got the small

@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 
-import { createUser, failOnBrowserErrors, readDb, SEEDED_USER, signInAs, signInNewUser, signInWithForm } from "./utils";
+import { createUser, failOnBrowserErrors, readDb, SEEDED_USER, signInAs, signInNewUser, signInWithForm } from "../support/e2e";
 
 // Profiles, follows and the profile editor. Every test makes its own users (written straight
 // into the database, signed in with a session fixture: sign-up and sign-in have their own

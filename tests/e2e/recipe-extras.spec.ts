@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 
-import { openPage, readDb, signInNewUser } from "./utils";
+import { openPage, readDb, signInNewUser } from "../support/e2e";
 
 test.describe("share previews and structured data", () => {
   test("seeded recipe pages carry Recipe JSON-LD matching the recipe, and Open Graph tags", async ({ request, baseURL }) => {

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 
-import { botPostFor, readDb, signInNewUser } from "./utils";
+import { botPostFor, readDb, signInNewUser } from "../support/e2e";
 
 // The app under its Content-Security-Policy in a real browser: no CSP violation on any page,
 // hydration and client navigation still work, stored markup never runs, the app cannot be

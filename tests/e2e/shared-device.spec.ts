@@ -1,6 +1,6 @@
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 
-import { failOnBrowserErrors, signInNewUser, type E2EUser } from "./utils";
+import { failOnBrowserErrors, signInNewUser, type E2EUser } from "../support/e2e";
 
 // A shared computer (docs/rules.md#personal-answers): what one person saw must not be shown to the
 // next. Signed-in pages are stored by no cache (`Cache-Control: private, no-store`), signing out

@@ -8,9 +8,9 @@ import { action as profileEditAction } from "~/routes/ReciPals.Account.Profile.$
 import { db } from "~/server/db/connection.server";
 import { THROTTLE, THROTTLE_MESSAGE } from "~/server/auth/limits.server";
 
-import { requireRouteHandler } from "./support/routes";
-import { jsonRequest, outcomeOf, quickUser } from "./support/world";
-import { formRequest } from "../unit/helpers";
+import { requireRouteHandler } from "../support/server/routes";
+import { jsonRequest, outcomeOf, quickUser } from "../support/server/world";
+import { formRequest } from "../support/app";
 
 // The admin secret is a password: a USER guessing it from the profile editor (or the API's
 // PUT /api/users/{id}) is held to the sign-in limits — after 5 wrong guesses every try is

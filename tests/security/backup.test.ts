@@ -5,8 +5,8 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { emptyLedger, writeLoad, type Ledger, type LoadUser } from "./support/load";
-import { childEnv, request, ROOT, seededDatabase, SEEDED, SEEDED_2, signIn, startServer, stopAllServers, tempDir } from "./support/server";
+import { emptyLedger, writeLoad, type Ledger, type LoadUser } from "../support/server/load";
+import { childEnv, request, ROOT, seededDatabase, SEEDED, SEEDED_2, signIn, startServer, stopAllServers, tempDir } from "../support/server/server";
 
 // Backups (issue 10 item 6): `npm run backup` copies the database with SQLite's online backup
 // while the server takes writes, keeping the newest BACKUP_KEEP; `npm run restore` refuses while

@@ -6,8 +6,8 @@ import SQLite from "better-sqlite3";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { emptyLedger, usersOf, verifyDatabase, writeLoad } from "./support/load";
-import { request, seededDatabase, startServer, stopAllServers, tempDir, type RunningServer } from "./support/server";
+import { emptyLedger, usersOf, verifyDatabase, writeLoad } from "../support/server/load";
+import { request, seededDatabase, startServer, stopAllServers, tempDir, type RunningServer } from "../support/server/server";
 
 // Durability (issue 10 item 5), with real processes on loopback: acknowledged writes survive a
 // SIGKILL in the middle of a write load; SIGTERM lets in-flight requests finish and closes the

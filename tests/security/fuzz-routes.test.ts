@@ -8,8 +8,8 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { CONTENT_TABLES } from "../../seed/test-support";
-import { NASTY, nastyString } from "./support/nasty";
-import { discoverRoutes, routePattern, type DiscoveredRoute } from "./support/world";
+import { NASTY, nastyString } from "../support/server/nasty";
+import { discoverRoutes, routePattern, type DiscoveredRoute } from "../support/server/world";
 import {
   ADMIN_PASSWORD,
   MEMORY_PROBE,
@@ -24,7 +24,7 @@ import {
   stopAllServers,
   tempDir,
   type RunningServer,
-} from "./support/server";
+} from "../support/server/server";
 
 // One cheap request can never stop the server, and hostile bodies change nothing. Against a real
 // scripts/server.js process (NODE_ENV=production, loopback, a copy of the seeded sample data),

@@ -20,7 +20,7 @@ import {
   stopAllServers,
   tempDir,
   type RunningServer,
-} from "./support/server";
+} from "../support/server/server";
 
 // Over real HTTP against scripts/server.js: the admin guard answers a USER's form post with 403
 // and a page that says why (not a redirect Home), and one definition of "personal request" holds

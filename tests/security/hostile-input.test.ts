@@ -19,9 +19,9 @@ import { db } from "~/server/db/connection.server";
 import { commitSignupDraft } from "~/server/auth/session.server";
 import { PROFILE_TAGS } from "~/lib/tags";
 
-import { formRequest } from "../unit/helpers";
-import { expectSafeAnswer, nastyJson, nastyString, REDIRECT_ATTACKS, sometimesSane } from "./support/nasty";
-import { discoverRoutes, jsonRequest, makeWorld, ORIGIN, outcomeOf, useScratchUploads, type World } from "./support/world";
+import { formRequest } from "../support/app";
+import { expectSafeAnswer, nastyJson, nastyString, REDIRECT_ATTACKS, sometimesSane } from "../support/server/nasty";
+import { discoverRoutes, jsonRequest, makeWorld, ORIGIN, outcomeOf, useScratchUploads, type World } from "../support/server/world";
 
 // Hostile input (issue 10 item 4): fast-check throws random and nasty strings at every form
 // action and every JSON endpoint. The contract: never a 5xx (the test setup also fails on any

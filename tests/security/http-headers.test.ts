@@ -22,7 +22,7 @@ import {
   tempDir,
   type HttpResult,
   type RunningServer,
-} from "./support/server";
+} from "../support/server/server";
 
 // Over real HTTP against scripts/server.js (NODE_ENV=production, loopback): the cross-site
 // guard, the Content-Security-Policy and its nonce, the other security headers, cookie flags,

@@ -3,8 +3,8 @@ import fs from "node:fs";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { BOT_COUNT, botPost, botRecipe, emptyLedger, usersOf, verifyDatabase, writeLoad, type Ledger, type LoadUser } from "./support/load";
-import { form, MEMORY_PROBE, probeMemory, rssMb, seededDatabase, startServer, stopAllServers, tempDir, type RunningServer } from "./support/server";
+import { BOT_COUNT, botPost, botRecipe, emptyLedger, usersOf, verifyDatabase, writeLoad, type Ledger, type LoadUser } from "../support/server/load";
+import { form, MEMORY_PROBE, probeMemory, rssMb, seededDatabase, startServer, stopAllServers, tempDir, type RunningServer } from "../support/server/server";
 
 // Load held (issue 10 item 7): 50 connections on loopback for LOAD_SECONDS (default 10; the issue's
 // figure is 30), reads and writes mixed. Ends with zero 5xx, every acknowledged write in the

@@ -4,7 +4,7 @@ import { db } from "~/server/db/connection.server";
 import { addRecipeToList } from "~/server/services/shopping.server";
 import { commitSignupDraft } from "~/server/auth/session.server";
 
-import { formRequest, uniqueUsername } from "../unit/helpers";
+import { formRequest, uniqueUsername } from "../support/app";
 import {
   ACTORS,
   diff,
@@ -21,7 +21,7 @@ import {
   type Table,
   type World,
   useScratchUploads,
-} from "./support/world";
+} from "../support/server/world";
 
 // The permission matrix (docs/rules.md#who-may-do-what): every route module that exports an `action` —
 // found by reading app/routes, so a new one cannot be forgotten — is called as a visitor,

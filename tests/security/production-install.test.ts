@@ -4,7 +4,7 @@ import path from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { BUILD_DIR, childEnv, ensureBuild, freePort, request, ROOT, seededDatabase, stopAllServers, tempDir, type RunningServer } from "./support/server";
+import { BUILD_DIR, childEnv, ensureBuild, freePort, request, ROOT, seededDatabase, stopAllServers, tempDir, type RunningServer } from "../support/server/server";
 
 // A production install serves the patched framework (patches/README.md): `npm install --omit=dev`
 // in a folder holding only what a deployment holds (package files, patches, scripts, public and a
@@ -37,7 +37,7 @@ function run(command: string, args: string[], cwd: string, timeoutMs: number): P
 /** The server of the production install, with the probe that reports which patches it loaded. */
 async function startInstalled(env: Record<string, string> = {}): Promise<RunningServer & { report: () => Promise<PatchReport> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--require", path.join(ROOT, "tests/security/support/patch-probe.cjs"), "scripts/server.js"], {
+  const child = spawn(process.execPath, ["--require", path.join(ROOT, "tests/support/server/patch-probe.cjs"), "scripts/server.js"], {
     cwd: dir,
     env: childEnv({ DATABASE_PATH: databasePath, PORT: String(port), RECIPALS_BUILD_DIR: "build", ...env }),
     stdio: ["ignore", "pipe", "pipe"],

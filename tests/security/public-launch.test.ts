@@ -4,7 +4,7 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { postForm, prepareFreshDatabase, request, startServer, stopAllServers, tempDir, type HttpResult, type RunningServer } from "./support/server";
+import { postForm, prepareFreshDatabase, request, startServer, stopAllServers, tempDir, type HttpResult, type RunningServer } from "../support/server/server";
 
 // Round 3, attacked from outside: a production server prepared the way `npm start` prepares one on
 // a new machine (no SEED_USER_PASSWORD), then flooded with sign-ups, its sessions counted around a

@@ -16,7 +16,7 @@ import {
   tempDir,
   untilIdle,
   type RunningServer,
-} from "./support/server";
+} from "../support/server/server";
 
 // Clients that ask for a long answer and then read nothing (a slow phone, or someone holding
 // connections open on purpose) must not make the server hold that answer per connection: it

@@ -13,9 +13,9 @@ import { db } from "~/server/db/connection.server";
 import { IMAGE_MESSAGES } from "~/server/media/images.server";
 import { useSetting } from "../support/settings";
 
-import { requireRouteHandler } from "./support/routes";
-import { jsonRequest, makeWorld, ORIGIN, outcomeOf, type World } from "./support/world";
-import { messageOf } from "./support/nasty";
+import { requireRouteHandler } from "../support/server/routes";
+import { jsonRequest, makeWorld, ORIGIN, outcomeOf, type World } from "../support/server/world";
+import { messageOf } from "../support/server/nasty";
 
 // Hostile uploads (issue 10 item 4): truncated images, a decompression bomb, SVG with script,
 // a polyglot, an oversized file and file names that are paths — through the recipe editor, the

@@ -4,7 +4,7 @@ import path from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { postForm, request, seededDatabase, SEEDED_2, signIn, startServer, stopAllServers, tempDir, type RunningServer } from "./support/server";
+import { postForm, request, seededDatabase, SEEDED_2, signIn, startServer, stopAllServers, tempDir, type RunningServer } from "../support/server/server";
 
 // WEB_CONCURRENCY=2 (app/server/runtime/serve.server.ts, serve()): two worker processes share the port and the
 // database file. What one worker writes, the other shows at once — shared page caches included

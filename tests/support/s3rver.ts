@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 //
 // The AWS SDK warns once per process, through process.emitWarning, that its releases after early
 // 2027 need Node 22; Node prints warnings with console.error, which fails a test
-// (tests/unit/setup.ts). The SDK skips the warning when this variable is "true"
+// (tests/support/vitest-setup.ts). The SDK skips the warning when this variable is "true"
 // (@aws-sdk/core, emitWarningIfUnsupportedVersion). Set here, before any S3 client exists; child
 // processes started by a test inherit it.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";

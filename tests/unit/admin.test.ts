@@ -11,8 +11,8 @@ import { action as usersAction, loader as usersLoader } from "~/routes/ReciPals.
 import { db } from "~/server/db/connection.server";
 import { verifyLogin } from "~/server/queries/users.server";
 
-import { makeRecipeWithPost } from "./factories";
-import { dataOf, expectRedirect, formRequest, getRequest, makeUser, routeArgs, settle, signedInCookie } from "./helpers";
+import { makeRecipeWithPost } from "../support/factories";
+import { dataOf, expectRedirect, formRequest, getRequest, makeUser, routeArgs, settle, signedInCookie } from "../support/app";
 
 type U = Awaited<ReturnType<typeof makeUser>>;
 let admin: U, user: U, adminCookie: string, userCookie: string;

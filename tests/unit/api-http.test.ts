@@ -17,9 +17,9 @@ import { LIST_BATCH } from "~/server/api/entities.server";
 import { BODY_LIMITS } from "~/server/http/body.server";
 import { db } from "~/server/db/connection.server";
 
-import { apiRequest, call, expectError, type RouteModule } from "./api-helpers";
-import { makeRecipeWithPost } from "./factories";
-import { makeUser, signedInCookie } from "./helpers";
+import { apiRequest, call, expectError, type RouteModule } from "../support/api";
+import { makeRecipeWithPost } from "../support/factories";
+import { makeUser, signedInCookie } from "../support/app";
 import { useSetting } from "../support/settings";
 
 const CLIENT = "http://localhost:5173";

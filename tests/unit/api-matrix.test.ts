@@ -18,9 +18,9 @@ import { setPostLiked } from "~/server/queries/likes.server";
 import { setRecipeSaved } from "~/server/queries/saved.server";
 import { db } from "~/server/db/connection.server";
 
-import { call, snapshot, type RouteModule } from "./api-helpers";
-import { follow, makeRecipeWithPost } from "./factories";
-import { makeUser, signedInCookie, uniqueUsername } from "./helpers";
+import { call, snapshot, type RouteModule } from "../support/api";
+import { follow, makeRecipeWithPost } from "../support/factories";
+import { makeUser, signedInCookie, uniqueUsername } from "../support/app";
 
 // The permission matrix (docs/rules.md#who-may-do-what): every mutating endpoint, asked by a visitor, another USER,
 // the owner and an ADMIN. A refused request answers its status with a JSON message and changes

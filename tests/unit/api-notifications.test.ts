@@ -6,9 +6,9 @@ import { db } from "~/server/db/connection.server";
 import { setFollowing } from "~/server/services/follows.server";
 import { setLike } from "~/server/services/interactions.server";
 
-import { call } from "./api-helpers";
-import { makeRecipeWithPost } from "./factories";
-import { makeUser, signedInCookie } from "./helpers";
+import { call } from "../support/api";
+import { makeRecipeWithPost } from "../support/factories";
+import { makeUser, signedInCookie } from "../support/app";
 
 // GET /api/notifications and POST /api/notifications/read (docs/rules.md#notifications): the
 // caller's own notifications, in the API's JSON conventions; no one reads or marks anyone else's.

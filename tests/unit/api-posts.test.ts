@@ -8,9 +8,9 @@ import { db } from "~/server/db/connection.server";
 import { addComment } from "~/server/queries/comments.server";
 import { setPostLiked } from "~/server/queries/likes.server";
 
-import { call, expectError, PNG_DATA_URL, snapshot, useTempUploads } from "./api-helpers";
-import { makeRecipeWithPost } from "./factories";
-import { makeUser, signedInCookie } from "./helpers";
+import { call, expectError, PNG_DATA_URL, snapshot, useTempUploads } from "../support/api";
+import { makeRecipeWithPost } from "../support/factories";
+import { makeUser, signedInCookie } from "../support/app";
 
 useTempUploads({ beforeAll, afterAll });
 

@@ -12,9 +12,9 @@ import * as userRoute from "~/routes/api.users.$id";
 import { db } from "~/server/db/connection.server";
 import { RATE_LIMITS } from "~/server/auth/limits.server";
 
-import { call, expectError, PNG_DATA_URL, snapshot, useTempUploads } from "./api-helpers";
-import { makeRecipeWithPost } from "./factories";
-import { makeUser, signedInCookie } from "./helpers";
+import { call, expectError, PNG_DATA_URL, snapshot, useTempUploads } from "../support/api";
+import { makeRecipeWithPost } from "../support/factories";
+import { makeUser, signedInCookie } from "../support/app";
 
 useTempUploads({ beforeAll, afterAll });
 

@@ -20,9 +20,9 @@ import { FILL_ALL_FIELDS, USERNAME_TAKEN } from "~/server/validation/auth.server
 import { ADMIN_SECRET_UNSET, INCORRECT_ADMIN_PASSWORD, NOT_ALLOWED } from "~/server/validation/profile.server";
 import { TAG_LIMIT_MESSAGE } from "~/lib/tags";
 
-import { call, expectError, PNG_DATA_URL, snapshot, useTempUploads } from "./api-helpers";
-import { makeRecipeWithPost, follow as addFollow } from "./factories";
-import { cookiesFrom, makeUser, signedInCookie, uniqueUsername } from "./helpers";
+import { call, expectError, PNG_DATA_URL, snapshot, useTempUploads } from "../support/api";
+import { makeRecipeWithPost, follow as addFollow } from "../support/factories";
+import { cookiesFrom, makeUser, signedInCookie, uniqueUsername } from "../support/app";
 
 useTempUploads({ beforeAll, afterAll });
 afterEach(() => {

@@ -4,8 +4,8 @@ import { loader } from "~/routes/ReciPals.Users.$uid.recipes[.]atom";
 import { xml } from "~/server/http/atom.server";
 import { db } from "~/server/db/connection.server";
 
-import { makeRecipeWithPost } from "./factories";
-import { getRequest, makeUser, routeArgs } from "./helpers";
+import { makeRecipeWithPost } from "../support/factories";
+import { getRequest, makeUser, routeArgs } from "../support/app";
 
 // The profile feeds (docs/rules.md#atom-feeds), checked as XML by a small strict parser below (no XML library
 // in the project): well-formed, Atom's namespace, the required elements, escaping.

@@ -14,9 +14,9 @@ import { db } from "~/server/db/connection.server";
 
 import { appRoutes } from "../support/app-routes";
 
-import { call } from "./api-helpers";
-import { makeRecipeWithPost } from "./factories";
-import { makeUser, ORIGIN, settle, signedInCookie } from "./helpers";
+import { call } from "../support/api";
+import { makeRecipeWithPost } from "../support/factories";
+import { makeUser, ORIGIN, settle, signedInCookie } from "../support/app";
 
 const form = (address: string, body: string | FormData, contentType?: string) =>
   new Request(new URL(address, ORIGIN), { method: "POST", body, headers: contentType ? { "Content-Type": contentType } : {} });

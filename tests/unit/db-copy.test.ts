@@ -18,7 +18,7 @@ import { beginSignInAttempt } from "~/server/auth/limits.server";
 
 import { migrationProvider } from "../../migrations/index";
 import { TEST_POSTGRES, createDatabase, withAdmin } from "../support/postgres";
-import { ORIGIN } from "./helpers";
+import { ORIGIN } from "../support/app";
 
 // npm run db:copy: a SQLite community seeded the way the app seeds (scripts/prepare.js with the
 // sample seed file), plus a like, a comment, a follow, a save, a session and failed sign-ins made

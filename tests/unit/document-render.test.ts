@@ -7,7 +7,7 @@ import * as layoutRoute from "~/routes/ReciPals";
 import * as homeRoute from "~/routes/ReciPals.Home";
 
 import { serverBuildOf } from "../support/server-build";
-import { getRequest, makeUser, signedInCookie } from "./helpers";
+import { getRequest, makeUser, signedInCookie } from "../support/app";
 
 // app/entry.server.tsx renders a page to one string in one pass once its data is read to the end
 // (renderAtOnce). The document must come out as the stream renderer wrote it: one well-formed

@@ -18,7 +18,7 @@ import { nextSeq, nowIso, todayDate } from "~/server/queries/seq.server";
 import { storedNameOf } from "~/server/media/storage.server";
 import { validateRecipeDraft } from "~/server/validation/recipe.server";
 
-import { dataOf, expectRedirect, getRequest, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "./helpers";
+import { dataOf, expectRedirect, getRequest, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "../support/app";
 import { useSetting } from "../support/settings";
 
 let uploads: string;

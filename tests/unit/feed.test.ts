@@ -6,8 +6,8 @@ import { action as likeAction } from "~/routes/ReciPals.Posts.$pid.Like";
 import { db } from "~/server/db/connection.server";
 import { FEED_PAGE_SIZE, getFeedPage } from "~/server/queries/feed.server";
 
-import { follow, makeRecipeWithPost } from "./factories";
-import { dataOf, expectRedirect, formRequest, getRequest, makeUser, routeArgs, settle, signedInCookie } from "./helpers";
+import { follow, makeRecipeWithPost } from "../support/factories";
+import { dataOf, expectRedirect, formRequest, getRequest, makeUser, routeArgs, settle, signedInCookie } from "../support/app";
 
 type U = Awaited<ReturnType<typeof makeUser>>;
 let alice: U, bob: U, carol: U, viewer: U;

@@ -10,7 +10,7 @@ import {
   listFollowing,
 } from "~/server/queries/follows.server";
 
-import { dataOf, expectRedirect, formRequest, getRequest, makeUser, routeArgs, settle, signedInCookie } from "./helpers";
+import { dataOf, expectRedirect, formRequest, getRequest, makeUser, routeArgs, settle, signedInCookie } from "../support/app";
 
 const followPath = (uid: string) => `/ReciPals/Account/Follow/${encodeURIComponent(uid)}`;
 const profilePath = (uid: string) => `/ReciPals/Account/Profile/${encodeURIComponent(uid)}`;

@@ -13,7 +13,7 @@ import { deleteImageIfUnreferenced, sweepOrphanUploads } from "~/server/media/up
 import { FormReadError, readMultipartForm, readMultipartFormLenient, UPLOAD_MESSAGES } from "~/server/http/multipart.server";
 import { storedNameOf, uploadsDir } from "~/server/media/storage.server";
 
-import { makeUser, routeArgs } from "./helpers";
+import { makeUser, routeArgs } from "../support/app";
 import { useSetting } from "../support/settings";
 
 let dir: string;

@@ -21,7 +21,7 @@ import { durationText } from "~/server/import/text.server";
 import { RATE_LIMITS } from "~/server/auth/limits.server";
 import { IMPORT_LINK_MESSAGES } from "~/server/validation/import.server";
 
-import { dataOf, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "./helpers";
+import { dataOf, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "../support/app";
 import { useSetting } from "../support/settings";
 
 // Import by link against a stub page server on 127.0.0.1, started here. The stub is a private

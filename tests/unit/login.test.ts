@@ -17,7 +17,7 @@ import {
   routeArgs,
   settle,
   signedInCookie,
-} from "./helpers";
+} from "../support/app";
 
 const LOGIN = "/ReciPals/Account/Login";
 

@@ -8,7 +8,7 @@ import { loader as profileLoader } from "~/routes/ReciPals.Account.Profile.$uid"
 import { loader as createLoader } from "~/routes/ReciPals.Create";
 import { loader as baseLoader } from "~/routes/ReciPals._index";
 
-import { expectRedirect, getRequest, makeUser, routeArgs, settle, signedInCookie } from "./helpers";
+import { expectRedirect, getRequest, makeUser, routeArgs, settle, signedInCookie } from "../support/app";
 
 describe("navigation entries", () => {
   it("gives visitors Login for Create, Saved and Profile and no Admin", () => {

@@ -21,8 +21,8 @@ import { changePost } from "~/server/services/posts.server";
 import { deleteRecipe } from "~/server/services/recipes.server";
 import { deleteUser } from "~/server/services/users.server";
 
-import { makeRecipeWithPost } from "./factories";
-import { makeUser } from "./helpers";
+import { makeRecipeWithPost } from "../support/factories";
+import { makeUser } from "../support/app";
 
 // Notifications (docs/rules.md#notifications) against the real database: written by the like,
 // comment, follow and save writes in their own transaction, withdrawn by their undoing while

@@ -9,8 +9,8 @@ import * as recipeRoute from "~/routes/api.recipes.$recipe_id";
 import * as profileRoute from "~/routes/api.users.profile";
 import * as userRoute from "~/routes/api.users.$id";
 
-import { call, expectError, snapshot, useTempUploads } from "./api-helpers";
-import { makeUser, signedInCookie } from "./helpers";
+import { call, expectError, snapshot, useTempUploads } from "../support/api";
+import { makeUser, signedInCookie } from "../support/app";
 
 // The original ReciPals client's recipe editor, call for call, with the bodies it builds: when no
 // photo is chosen it sends its own default picture as an address on its own host.

@@ -9,8 +9,8 @@ import { changeRole, updateProfile, USER_MESSAGES } from "~/server/services/user
 import { getUser, sessionCookie, sessionKey } from "~/server/auth/session.server";
 import { THROTTLE, THROTTLE_MESSAGE } from "~/server/auth/limits.server";
 
-import { call } from "./api-helpers";
-import { cookiesFrom, dataOf, expectRedirect, formRequest, getRequest, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "./helpers";
+import { call } from "../support/api";
+import { cookiesFrom, dataOf, expectRedirect, formRequest, getRequest, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "../support/app";
 
 // Changing a password (docs/rules.md#passwords): one's own asks for the current one; a change ends
 // every session of the account (the one that made it gets a fresh one); sessions are kept under a

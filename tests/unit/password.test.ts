@@ -7,7 +7,7 @@ import { db } from "~/server/db/connection.server";
 import { hashPassword, needsRehash, PASSWORD_PARAMS, verifyPassword } from "~/server/auth/password.server";
 import { createUser } from "~/server/queries/users.server";
 
-import { dataOf, expectRedirect, formRequest, settle, uniqueUsername } from "./helpers";
+import { dataOf, expectRedirect, formRequest, settle, uniqueUsername } from "../support/app";
 
 /** A hash in our stored format made at a given (older) cost, as accounts created before the raise have. */
 function legacyHash(password: string, N: number): string {

@@ -13,7 +13,7 @@ import { env } from "~/server/env.server";
 import { getUserProfile, verifyLogin } from "~/server/queries/users.server";
 import { RATE_LIMITS } from "~/server/auth/limits.server";
 
-import { dataOf, expectRedirect, getRequest, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "./helpers";
+import { dataOf, expectRedirect, getRequest, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "../support/app";
 import { useSetting } from "../support/settings";
 
 const editPath = (uid: string) => `/ReciPals/Account/Profile/${encodeURIComponent(uid)}/Edit`;

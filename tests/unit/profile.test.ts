@@ -10,7 +10,7 @@ import { follow } from "~/server/queries/follows.server";
 import { setRecipeSaved } from "~/server/queries/saved.server";
 import { nextSeq, nowIso } from "~/server/queries/seq.server";
 
-import { expectRedirect, getRequest, makeUser, routeArgs, settle, signedInCookie } from "./helpers";
+import { expectRedirect, getRequest, makeUser, routeArgs, settle, signedInCookie } from "../support/app";
 
 const profilePath = (uid: string) => `/ReciPals/Account/Profile/${encodeURIComponent(uid)}`;
 

@@ -23,8 +23,8 @@ import { countUnread, listNotifications, markRead } from "~/server/queries/notif
 import { getSessionUserById, getUserProfile } from "~/server/queries/users.server";
 import { getShoppingList, isOnShoppingList } from "~/server/services/shopping.server";
 
-import { makeRecipeWithPost } from "./factories";
-import { makeUser } from "./helpers";
+import { makeRecipeWithPost } from "../support/factories";
+import { makeUser } from "../support/app";
 
 // Query health (issue 9): EXPLAIN QUERY PLAN of every query the hot pages run, taken from the
 // real query functions. A Kysely plugin on the test database compiles each query exactly as the

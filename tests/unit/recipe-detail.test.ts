@@ -6,8 +6,8 @@ import { action as saveAction } from "~/routes/ReciPals.Recipes.$rid.Save";
 import { loader as savedLoader } from "~/routes/ReciPals.Saved";
 import { db } from "~/server/db/connection.server";
 
-import { makeRecipeWithPost } from "./factories";
-import { dataOf, expectRedirect, formRequest, getRequest, makeUser, routeArgs, settle, signedInCookie } from "./helpers";
+import { makeRecipeWithPost } from "../support/factories";
+import { dataOf, expectRedirect, formRequest, getRequest, makeUser, routeArgs, settle, signedInCookie } from "../support/app";
 
 type U = Awaited<ReturnType<typeof makeUser>>;
 let chef: U, reader: U;

@@ -21,7 +21,7 @@ import {
 } from "~/server/queries/search.server";
 import { parseSearchParams } from "~/server/validation/search.server";
 
-import { getRequest, makeUser, routeArgs } from "./helpers";
+import { getRequest, makeUser, routeArgs } from "../support/app";
 
 // Recipes are written row by row with Kysely, the way the editor, admin and API write them:
 // the search index follows through its triggers, with no search code in the writers.
@@ -595,7 +595,7 @@ describe("search errors", () => {
   async function without<T>(what: string | { table: string; column?: string }, run: () => Promise<T>): Promise<T> {
     const { table, column } = typeof what === "string" ? { table: what, column: undefined } : what;
     const away = (name: string) => `${name}_away`;
-    // tests/unit/setup.ts already spies on console.error (and fails a test that calls it): silence
+    // tests/support/vitest-setup.ts already spies on console.error (and fails a test that calls it): silence
     // that spy here and hand it back afterwards.
     const consoleError = vi.mocked(console.error);
     expect(vi.isMockFunction(consoleError)).toBe(true);

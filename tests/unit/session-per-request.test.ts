@@ -9,7 +9,7 @@ import { db } from "~/server/db/connection.server";
 import { getUser, getUserId } from "~/server/auth/session.server";
 
 import { serverBuildOf } from "../support/server-build";
-import { getRequest, makeUser, ORIGIN, signedInCookie } from "./helpers";
+import { getRequest, makeUser, ORIGIN, signedInCookie } from "../support/app";
 
 // A page reads its session once (app/server/auth/session.server.ts): Remix hands the loaders of one GET
 // the same request object (our patch of @remix-run/server-runtime, patches/README.md), and the

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { loader as postLoader, meta as postMeta } from "~/routes/ReciPals.Account.Profile.$uid.Posts.$pid";
 import { loader as profileLoader, meta as profileMeta } from "~/routes/ReciPals.Account.Profile.$uid";
 
-import { makeRecipeWithPost } from "./factories";
-import { getRequest, makeUser, ORIGIN, routeArgs, signedInCookie } from "./helpers";
+import { makeRecipeWithPost } from "../support/factories";
+import { getRequest, makeUser, ORIGIN, routeArgs, signedInCookie } from "../support/app";
 
 // Share previews on the profile and the post viewer (docs/rules.md#share-previews): Open Graph and Twitter card tags
 // with absolute URLs, a canonical link, and the author's Atom feed in <head>.

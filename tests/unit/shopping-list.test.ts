@@ -20,7 +20,7 @@ import {
 } from "~/server/services/shopping.server";
 import { deleteUser } from "~/server/services/users.server";
 
-import { makeUser } from "./helpers";
+import { makeUser } from "../support/app";
 
 // The shopping list (docs/rules.md#shopping-list) against the real database: recipes added at the
 // servings chosen, their lines scaled and checked off, only ever the actor's own list.

@@ -6,8 +6,8 @@ import { db } from "~/server/db/connection.server";
 import { setFollowing } from "~/server/services/follows.server";
 import { addRecipeToList, getShoppingList } from "~/server/services/shopping.server";
 
-import { makeRecipeWithPost } from "./factories";
-import { expectRedirect, formRequest, getRequest, makeUser, routeArgs, settle, signedInCookie } from "./helpers";
+import { makeRecipeWithPost } from "../support/factories";
+import { expectRedirect, formRequest, getRequest, makeUser, routeArgs, settle, signedInCookie } from "../support/app";
 
 // The two pages' doors (docs/rules.md#shopping-list, #notifications): visitors go to Login, a plain
 // post comes back where it was sent from, a refused one is an error page and changes nothing.

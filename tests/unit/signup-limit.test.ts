@@ -6,8 +6,8 @@ import { db } from "~/server/db/connection.server";
 import { env } from "~/server/env.server";
 import { USER_MESSAGES } from "~/server/services/users.server";
 
-import { call } from "./api-helpers";
-import { countRows, dataOf, formRequest, settle, uniqueUsername } from "./helpers";
+import { call } from "../support/api";
+import { countRows, dataOf, formRequest, settle, uniqueUsername } from "../support/app";
 
 // The sign-up limit (docs/rules.md#sign-up-limit): SIGNUP_LIMIT sign-ups per address (IPv6 by
 // its /64) per hour, the page's first step and the API counted together, before any hash or

@@ -22,7 +22,7 @@ import {
   routeArgs,
   settle,
   uniqueUsername,
-} from "./helpers";
+} from "../support/app";
 
 const SIGNUP = "/ReciPals/Account/Signup";
 const TAGS = "/ReciPals/Account/SignupTags";

@@ -27,9 +27,9 @@ import {
 } from "~/server/media/storage.server";
 
 import { startS3Server, type S3TestServer } from "../support/s3rver";
-import { call, PNG_DATA_URL, snapshot } from "./api-helpers";
-import { makeRecipeWithPost } from "./factories";
-import { dataOf, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "./helpers";
+import { call, PNG_DATA_URL, snapshot } from "../support/api";
+import { makeRecipeWithPost } from "../support/factories";
+import { dataOf, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "../support/app";
 import { useSetting } from "../support/settings";
 
 // Photos in an S3 bucket (IMAGE_STORE=s3) on a real S3-compatible server (s3rver), never a mock:

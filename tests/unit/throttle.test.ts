@@ -6,8 +6,8 @@ import { db } from "~/server/db/connection.server";
 import { addressKey } from "~/server/http/ip.server";
 import { checkAdminSecret, LimitReachedError, THROTTLE, THROTTLE_MESSAGE } from "~/server/auth/limits.server";
 
-import { call } from "./api-helpers";
-import { dataOf, expectRedirect, formRequest, makeUser, settle } from "./helpers";
+import { call } from "../support/api";
+import { dataOf, expectRedirect, formRequest, makeUser, settle } from "../support/app";
 
 const login = (fields: Record<string, string>, address = "203.0.113.7") =>
   settle(() => loginAction({ request: formRequest("/ReciPals/Account/Login", fields), params: {}, context: { clientAddress: address } }));

@@ -20,8 +20,8 @@ import { getUserProfile } from "~/server/queries/users.server";
 import { changePost } from "~/server/services/posts.server";
 import { createRecipe } from "~/server/services/recipes.server";
 
-import { call, useTempUploads } from "./api-helpers";
-import { dataOf, formRequest, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "./helpers";
+import { call, useTempUploads } from "../support/api";
+import { dataOf, formRequest, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "../support/app";
 
 // Every write rule lives once, in a service: the same request made through a page and through
 // the API ends the same way. Each case here was once written twice, and the copies had drifted.

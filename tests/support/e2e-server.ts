@@ -6,7 +6,7 @@ import path from "node:path";
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 4100);
 // E2E_PORT and E2E_DATA_DIR let two runs share a machine without clobbering each other.
 export const E2E_DATA = path.resolve(process.env.E2E_DATA_DIR ?? ".e2e-data");
-export const E2E_ADMIN_PASSWORD = "e2e-admin-password"; // tests/e2e/utils.ts signs in with it
+export const E2E_ADMIN_PASSWORD = "e2e-admin-password"; // tests/support/e2e.ts signs in with it
 
 export function e2eServerEnv(port: number): Record<string, string> {
   return {

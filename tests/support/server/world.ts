@@ -11,11 +11,11 @@ import { follow } from "~/server/queries/follows.server";
 import { setPostLiked } from "~/server/queries/likes.server";
 import { setRecipeSaved } from "~/server/queries/saved.server";
 import { createUser, type Role } from "~/server/queries/users.server";
-import { useSetting } from "../../support/settings";
+import { useSetting } from "../settings";
 
 import { CONTENT_TABLES } from "../../../seed/test-support";
-import { makeRecipeWithPost } from "../../unit/factories";
-import { signedInCookie, uniqueUsername } from "../../unit/helpers";
+import { makeRecipeWithPost } from "../factories";
+import { signedInCookie, uniqueUsername } from "../app";
 
 // In-process fixtures for the security tests: a small "world" of three users, a recipe with
 // its post, comments, a like, a save and a follow, built fresh for every probe so one probe's

@@ -8,8 +8,8 @@ import { expect } from "vitest";
 import { db } from "~/server/db/connection.server";
 
 import { CONTENT_TABLES } from "../../seed/test-support";
-import { ORIGIN } from "./helpers";
-import { useSetting } from "../support/settings";
+import { ORIGIN } from "./app";
+import { useSetting } from "./settings";
 
 // Calling /api resource routes directly with built Requests , and checks every
 // answer must pass: JSON (or empty), CORS's Vary on it, and never a password or its hash.

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 
 import pg from "pg";
 
-import { startS3Server } from "../support/s3rver";
+import { startS3Server } from "./s3rver";
 
 // The cluster the tests in this folder run against: two app servers (scripts/server.js) with the
 // same settings behind nginx (round robin), on one database and one photo store. Everything

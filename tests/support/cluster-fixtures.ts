@@ -2,7 +2,7 @@ import { expect, test as base, type Page, type Response } from "@playwright/test
 import SQLite from "better-sqlite3";
 import pg from "pg";
 
-import { readState, tail, type ClusterState, type ServerName } from "./harness";
+import { readState, tail, type ClusterState, type ServerName } from "./cluster";
 
 // What every cluster test uses: the cluster's description, the balancer as baseURL, which server
 // answered a response (nginx's X-Upstream header), loading a page until a given server answers

@@ -1,6 +1,6 @@
-import { CLUSTER_STATE_ENV, startCluster } from "./harness";
+import { CLUSTER_STATE_ENV, startCluster } from "./cluster";
 
-// Starts the cluster once for the whole run (tests/cluster/harness.ts) and hands the tests its
+// Starts the cluster once for the whole run (tests/support/cluster.ts) and hands the tests its
 // description through CLUSTER_STATE_ENV (workers inherit the runner's environment). The function
 // returned is Playwright's teardown: it runs after the last test, failed or not.
 export default async function globalSetup(): Promise<() => Promise<void>> {
