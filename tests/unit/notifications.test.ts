@@ -4,11 +4,10 @@ import { describe, expect, it } from "vitest";
 
 import { paths } from "~/lib/paths";
 import { db } from "~/server/db/connection.server";
-import { setPostLiked } from "~/server/queries/likes.server";
 import { countUnread, UNREAD_COUNT_CAP } from "~/server/queries/notifications.server";
 import { nowIso } from "~/server/queries/seq.server";
 import { setFollowing, removeFollower } from "~/server/services/follows.server";
-import { addComment, INTERACTION_MESSAGES, removeComment, setLike, setSaved } from "~/server/services/interactions.server";
+import { addComment, INTERACTION_MESSAGES, removeComment, setLike, setSaved, storeLike } from "~/server/services/interactions.server";
 import {
   getNotificationsPage,
   NOTIFICATION_MESSAGES,
@@ -156,7 +155,7 @@ describe("who is told: one notification per action, for the owner, never for one
     const [fan] = await people(1);
     await expect(
       db.transaction().execute(async (trx) => {
-        await setPostLiked({ postId, userId: fan!.id, liked: true }, trx);
+        await storeLike(trx, { postId, userId: fan!.id, liked: true });
         expect(await trx.selectFrom("notifications").select("id").where("user_id", "=", owner.id).execute()).toHaveLength(1);
         throw new Error("the rest of the request failed");
       }),

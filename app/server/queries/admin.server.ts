@@ -6,7 +6,6 @@ import { db, engineOf, type DB } from "../db/connection.server";
 import { likePattern } from "../db/engines/engine.server";
 import { hashPassword, randomPassword } from "../auth/password.server";
 import { createUser, isLastAdmin, LastAdminError, UsernameTakenError, type Role } from "./users.server";
-import { withdrawComment } from "./notifications.server";
 
 export const ADMIN_PAGE_SIZE = 50;
 
@@ -155,11 +154,4 @@ export async function listRecipesForAdmin(
     recipes: rows.slice(0, ADMIN_PAGE_SIZE).map((row) => ({ ...row, likes: Number(row.likes ?? 0), comments: Number(row.comments ?? 0) })),
     hasMore: rows.length > ADMIN_PAGE_SIZE,
   };
-}
-
-/** Removes a comment of the given post; false when it is already gone. */
-export async function removeComment({ postId, commentId }: { postId: string; commentId: string }, database: DB = db): Promise<boolean> {
-  await withdrawComment({ postId, commentId }, database);
-  const result = await database.deleteFrom("comments").where("id", "=", commentId).where("post_id", "=", postId).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
 }

@@ -2,7 +2,6 @@ import crypto from "node:crypto";
 
 import { db, type DB } from "../db/connection.server";
 import { nextSeq, todayDate } from "./seq.server";
-import { notify } from "./notifications.server";
 
 export interface CommentView {
   comment_id: string;
@@ -38,7 +37,12 @@ export async function addComment(
     .insertInto("comments")
     .values({ id, post_id: postId, user_id: userId, text, created_at: createdAt, seq: nextSeq("comments") })
     .execute();
-  await notify({ kind: "comment", actorId: userId, target: { postId }, commentId: id }, database);
   const author = await database.selectFrom("users").select(["id", "username", "profile"]).where("id", "=", userId).executeTakeFirst();
   return { comment_id: id, text, created_at: createdAt, author: author ?? null };
+}
+
+/** Deletes a comment of the given post; false when it is already gone. */
+export async function deleteComment({ postId, commentId }: { postId: string; commentId: string }, database: DB = db): Promise<boolean> {
+  const result = await database.deleteFrom("comments").where("id", "=", commentId).where("post_id", "=", postId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }

@@ -1,45 +1,36 @@
 import { db, type DB } from "../db/connection.server";
 import { nowIso } from "./seq.server";
-import { notify, withdraw } from "./notifications.server";
 
 // A follow is one row (follower → followee), so both users' lists always agree and a
 // "remove follower" is the same delete seen from the other side.
 
 /**
  * Follows; idempotent, so a double submit is still one follow. The schema refuses self-follows.
- * Tells the person followed (notifications.server.ts); unfollowing takes that back.
+ * True when it changed something.
  */
 export async function follow(
   { followerId, followeeId }: { followerId: string; followeeId: string },
   database: DB = db,
-): Promise<void> {
+): Promise<boolean> {
   const added = await database
     .insertInto("follows")
     .values({ follower_id: followerId, followee_id: followeeId, created_at: nowIso() })
     .onConflict((oc) => oc.columns(["follower_id", "followee_id"]).doNothing())
     .executeTakeFirst();
-  if (Number(added.numInsertedOrUpdatedRows ?? 0) > 0) await notify({ kind: "follow", actorId: followerId, target: { userId: followeeId } }, database);
+  return Number(added.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
-/** Unfollows; idempotent. */
+/** Unfollows; idempotent. True when it changed something. */
 export async function unfollow(
   { followerId, followeeId }: { followerId: string; followeeId: string },
   database: DB = db,
-): Promise<void> {
+): Promise<boolean> {
   const removed = await database
     .deleteFrom("follows")
     .where("follower_id", "=", followerId)
     .where("followee_id", "=", followeeId)
     .executeTakeFirst();
-  if (Number(removed.numDeletedRows) > 0) await withdraw({ kind: "follow", actorId: followerId, target: { userId: followeeId } }, database);
-}
-
-/** The owner drops someone from their followers (that user's following loses the owner too). */
-export async function removeFollower(
-  { ownerId, followerId }: { ownerId: string; followerId: string },
-  database: DB = db,
-): Promise<void> {
-  await unfollow({ followerId, followeeId: ownerId }, database);
+  return Number(removed.numDeletedRows) > 0;
 }
 
 export async function isFollowing(

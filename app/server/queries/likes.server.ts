@@ -1,6 +1,5 @@
 import { db, type DB } from "../db/connection.server";
 import { nowIso } from "./seq.server";
-import { notify, withdraw } from "./notifications.server";
 
 export interface Liker {
   id: string;
@@ -10,26 +9,20 @@ export interface Liker {
 }
 
 /**
- * Likes or unlikes as the given user; idempotent, so a repeated submit changes nothing. A like
- * tells the post's creator, an unlike takes that back (notifications.server.ts): pass the
- * transaction the like is part of.
+ * Likes or unlikes as the given user; idempotent, so a repeated submit changes nothing. True when
+ * a row was added or removed (the service then tells the post's creator, or takes that back).
  */
-export async function setPostLiked(
-  { postId, userId, liked }: { postId: string; userId: string; liked: boolean },
-  database: DB = db,
-): Promise<number> {
+export async function setPostLiked({ postId, userId, liked }: { postId: string; userId: string; liked: boolean }, database: DB = db): Promise<boolean> {
   if (liked) {
     const added = await database
       .insertInto("likes")
       .values({ post_id: postId, user_id: userId, created_at: nowIso() })
       .onConflict((oc) => oc.columns(["post_id", "user_id"]).doNothing())
       .executeTakeFirst();
-    if (Number(added.numInsertedOrUpdatedRows ?? 0) > 0) await notify({ kind: "like", actorId: userId, target: { postId } }, database);
-  } else {
-    const removed = await database.deleteFrom("likes").where("post_id", "=", postId).where("user_id", "=", userId).executeTakeFirst();
-    if (Number(removed.numDeletedRows) > 0) await withdraw({ kind: "like", actorId: userId, target: { postId } }, database);
+    return Number(added.numInsertedOrUpdatedRows ?? 0) > 0;
   }
-  return countLikes(postId, database);
+  const removed = await database.deleteFrom("likes").where("post_id", "=", postId).where("user_id", "=", userId).executeTakeFirst();
+  return Number(removed.numDeletedRows) > 0;
 }
 
 export async function countLikes(postId: string, database: DB = db): Promise<number> {

@@ -1,88 +1,12 @@
-import crypto from "node:crypto";
-
-import { sql } from "kysely";
-
 import { db, type DB } from "../db/connection.server";
 import type { NotificationKind } from "../db/schema.server";
-import { nextSeq, nowIso } from "./seq.server";
+import { nowIso } from "./seq.server";
 
-// Notifications (docs/rules.md#notifications) are written by the writes that cause them, in their
-// transaction: the like, comment, follow and save functions call `notify` when they change
-// something and `withdraw` when they undo it. Never for one's own post, recipe or self; undoing
-// removes the notification only while it is unread.
+// Notifications (docs/rules.md#notifications): what is stored and read. Who is told of what is the
+// services' rule (services/notifications.server.ts).
 
 /** The most the navigation counts; more shows as "99+". */
 export const UNREAD_COUNT_CAP = 100;
-
-type Target = { postId: string } | { recipeId: string } | { userId: string };
-
-/**
- * What a notification about `target` is about, in one read: who it goes to (the post's or recipe's
- * creator, or the person followed), and the post and recipe it links to.
- */
-function aboutOf(database: DB, target: Target) {
-  if ("postId" in target) {
-    return database.selectFrom("posts").select(["created_by as recipient", "id as post_id", "recipe_id"]).where("id", "=", target.postId);
-  }
-  if ("recipeId" in target) {
-    return database
-      .selectFrom("recipes as r")
-      .leftJoin("posts as p", "p.recipe_id", "r.id")
-      .select(["r.user_created as recipient", "p.id as post_id", "r.id as recipe_id"])
-      .where("r.id", "=", target.recipeId);
-  }
-  return database.selectFrom("users").select(["id as recipient", sql<null>`null`.as("post_id"), sql<null>`null`.as("recipe_id")]).where("id", "=", target.userId);
-}
-
-/** Tells the target's owner that `actorId` did `kind` (nothing when it is the actor's own, or has no owner). */
-export async function notify(
-  { kind, actorId, target, commentId = null }: { kind: NotificationKind; actorId: string; target: Target; commentId?: string | null },
-  database: DB,
-): Promise<void> {
-  const about = await aboutOf(database, target).executeTakeFirst();
-  if (!about?.recipient || about.recipient === actorId) return;
-  const recipientId = about.recipient;
-  await database
-    .insertInto("notifications")
-    .values({
-      id: crypto.randomUUID(),
-      user_id: recipientId,
-      actor_id: actorId,
-      kind,
-      post_id: about.post_id,
-      recipe_id: about.recipe_id,
-      comment_id: commentId,
-      created_at: nowIso(),
-      read_at: null,
-      seq: nextSeq("notifications", recipientId),
-    })
-    .execute();
-}
-
-/** Undoes `notify` for an undone action, while the notification is unread. */
-export async function withdraw(
-  { kind, actorId, target }: { kind: Exclude<NotificationKind, "comment">; actorId: string; target: Target },
-  database: DB,
-): Promise<void> {
-  let query = database.deleteFrom("notifications").where("kind", "=", kind).where("actor_id", "=", actorId).where("read_at", "is", null);
-  if ("postId" in target) query = query.where("post_id", "=", target.postId);
-  else if ("recipeId" in target) query = query.where("recipe_id", "=", target.recipeId);
-  else query = query.where("user_id", "=", target.userId);
-  await query.execute();
-}
-
-/**
- * A removed comment takes its notification with it while unread (a read one stays, without the
- * comment). Only the comment of that post: a removal naming the wrong post removes nothing.
- */
-export async function withdrawComment({ postId, commentId }: { postId: string; commentId: string }, database: DB): Promise<void> {
-  await database
-    .deleteFrom("notifications")
-    .where("comment_id", "=", commentId)
-    .where("post_id", "=", postId)
-    .where("read_at", "is", null)
-    .execute();
-}
 
 /** The unread count shown in the navigation, up to UNREAD_COUNT_CAP (one short index range). */
 export async function countUnread(userId: string, database: DB = db): Promise<number> {

@@ -1,6 +1,5 @@
 import { db, type DB } from "../db/connection.server";
 import { nowIso, nextSeq } from "./seq.server";
-import { notify, withdraw } from "./notifications.server";
 
 export interface SavedRecipeCard {
   recipe_id: string;
@@ -33,24 +32,25 @@ export async function isRecipeSaved(userId: string, recipeId: string, database: 
   return row !== undefined;
 }
 
-/** Saves or unsaves; idempotent both ways, so a double submit never toggles twice. */
+/** Saves or unsaves; idempotent both ways, so a double submit never toggles twice. True when it changed something. */
 export async function setRecipeSaved(
   { userId, recipeId, saved }: { userId: string; recipeId: string; saved: boolean },
   database: DB = db,
-): Promise<void> {
+): Promise<boolean> {
   if (saved) {
     const added = await database
       .insertInto("saved_recipes")
       .values({ user_id: userId, recipe_id: recipeId, created_at: nowIso(), seq: nextSeq("saved_recipes") })
       .onConflict((oc) => oc.columns(["user_id", "recipe_id"]).doNothing())
       .executeTakeFirst();
-    if (Number(added.numInsertedOrUpdatedRows ?? 0) > 0) await notify({ kind: "save", actorId: userId, target: { recipeId } }, database);
-  } else {
+    return Number(added.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+  {
     const removed = await database
       .deleteFrom("saved_recipes")
       .where("user_id", "=", userId)
       .where("recipe_id", "=", recipeId)
       .executeTakeFirst();
-    if (Number(removed.numDeletedRows) > 0) await withdraw({ kind: "save", actorId: userId, target: { recipeId } }, database);
+    return Number(removed.numDeletedRows) > 0;
   }
 }

@@ -1,9 +1,10 @@
 import { isAdmin } from "~/lib/permissions";
 
 import { CacheScope, changing } from "../cache/scopes.server";
-import { db } from "../db/connection.server";
-import { follow, isFollowing, removeFollower as deleteFollow, unfollow } from "../queries/follows.server";
+import { db, type DB } from "../db/connection.server";
+import { follow, isFollowing, unfollow } from "../queries/follows.server";
 import { getSessionUserById } from "../queries/users.server";
+import { notify, withdraw } from "./notifications.server";
 import { done, refusal, type Actor, type Outcome } from "./outcome.server";
 
 // Follows, for the profile pages and the API alike (docs/rules.md#follows). A follow is one row,
@@ -17,14 +18,22 @@ export const FOLLOW_MESSAGES = {
   notYours: "You may only change your own followers.",
 } as const;
 
+/** Follows or unfollows inside `trx`, telling the person followed or taking that back when it changed something. */
+async function storeFollowing(trx: DB, { followerId, followeeId, following }: { followerId: string; followeeId: string; following: boolean }): Promise<void> {
+  const changed = following ? await follow({ followerId, followeeId }, trx) : await unfollow({ followerId, followeeId }, trx);
+  if (!changed) return;
+  const notice = { kind: "follow", actorId: followerId, target: { userId: followeeId } } as const;
+  await (following ? notify(notice, trx) : withdraw(notice, trx));
+}
+
 /** The actor starts or stops following `targetId`. Answers whether they follow them now. */
 export async function setFollowing({ actor, targetId, following }: { actor: Actor; targetId: string; following: boolean }): Promise<Outcome<{ following: boolean }>> {
   if (targetId === actor.id) return refusal(400, FOLLOW_MESSAGES.self);
   if (!(await getSessionUserById(targetId))) return refusal(404, FOLLOW_MESSAGES.missing);
-  // One transaction: the follow and its notification (notifications.server.ts) land together.
+  // One transaction: the follow and its notification land together.
   await changing([CacheScope.user(actor.id), CacheScope.user(targetId)], () =>
     db.transaction().execute((trx) =>
-      following ? follow({ followerId: actor.id, followeeId: targetId }, trx) : unfollow({ followerId: actor.id, followeeId: targetId }, trx),
+      storeFollowing(trx, { followerId: actor.id, followeeId: targetId, following }),
     ),
   );
   return done({ following: await isFollowing({ followerId: actor.id, followeeId: targetId }) });
@@ -35,6 +44,6 @@ export async function removeFollower({ actor, ownerId, followerId }: { actor: Ac
   if (actor.id !== ownerId && !isAdmin(actor)) return refusal(403, FOLLOW_MESSAGES.notYours);
   if (followerId === ownerId) return refusal(400, FOLLOW_MESSAGES.selfRemove);
   if (!(await getSessionUserById(followerId))) return refusal(404, FOLLOW_MESSAGES.missing);
-  await changing([CacheScope.user(ownerId), CacheScope.user(followerId)], () => db.transaction().execute((trx) => deleteFollow({ ownerId, followerId }, trx)));
+  await changing([CacheScope.user(ownerId), CacheScope.user(followerId)], () => db.transaction().execute((trx) => storeFollowing(trx, { followerId, followeeId: ownerId, following: false })));
   return done();
 }

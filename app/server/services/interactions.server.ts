@@ -1,14 +1,14 @@
 import { canLikeAs, canRemoveComments } from "~/lib/permissions";
 
 import { CacheScope, changing } from "../cache/scopes.server";
-import { db } from "../db/connection.server";
-import { removeComment as deleteComment } from "../queries/admin.server";
-import { addComment as insertComment, type CommentView } from "../queries/comments.server";
-import { setPostLiked } from "../queries/likes.server";
+import { db, type DB } from "../db/connection.server";
+import { addComment as insertComment, deleteComment, type CommentView } from "../queries/comments.server";
+import { countLikes, setPostLiked } from "../queries/likes.server";
 import { getPostOwnership } from "../queries/posts.server";
 import { recipeExists } from "../queries/recipes.server";
 import { setRecipeSaved } from "../queries/saved.server";
 import { CommentSchema } from "../validation/comment.server";
+import { notify, withdraw, withdrawComment } from "./notifications.server";
 import { done, refusal, type Actor, type Outcome } from "./outcome.server";
 
 // Likes, saves and comments, for the pages and the API alike (docs/rules.md#likes-saves-comments).
@@ -27,6 +27,24 @@ export const INTERACTION_MESSAGES = {
 } as const;
 
 /**
+ * Likes or unlikes inside `trx`, telling the post's creator or taking that back when it changed
+ * something (the page form, the API and the whole-post PUT alike). Answers the like count.
+ */
+export async function storeLike(trx: DB, { postId, userId, liked }: { postId: string; userId: string; liked: boolean }): Promise<number> {
+  if (await setPostLiked({ postId, userId, liked }, trx)) {
+    const notice = { kind: "like", actorId: userId, target: { postId } } as const;
+    await (liked ? notify(notice, trx) : withdraw(notice, trx));
+  }
+  return countLikes(postId, trx);
+}
+
+/** Removes a comment inside `trx`, with its notification while unread; false when it was already gone. */
+export async function storeCommentRemoved(trx: DB, { postId, commentId }: { postId: string; commentId: string }): Promise<boolean> {
+  await withdrawComment({ postId, commentId }, trx);
+  return deleteComment({ postId, commentId }, trx);
+}
+
+/**
  * `userId` (the actor unless an ADMIN sets someone else's, as the API's whole-post PUT may) likes or
  * unlikes a post. Answers the post's like count.
  */
@@ -34,7 +52,7 @@ export async function setLike({ actor, postId, liked, userId = actor.id }: { act
   if (!canLikeAs(actor, userId)) return refusal(403, INTERACTION_MESSAGES.ownLikeOnly);
   const post = await getPostOwnership(postId);
   if (!post) return refusal(404, INTERACTION_MESSAGES.postMissing);
-  const likes = await changing([CacheScope.recipe(post.recipe_id)], () => db.transaction().execute((trx) => setPostLiked({ postId, userId, liked }, trx)));
+  const likes = await changing([CacheScope.recipe(post.recipe_id)], () => db.transaction().execute((trx) => storeLike(trx, { postId, userId, liked })));
   return done({ likes });
 }
 
@@ -42,7 +60,13 @@ export async function setLike({ actor, postId, liked, userId = actor.id }: { act
 export async function setSaved({ actor, recipeId, saved, userId = actor.id }: { actor: Actor; recipeId: string; saved: boolean; userId?: string }): Promise<Outcome> {
   if (userId !== actor.id) return refusal(403, INTERACTION_MESSAGES.ownSavesOnly);
   if (!(await recipeExists(recipeId))) return refusal(404, INTERACTION_MESSAGES.recipeMissing);
-  await changing([CacheScope.user(userId)], () => db.transaction().execute((trx) => setRecipeSaved({ userId, recipeId, saved }, trx)));
+  await changing([CacheScope.user(userId)], () =>
+    db.transaction().execute(async (trx) => {
+      if (!(await setRecipeSaved({ userId, recipeId, saved }, trx))) return;
+      const notice = { kind: "save", actorId: userId, target: { recipeId } } as const;
+      await (saved ? notify(notice, trx) : withdraw(notice, trx));
+    }),
+  );
   return done();
 }
 
@@ -57,7 +81,11 @@ export async function addComment({ actor, postId, text }: { actor: Actor; postId
   if (!post) return refusal(404, INTERACTION_MESSAGES.postMissing);
   return done(
     await changing([CacheScope.recipe(post.recipe_id)], () =>
-      db.transaction().execute((trx) => insertComment({ postId, userId: actor.id, text: parsed.data.text }, trx)),
+      db.transaction().execute(async (trx) => {
+        const comment = await insertComment({ postId, userId: actor.id, text: parsed.data.text }, trx);
+        await notify({ kind: "comment", actorId: actor.id, target: { postId }, commentId: comment.comment_id }, trx);
+        return comment;
+      }),
     ),
   );
 }
@@ -67,6 +95,6 @@ export async function removeComment({ actor, postId, commentId }: { actor: Actor
   if (!canRemoveComments(actor)) return refusal(403, INTERACTION_MESSAGES.adminOnly);
   const post = await getPostOwnership(postId);
   if (!post) return refusal(404, INTERACTION_MESSAGES.commentMissing);
-  const removed = await changing([CacheScope.recipe(post.recipe_id)], () => db.transaction().execute((trx) => deleteComment({ postId, commentId }, trx)));
+  const removed = await changing([CacheScope.recipe(post.recipe_id)], () => db.transaction().execute((trx) => storeCommentRemoved(trx, { postId, commentId })));
   return removed ? done() : refusal(404, INTERACTION_MESSAGES.commentMissing);
 }

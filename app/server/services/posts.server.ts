@@ -4,11 +4,9 @@ import { CacheScope, changing } from "../cache/scopes.server";
 import { db } from "../db/connection.server";
 import { applyPicture, type PicturePlan } from "../media/pictures.server";
 import { deleteImageIfUnreferenced } from "../media/uploads.server";
-import { removeComment } from "../queries/admin.server";
-import { setPostLiked } from "../queries/likes.server";
 import { createPostForRecipe, getPostOwnership, updatePostContent } from "../queries/posts.server";
 import { readUsersWithLists } from "../queries/users.server";
-import { INTERACTION_MESSAGES } from "./interactions.server";
+import { INTERACTION_MESSAGES, storeCommentRemoved, storeLike } from "./interactions.server";
 import { done, refusal, type Actor, type Outcome } from "./outcome.server";
 
 // A post changed as a whole (the API's PUT of a whole post object): its own title, caption and
@@ -58,8 +56,8 @@ export async function changePost({ actor, postId, changes }: { actor: Actor; pos
           const content = changes.content ?? current;
           await updatePostContent({ postId, title: content.title, caption: content.caption, photo: url }, trx);
         }
-        for (const op of likes) await setPostLiked({ postId, userId: op.userId, liked: op.liked }, trx);
-        for (const commentId of removeComments) await removeComment({ postId, commentId }, trx);
+        for (const op of likes) await storeLike(trx, { postId, userId: op.userId, liked: op.liked });
+        for (const commentId of removeComments) await storeCommentRemoved(trx, { postId, commentId });
       }),
     );
   } catch (error) {
