@@ -10,10 +10,12 @@ import {
   useRevalidator,
   useRouteError,
   useRouteLoaderData,
+  type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
 
 import { useNonce } from "~/lib/nonce";
+import { onlySearchChanged } from "~/lib/search-navigation";
 import { useServiceWorkerSync } from "~/lib/service-worker";
 import { countUnread } from "~/server/queries/notifications.server";
 import { getUser } from "~/server/auth/session.server";
@@ -38,6 +40,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getUser(request);
   return { user, unread: user ? await countUnread(user.id) : 0 };
 }
+
+// Who is signed in and their unread count do not change with a search typed on the Search page.
+export const shouldRevalidate: ShouldRevalidateFunction = (args) => (onlySearchChanged(args) ? false : args.defaultShouldRevalidate);
 
 /** The click a browser would follow in the same tab: left button, no modifier, no other target. */
 function followedHere(event: MouseEvent, anchor: HTMLAnchorElement): boolean {

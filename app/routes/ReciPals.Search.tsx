@@ -5,11 +5,11 @@ import {
   useFetcher,
   useLoaderData,
   useLocation,
-  useNavigate,
   useNavigation,
+  useNavigationType,
   useSearchParams,
+  useSubmit,
   type ClientLoaderFunctionArgs,
-  type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { useEffect, useRef, useState, type ChangeEvent, type RefObject } from "react";
 
@@ -95,85 +95,35 @@ export async function clientLoader({ request, serverLoader }: ClientLoaderFuncti
   }
 }
 
-// With JavaScript, results come from a fetcher (no page reload, no revalidation of the layout),
-// and the URL is brought in step afterwards by a navigation that must not load the same results a
-// second time: this is the URL that navigation goes to.
-let syncingTo: string | null = null;
-
-export const shouldRevalidate: ShouldRevalidateFunction = ({ nextUrl, defaultShouldRevalidate }) => {
-  if (syncingTo !== null && `${nextUrl.pathname}${nextUrl.search}` === syncingTo) return false;
-  return defaultShouldRevalidate;
-};
-
-function searchHref(q: string): string {
-  return q ? `${paths.search()}?${new URLSearchParams({ q })}` : paths.search();
-}
-
 export default function SearchRoute() {
-  const loaderData = useLoaderData<typeof clientLoader>();
+  const data = useLoaderData<typeof clientLoader>();
   const navigation = useNavigation();
+  const navigationType = useNavigationType();
   const location = useLocation();
-  const navigate = useNavigate();
   const hydrated = useHydrated();
   const input = useRef<HTMLInputElement>(null);
 
-  // What the page shows: the loader's answer (first load, Back/Forward) or, after typing, the
-  // search fetcher's, whichever came last. fetcher.load aborts the previous load, so a stale
-  // answer never arrives.
-  const searcher = useFetcher<typeof clientLoader>();
-  // The query this page asked the fetcher for and has not shown yet: an answer to anything else
-  // (an older request, or fetcher data that outlived an earlier visit) is ignored.
-  const awaiting = useRef<string | null>(null);
-  const [requested, setRequested] = useState<string | null>(null);
-  const [data, setData] = useState<SearchData>(loaderData);
-  const firstLoad = useRef(loaderData);
+  // The address is the only state: typing submits the GET form (debounced), each search a
+  // navigation that replaces the previous one in history after the first, so Back returns to
+  // where the visit began. A newer search cancels an older one still loading.
+  // Back and Forward change the query under the box: it follows.
   useEffect(() => {
-    if (loaderData === firstLoad.current) return; // what the server rendered, or typed before hydration
-    awaiting.current = null;
-    setData(loaderData);
-    // A navigation (Back, Forward, a link) changed the query under the box.
-    if (input.current) input.current.value = loaderData.q;
-  }, [loaderData]);
-  useEffect(() => {
-    const answer = searcher.data;
-    if (!answer || searcher.state !== "idle" || awaiting.current === null || answer.q !== awaiting.current) return;
-    awaiting.current = null;
-    setData(answer);
-    if (answer.error) return;
-    const target = searchHref(answer.q);
-    if (`${window.location.pathname}${window.location.search}` === target) return;
-    syncingTo = target;
-    // The first search of a visit gets its own history entry, so Back returns to where it began.
-    navigate(target, { replace: new URLSearchParams(window.location.search).has("q"), preventScrollReset: true });
-  }, [searcher.data, searcher.state, navigate]);
-  useEffect(() => {
-    syncingTo = null;
-  }, [location.key]);
+    if (navigationType === "POP" && input.current) input.current.value = data.q;
+  }, [location.key, navigationType, data.q]);
 
-  const search = (q: string) => {
-    const query = [...q.trim()].slice(0, MAX_QUERY_LENGTH).join("");
-    awaiting.current = query;
-    setRequested(query);
-    searcher.load(`${paths.search()}?${new URLSearchParams({ q: query })}`);
-  };
-
-  // Searching: the fetcher is loading, or the page itself is loading another query (Back/Forward).
-  const navigating =
-    navigation.state === "loading" &&
-    navigation.location.pathname === location.pathname &&
-    `${navigation.location.pathname}${navigation.location.search}` !== syncingTo
+  // Searching: this page is loading another query.
+  const pendingQuery =
+    navigation.state === "loading" && navigation.location.pathname === location.pathname
       ? (new URLSearchParams(navigation.location.search).get("q") ?? "").trim()
       : null;
-  const fetching = searcher.state === "loading" ? requested : null;
-  const pendingQuery = fetching ?? navigating;
-  const slowPeople = useDelayedFlag(Boolean(pendingQuery), PEOPLE_LOADING_DELAY_MS, pendingQuery ?? undefined);
+  const slowPeople = useDelayedFlag(pendingQuery !== null, PEOPLE_LOADING_DELAY_MS, pendingQuery ?? undefined);
 
   const more = useMoreRecipes(data);
 
   return (
     <section className="search-page">
       <h1 className="visually-hidden">Search</h1>
-      <SearchForm q={loaderData.q} inputRef={input} onSearch={hydrated ? search : undefined} />
+      <SearchForm q={data.q} inputRef={input} live={hydrated} />
       {data.error ? (
         <p className="form-alert" role="alert">
           {data.error}
@@ -257,20 +207,23 @@ export default function SearchRoute() {
 }
 
 /**
- * The GET form: without JavaScript it submits on Enter or `Search`. With JavaScript (`onSearch`)
- * it searches as you type, debounced, and on Enter or `Search` at once.
+ * The GET form: without JavaScript it submits on Enter or `Search`. With JavaScript (`live`) it
+ * also submits as you type, debounced; every search after the first replaces its history entry.
  */
-function SearchForm({
-  q,
-  inputRef,
-  onSearch,
-}: {
-  q: string;
-  inputRef?: RefObject<HTMLInputElement>;
-  onSearch?: (q: string) => void;
-}) {
+function SearchForm({ q, inputRef, live = false }: { q: string; inputRef?: RefObject<HTMLInputElement>; live?: boolean }) {
+  const submit = useSubmit();
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => () => clearTimeout(timer.current), []);
+  const search = (form: HTMLFormElement) => {
+    clearTimeout(timer.current);
+    const query = [...String(new FormData(form).get("q") ?? "").trim()].slice(0, MAX_QUERY_LENGTH).join("");
+    submit(query ? { q: query } : {}, {
+      method: "get",
+      action: paths.search(),
+      replace: new URLSearchParams(window.location.search).has("q"),
+      preventScrollReset: true,
+    });
+  };
 
   return (
     <Form
@@ -279,10 +232,9 @@ function SearchForm({
       role="search"
       className="search-form"
       onSubmit={(event) => {
-        clearTimeout(timer.current);
-        if (!onSearch) return;
+        if (!live) return;
         event.preventDefault();
-        onSearch(String(new FormData(event.currentTarget).get("q") ?? ""));
+        search(event.currentTarget);
       }}
     >
       <label htmlFor="search-q" className="visually-hidden">
@@ -299,10 +251,10 @@ function SearchForm({
         autoComplete="off"
         enterKeyHint="search"
         onChange={(event: ChangeEvent<HTMLInputElement>) => {
-          if (!onSearch) return;
-          const value = event.currentTarget.value;
+          if (!live) return;
+          const form = event.currentTarget.form;
           clearTimeout(timer.current);
-          timer.current = setTimeout(() => onSearch(value), TYPING_DELAY_MS);
+          if (form) timer.current = setTimeout(() => search(form), TYPING_DELAY_MS);
         }}
       />
       <button type="submit" className="button">

@@ -1,0 +1,11 @@
+import { paths } from "./paths";
+
+/**
+ * A new query of the Search page (typing, Back, Forward) changes nothing the layout routes show:
+ * they keep their data (their `shouldRevalidate`), and only the Search page's loader runs.
+ */
+export function onlySearchChanged({ currentUrl, nextUrl, formMethod }: { currentUrl: URL; nextUrl: URL; formMethod?: string }): boolean {
+  // The search box submits a GET form: a navigation all the same (a POST is a write).
+  const reading = !formMethod || formMethod.toUpperCase() === "GET";
+  return reading && currentUrl.pathname === paths.search() && nextUrl.pathname === paths.search();
+}
