@@ -5,7 +5,7 @@ import { DEFAULT_PROFILE_IMAGE } from "~/lib/paths";
 import { db, engineOf, type DB } from "../db/connection.server";
 import { likePattern } from "../db/engines/engine.server";
 import { hashPassword, randomPassword } from "../auth/password.server";
-import { createUser, isLastAdmin, LastAdminError, UsernameTakenError, type Role } from "./users.server";
+import { createUser, UsernameTakenError, type Role } from "./users.server";
 
 export const ADMIN_PAGE_SIZE = 50;
 
@@ -86,22 +86,10 @@ export async function createPlaceholderUser(database: DB = db): Promise<{ id: st
   }
 }
 
-/** Changes a role; refuses to leave the site without an ADMIN. */
-export async function setUserRole({ userId, role }: { userId: string; role: Role }, database: DB = db): Promise<boolean> {
-  return database.transaction().execute(async (trx) => {
-    if (role === "USER" && (await isLastAdmin(userId, trx))) throw new LastAdminError("demote");
-    const result = await trx.updateTable("users").set({ role }).where("id", "=", userId).executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
-  });
-}
-
 /** Deletes a user: follows, likes, saves and sessions go with them (FK cascades); their content stays. */
-export async function deleteUser(userId: string, database: DB = db): Promise<boolean> {
-  return database.transaction().execute(async (trx) => {
-    if (await isLastAdmin(userId, trx)) throw new LastAdminError("delete");
-    const result = await trx.deleteFrom("users").where("id", "=", userId).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
-  });
+export async function deleteUserRow(userId: string, database: DB = db): Promise<boolean> {
+  const result = await database.deleteFrom("users").where("id", "=", userId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }
 
 export interface AdminRecipeRow {

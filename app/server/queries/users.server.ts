@@ -151,14 +151,6 @@ export async function isUsernameTakenByOther(username: string, userId: string, d
   return row !== undefined;
 }
 
-/** The site always keeps at least one ADMIN: refused for a role change or a deletion that would end that. */
-export class LastAdminError extends Error {
-  constructor(action: "delete" | "demote") {
-    super(action === "delete" ? "You cannot delete the last admin." : "You cannot remove the last admin's role.");
-    this.name = "LastAdminError";
-  }
-}
-
 /** True when `userId` is the only ADMIN. Called inside the transaction that changes the role or deletes the user. */
 export async function isLastAdmin(userId: string, database: DB): Promise<boolean> {
   const admins = await database.selectFrom("users").select("id").where("role", "=", "ADMIN").limit(2).execute();
@@ -184,36 +176,33 @@ export interface ProfileUpdate {
 }
 
 /**
- * Saves a profile in one transaction (user row, ordered tags, the sessions a new password ends);
- * refuses a username another user has, whatever its case, and the last ADMIN giving up the role.
+ * Saves a profile (user row, ordered tags, the sessions a new password ends) with `trx`, the
+ * caller's transaction; refuses a username another user has, whatever its case.
  */
-export async function updateUserProfile(input: ProfileUpdate, database: DB = db): Promise<UserProfile> {
-  return database.transaction().execute(async (trx) => {
-    if (input.username !== undefined && (await isUsernameTakenByOther(input.username, input.id, trx))) throw new UsernameTakenError(input.username);
-    if (input.role !== undefined && input.role !== "ADMIN" && (await isLastAdmin(input.id, trx))) throw new LastAdminError("demote");
-    const columns = {
-      ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.username !== undefined ? { username: input.username } : {}),
-      ...(input.role !== undefined ? { role: input.role } : {}),
-      ...(input.bio !== undefined ? { bio: input.bio } : {}),
-      ...(input.passwordHash !== undefined ? { password_hash: input.passwordHash } : {}),
-      ...(input.profile !== undefined ? { profile: input.profile } : {}),
-    };
-    if (Object.keys(columns).length > 0) await trx.updateTable("users").set(columns).where("id", "=", input.id).executeTakeFirstOrThrow();
-    if (input.tags !== undefined) {
-      await trx.deleteFrom("user_tags").where("user_id", "=", input.id).execute();
-      if (input.tags.length > 0) {
-        await trx
-          .insertInto("user_tags")
-          .values(input.tags.map((tag, position) => ({ user_id: input.id, position, tag })))
-          .execute();
-      }
+export async function updateUserProfile(input: ProfileUpdate, trx: DB): Promise<UserProfile> {
+  if (input.username !== undefined && (await isUsernameTakenByOther(input.username, input.id, trx))) throw new UsernameTakenError(input.username);
+  const columns = {
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(input.username !== undefined ? { username: input.username } : {}),
+    ...(input.role !== undefined ? { role: input.role } : {}),
+    ...(input.bio !== undefined ? { bio: input.bio } : {}),
+    ...(input.passwordHash !== undefined ? { password_hash: input.passwordHash } : {}),
+    ...(input.profile !== undefined ? { profile: input.profile } : {}),
+  };
+  if (Object.keys(columns).length > 0) await trx.updateTable("users").set(columns).where("id", "=", input.id).executeTakeFirstOrThrow();
+  if (input.tags !== undefined) {
+    await trx.deleteFrom("user_tags").where("user_id", "=", input.id).execute();
+    if (input.tags.length > 0) {
+      await trx
+        .insertInto("user_tags")
+        .values(input.tags.map((tag, position) => ({ user_id: input.id, position, tag })))
+        .execute();
     }
-    if (input.passwordHash !== undefined) await trx.deleteFrom("sessions").where("user_id", "=", input.id).execute();
-    const updated = await getUserProfile(input.id, trx);
-    if (!updated) throw new Error("User vanished inside its own transaction");
-    return updated;
-  });
+  }
+  if (input.passwordHash !== undefined) await trx.deleteFrom("sessions").where("user_id", "=", input.id).execute();
+  const updated = await getUserProfile(input.id, trx);
+  if (!updated) throw new Error("User vanished inside its own transaction");
+  return updated;
 }
 
 // ---------------------------------------------------------------------------------------------

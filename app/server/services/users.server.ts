@@ -6,14 +6,15 @@ import { canEditProfile, isAdmin } from "~/lib/permissions";
 import { CacheScope, changing } from "../cache/scopes.server";
 import { env } from "../env.server";
 import { hashPassword, randomPassword } from "../auth/password.server";
-import { createPlaceholderUser, deleteUser as deleteUserRow } from "../queries/admin.server";
+import { db } from "../db/connection.server";
+import { createPlaceholderUser, deleteUserRow } from "../queries/admin.server";
 import {
   createUser,
   getUserProfile,
   isCurrentPassword,
   isUsernameTaken,
+  isLastAdmin,
   isUsernameTakenByOther,
-  LastAdminError,
   updateUserProfile,
   UsernameTakenError,
   type Role,
@@ -35,6 +36,14 @@ import { done, refusal, type Actor, type Outcome, type Refusal } from "./outcome
 // where its owner posted, commented or liked, so changing one — or deleting someone — changes
 // everything; bio, tags, role and password show only in the user's own JSON entity. A new person
 // is found by people search.
+
+/** The site always keeps at least one ADMIN: refused for a role change or a deletion that would end that. */
+class LastAdminError extends Error {
+  constructor(action: "delete" | "demote") {
+    super(action === "delete" ? "You cannot delete the last admin." : "You cannot remove the last admin's role.");
+    this.name = "LastAdminError";
+  }
+}
 
 export const USER_MESSAGES = {
   notFound: USER_NOT_FOUND,
@@ -208,15 +217,22 @@ export async function updateProfile({
     const passwordHash = values.password ? await hashPassword(values.password) : undefined;
     // Only what this request changes is written: another save in between keeps its changes.
     saved = await changing([shownEverywhere ? CacheScope.everything : CacheScope.user(userId)], () =>
-      updateUserProfile({
-        id: userId,
-        name: values.name,
-        username: values.username,
-        role: values.role,
-        bio: values.bio,
-        tags: values.tags,
-        passwordHash,
-        profile: url !== user.profile ? url : undefined,
+      db.transaction().execute(async (trx) => {
+        // Checked where the role changes: two admins demoting each other at once cannot both pass.
+        if (values.role !== undefined && values.role !== "ADMIN" && (await isLastAdmin(userId, trx))) throw new LastAdminError("demote");
+        return updateUserProfile(
+          {
+            id: userId,
+            name: values.name,
+            username: values.username,
+            role: values.role,
+            bio: values.bio,
+            tags: values.tags,
+            passwordHash,
+            profile: url !== user.profile ? url : undefined,
+          },
+          trx,
+        );
       }),
     );
   } catch (error) {
@@ -244,7 +260,12 @@ export async function deleteUser({ actor, userId }: { actor: Actor; userId: stri
   const user = await getUserProfile(userId);
   if (!user) return refusal(404, USER_MESSAGES.notFound);
   try {
-    await changing([CacheScope.everything], () => deleteUserRow(userId));
+    await changing([CacheScope.everything], () =>
+      db.transaction().execute(async (trx) => {
+        if (await isLastAdmin(userId, trx)) throw new LastAdminError("delete");
+        await deleteUserRow(userId, trx);
+      }),
+    );
   } catch (error) {
     if (error instanceof LastAdminError) return refusal(409, error.message);
     throw error;
