@@ -166,8 +166,8 @@ async function settleHandoff(context: EntryContext): Promise<boolean> {
 
 /**
  * The document as one string, rendered without streams: React's string renderer writes text,
- * where the stream renderer encoded every piece into 2 KB byte arrays (an eighth of a signed-in
- * page's CPU; bench/README.md, issue 20). Null when it cannot be used: the caller streams.
+ * where the stream renderer encoded every piece into 2 KB byte arrays, a large share of a
+ * signed-in page's CPU (bench/README.md). Null when it cannot be used: the caller streams.
  */
 const DOCUMENT_END = "</body></html>";
 

@@ -4,7 +4,7 @@ import type { FormEvent, FormHTMLAttributes } from "react";
 // A form that posts through a fetcher with JavaScript and as a plain form post without it, like
 // `fetcher.Form`, but as a bare <form> with one submit handler. `fetcher.Form` resolves its action
 // and runs the router's form hooks for every card of a feed on every render; our actions are
-// absolute paths already (app/lib/paths.ts), so that work bought nothing (bench/README.md, issue 20).
+// absolute paths already (app/lib/paths.ts), so that work bought nothing (bench/README.md).
 
 interface FetcherFormProps extends Omit<FormHTMLAttributes<HTMLFormElement>, "action" | "method" | "onSubmit"> {
   fetcher: Pick<FetcherWithComponents<unknown>, "submit">;

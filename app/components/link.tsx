@@ -1,8 +1,8 @@
 import type { AnchorHTMLAttributes } from "react";
 
-// Our links are plain anchors, instead of Remix's <Link>: it resolves its path three times and runs
-// a dozen hooks per link, and a feed page has a hundred links (a fifth of a signed-in page's
-// server CPU; bench/README.md, issue 20). Every `to` here is already an absolute path
+// Our links are plain anchors, instead of Remix's <Link>: it resolves its path and runs router
+// hooks for every link, and a feed page's many links made that a large share of a signed-in
+// page's server CPU (bench/README.md). Every `to` here is already an absolute path
 // (app/lib/paths.ts builds them), so there is nothing to resolve. Without JavaScript they are
 // ordinary links; with it, one click listener for the whole document (useDocumentLinkNavigation
 // in root.tsx) turns a plain left click on them into a client navigation, as <Link> does.

@@ -141,8 +141,8 @@ export async function apiPost(id: string): Promise<ApiPost> {
 
 /**
  * Rows per database read while streaming a list: what a connection holds while its client reads.
- * Small, so a client that reads slowly (or not at all) holds the server to tens of KB, not to the
- * list: 25 whole recipes are about 40 KB of JSON.
+ * Small, so a client that reads slowly (or not at all) holds the server to one batch, not to the
+ * whole list.
  */
 export const LIST_BATCH = 25;
 

@@ -18,27 +18,14 @@ import { planPicture, type PicturePlan } from "./pictures.server";
 import { deleteRecipeUnit } from "./recipes.server";
 import { issuesToErrors, withoutNulls } from "./validation.server";
 
-// /api/posts (docs/rules.md#posts-calls). A post and its recipe are one unit: POST /api/recipes creates
-// both, and deleting either deletes both (so a client's follow-up DELETE of the other gets 404,
-// which the original client warns about and ignores: docs/rules.md#recipe-and-post).
-//
-// - POST /api/posts is idempotent for the original client, which creates the recipe and then
-//   sends the post: when the recipe already has its post and the caller is its author (or an
-//   ADMIN), the stored post is answered (200); a recipe without a post gets one (201). Likes and
-//   comments in the body are ignored (a new post has none). A missing recipe is a 404.
-// - PUT /api/posts/{id} merges the sent post into the stored one:
-//   - `likes`: anyone signed in may add or remove their OWN id (like / unlike). Any other
-//     difference in likes is refused (403, `refused: ["likes"]`) unless the caller is an ADMIN,
-//     who may change likes freely (ids must be users).
-//   - title, caption, photo: the author or an ADMIN (the recipe keeps its own name and photo).
-//   - `comments`: an ADMIN's array removes the stored comments it no longer lists (the original
-//     admin panel removes a comment that way); anyone else's comments array is ignored. New
-//     comments come only through POST /api/posts/{id}/comments.
-//   - `_id`/`post_id` must match the URL, `recipe_id` may not change (400), `created_by` may not
-//     change (403); `created_at`, `__v` and unknown fields are ignored.
-//   A request with any refused part is refused whole and changes nothing.
-// - POST /api/posts/{id}/comments `{text}`: the session user comments (401 without a session,
-//   whatever `user_id` the body names: it is ignored); answers the post with its comments (201).
+// /api/posts (docs/rules.md#posts-calls; PUT merges: docs/rules.md#whole-object-put-merge-rules).
+// A post and its recipe are one unit: POST /api/recipes creates both, and deleting either deletes
+// both (so a client's follow-up DELETE of the other gets 404, which the original client warns
+// about and ignores: docs/rules.md#recipe-and-post). POST /api/posts is idempotent for the
+// original client, which creates the recipe and then sends the post: the author's recipe that
+// already has its post answers that post (200). In a PUT, an ADMIN's `comments` array removes the
+// comments it no longer lists (the original admin panel deletes a comment that way); a PUT with
+// any refused part is refused whole and changes nothing.
 
 const AUTHOR_FIXED = "The author of a post cannot be changed.";
 const ID_FIXED = "The post id in the body does not match the URL; ids cannot be changed.";

@@ -21,21 +21,11 @@ import { ApiError, invalid, json, param, readJsonObject, requireApiUser, unwrap,
 import { planPicture, type PicturePlan } from "./pictures.server";
 import { issuesToErrors, withoutNulls } from "./validation.server";
 
-// /api/recipes (docs/rules.md#recipes-calls). The body uses the API's field names; it is mapped onto the recipe
-// editor's draft and checked by the editor's own rules (validateRecipeDraft), then written by the
-// editor's own writes (a recipe and its post always together). Field errors come back under
-// API names: name, description, ingredients_sec, steps, total_time, serves, tags, photo.
-//
-// - POST creates the recipe AND its post (201). Client ids (`recipe_id`/`_id`, `post_id`) are
-//   kept when they look like ids and are free; otherwise fresh UUIDs are used — the answer says
-//   which. `user_created` may only name the caller (403 otherwise).
-// - PUT merges the sent fields into the stored recipe (missing fields keep their value; `_id`,
-//   `post_id`, `created_at`, `__v` and unknown fields are ignored; an `_id`/`recipe_id` that is
-//   not the URL's is a 400; another `user_created` is a 403). The creator or an ADMIN.
-//   A name or description left as stored is not re-checked against today's limits (a few seeded
-//   names are longer than 50 characters; docs/rules.md#seed-quirks). Section lines may come as `ingredients` or
-//   as `"ingredients:"` (the original admin panel's spelling).
-// - DELETE deletes the recipe with its post (they are one unit; docs/rules.md#recipe-and-post): the creator or an ADMIN.
+// /api/recipes (docs/rules.md#recipes-calls; PUT merges: docs/rules.md#whole-object-put-merge-rules).
+// The body uses the API's field names; it is mapped onto the recipe editor's draft, checked by the
+// editor's own rules (validateRecipeDraft) and written by the editor's own writes, so a recipe and
+// its post always change together. A name or description left as stored is not re-checked against
+// today's limits (a few seeded names break them; docs/rules.md#seed-quirks).
 
 const NOT_ALLOWED = "You are not allowed to edit this recipe.";
 const CREATOR_FIXED = "The creator of a recipe cannot be changed.";
@@ -165,8 +155,7 @@ export async function searchRecipesApi({ request, context }: ApiArgs): Promise<R
   if (url.searchParams.has("page")) {
     ids.push(...(await searchRecipes({ q, page })).items.map((card) => card.recipe_id));
   } else {
-    // One pass over the search's tiers (issue 9: page by page, ten searches made this the
-    // slowest endpoint at ~100 ms).
+    // One pass over the search's tiers: reading them page by page ran the whole search per page.
     ids.push(...(await searchRecipeIds({ q, limit: SEARCH_MAX_RESULTS })));
   }
   const recipes = await apiRecipesByIds([...new Set(ids)].slice(0, SEARCH_MAX_RESULTS));

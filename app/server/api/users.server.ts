@@ -21,28 +21,12 @@ import { planPicture, type PicturePlan } from "./pictures.server";
 import { issuesToErrors, withoutNulls } from "./validation.server";
 
 // /api/users (docs/rules.md#users-calls), on the same rules and query modules as the pages.
-//
-// PUT /api/users/{id} merges the sent object into the stored user field by field:
-// - `_id` must match the URL (400 otherwise); `__v` and unknown fields are ignored; `password`
-//   sets a new password when non-empty (a `password_hash`/`passwordHash` field is refused: 400);
-//   `profile` counts only when it differs from the stored picture.
-// - name, username, bio, tags, profile, password: the user or an ADMIN (canEditProfile).
-// - role: an ADMIN changes it freely (never leaving the site without an ADMIN: 409); a USER
-//   making themselves ADMIN must send the admin secret as `adminPassword` (checked against
-//   ADMIN_SECRET on the server, as the profile editor does; 403 otherwise).
-// - Lists are never written as lists: a stale copy must never undo someone's follow or post.
-//   `posts`, `saved_recipes` and the user's own `following` are derived from their own records
-//   and ignored (follows change through /follow, /unfollow or the other user's `followers`).
-//   `{_id, followers}` (no other user field) is the client's "remove follower" (docs/rules.md#whole-object-put-merge-rules): removals are applied
-//   (the owner or an ADMIN), additions refused. In a whole-object PUT the owner's own
-//   `followers` are ignored.
-// - On someone else's user a non-admin may change only their own place in it: adding or
-//   removing their id in `followers` (follow / unfollow) and removing their id from
-//   `following` (that user stops following them = remove follower). Any other difference
-//   is refused.
-// A request with any refused part is refused whole (403, `refused` names the parts) and
-// changes nothing; the original client's follow, unfollow and remove-follower calls each
-// change only the caller's own relations, so they pass.
+// PUT /api/users/{id} merges the sent object into the stored user field by field
+// (docs/rules.md#whole-object-put-merge-rules). Lists are never written as lists: a stale copy
+// must never undo someone's follow or post, so on someone else's user a non-admin may change only
+// their own place. A request with any refused part is refused whole (403, `refused` names the
+// parts) and changes nothing; the original client's follow, unfollow and remove-follower calls
+// each change only the caller's own relations, so they pass.
 
 const HASH_FIELD = "The password hash cannot be sent; send `password` to set a new password.";
 const ID_FIXED = "The _id in the body does not match the URL; ids cannot be changed.";

@@ -49,8 +49,8 @@ export interface SignInSubject {
  * Counts one attempt for this username and address, before anything is checked: refused with
  * LimitReachedError when either is already at its limit, otherwise recorded at once, in the same
  * transaction as the count. Recording first is what makes the limit hold when attempts arrive
- * together: each one sees every attempt still being checked (the password hash takes tens of
- * milliseconds), not only the failures already known. The caller then settles the attempt:
+ * together: each one sees every attempt still being checked (the password hash is slow on
+ * purpose), not only the failures already known. The caller then settles the attempt:
  * `forgetSignInAttempt` when it succeeded or did not count, nothing when it failed.
  */
 export async function beginSignInAttempt({ username, address }: SignInSubject, database: DB = db): Promise<number> {

@@ -8,9 +8,9 @@ const scrypt = promisify(crypto.scrypt) as (
   options: crypto.ScryptOptions,
 ) => Promise<Buffer>;
 
-// OWASP's minimum for scrypt: N=2^17, r=8, p=1. One hash takes 128 × N × r = 128 MiB and about
-// 0.3 s of one core here; Node runs at most four at once (its thread pool), so sign-ins never hold
-// more than about 512 MiB, and the sign-in throttle keeps one person from queueing many.
+// OWASP's minimum for scrypt: N=2^17, r=8, p=1. One hash takes 128 × N × r = 128 MiB; Node runs
+// at most four at once (its thread pool), so sign-ins never hold more than about 512 MiB, and the
+// sign-in throttle keeps one person from queueing many.
 // (N=2^15, r=8, p=3 is the same nominal work in 32 MiB; the README's Decisions give the
 // figures behind the choice.)
 export const PASSWORD_PARAMS = { N: 1 << 17, r: 8, p: 1 } as const;

@@ -143,7 +143,7 @@ async function matchingSeqs(q: string, match: RecipeQuery, offset: number, limit
   return readTiers(tiers, offset, limit);
 }
 
-/** Above this many matches a tier is listed newest first instead of scored (scoring costs ~1 µs a row). */
+/** Above this many matches a tier is listed newest first instead of scored, so no query pays to score more rows. */
 const RANK_LIMIT = 3000;
 
 interface Tier {

@@ -166,12 +166,11 @@ type WriteCallback = (error?: Error | null) => void;
 
 /**
  * Remix writes a page to the response piece by piece as React renders it, and calls res.flush()
- * (compression's) after every piece. Each write was a zlib round trip through the thread pool
- * (about a millisecond a page) and each flush closed a compressed block: a 35 KB page went out
- * as 12 KB of gzip instead of 5 KB. Here the pieces written in one turn of the event loop are
- * joined and handed on, then flushed, once the render pauses: a page rendered in one go reaches
- * compression as one piece with end(), and a response that really streams still goes out as it
- * comes.
+ * (compression's) after every piece. Each write was a zlib round trip through the thread pool and
+ * each flush closed a compressed block, so pages cost more and compressed worse. Here the pieces
+ * written in one turn of the event loop are joined and handed on, then flushed, once the render
+ * pauses: a page rendered in one go reaches compression as one piece with end(), and a response
+ * that really streams still goes out as it comes.
  * Backpressure is kept: at most COALESCE_BYTES wait here (more is handed on at once), and write()
  * says false while compression or the socket is full, until their 'drain'. A client that reads
  * slowly then holds the server to a few buffers, not to the whole answer (pipeBody waits).

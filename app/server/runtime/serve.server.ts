@@ -59,8 +59,8 @@ export async function startServer(build: ServerBuild, { root }: Pick<ServeOption
   app.use(refuseNulAddresses(refuse));
 
   // Brotli as compression sets it up (quality 4) but with a 256 KB window instead of 4 MB: our
-  // pages are far smaller, and every response allocated (and the GC reclaimed) the large window,
-  // costing about a quarter of the compression time for the same bytes.
+  // pages are far smaller, and allocating (and collecting) the large window for every response
+  // cost compression time for the same bytes.
   app.use(compression({ brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_LGWIN]: 18 } } }));
   // Scripts and stylesheets compressed once at startup (assets.server.ts); the rest as they are.
   app.use(build.publicPath, precompressedAssets(build.assetsBuildDirectory));
