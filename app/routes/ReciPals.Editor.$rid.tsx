@@ -11,7 +11,7 @@ import { isRouteErrorResponse, useActionData, useLoaderData, useRouteError } fro
 import { ErrorPage } from "~/components/error-page";
 import { DeleteRecipeConfirmation, RecipeEditor } from "~/components/recipe-editor";
 import { withNotice } from "~/lib/notices";
-import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
+import { paths } from "~/lib/paths";
 import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
 import { canEditRecipe } from "~/lib/permissions";
 import {
@@ -32,15 +32,15 @@ import { readIntent } from "~/server/http/responses.server";
 import { ImportError, importRecipe } from "~/server/import/import.server";
 import { dropPendingUpload, rememberPendingUpload, storePendingUpload } from "~/server/media/uploads.server";
 import { fileBytes, FormReadError, readMultipartFormLenient, type LenientMultipart } from "~/server/http/multipart.server";
-import { IMAGE_MESSAGES, ImageError, isStoredImageUrl, processImage, type ProcessedImage } from "~/server/media/images.server";
-import { type PicturePlan } from "~/server/media/pictures.server";
+import { IMAGE_MESSAGES, ImageError, isStoredImageUrl } from "~/server/media/images.server";
 import { LimitReachedError, takeUploadSlot } from "~/server/auth/limits.server";
 import { getRecipeOwnership } from "~/server/queries/recipe-writes.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
-import { createRecipe, deleteRecipe, updateRecipe } from "~/server/services/recipes.server";
+import { deleteRecipe } from "~/server/services/recipes.server";
+import { saveEditorDraft } from "~/server/services/recipe-editor.server";
 import { getUser } from "~/server/auth/session.server";
 import { storedNameOf } from "~/server/media/storage.server";
-import { isUsableRecipeId, validateRecipeDraft } from "~/server/validation/recipe.server";
+import { isUsableRecipeId } from "~/server/validation/recipe.server";
 import editorStyles from "~/styles/editor.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: editorStyles }];
@@ -57,7 +57,6 @@ export const meta: MetaFunction<typeof loader> = ({ data: loaderData }) => [
 
 const RECIPE_NOT_FOUND = "Recipe not found.";
 const NOT_ALLOWED = "You are not allowed to edit this recipe.";
-const CREATOR_FIXED = "The creator of a recipe cannot be changed.";
 /** Form fields a forged request might use to pass a recipe off as someone else's. */
 const CREATOR_FIELDS = ["user_created", "userId", "user_id", "creator", "created_by", "creatorId"];
 
@@ -168,69 +167,23 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (row) return rowAnswer(user.id, draft, row, formData.get(FIELD.photo), pendingPhoto, photoTooLarge);
   if (intent !== "save") throw fail("Unknown action.", 400);
 
-  // Save: check everything first; nothing is stored unless all of it is acceptable.
-  const validation = validateRecipeDraft(draft);
-  const fieldErrors: Record<string, string> = validation.ok ? {} : { ...validation.fieldErrors };
-  let formError: string | null = null;
-  const creatorId = existing ? existing.user_created : user.id;
-  if (CREATOR_FIELDS.some((name) => formData.has(name) && formData.get(name) !== creatorId)) formError = CREATOR_FIXED;
-
-  let processed: ProcessedImage | null = null;
-  let photoChosen = photoTooLarge;
-  if (photoTooLarge) fieldErrors[FIELD.photo] = IMAGE_MESSAGES.tooLarge;
-  else {
-    const bytes = await fileBytes(formData.get(FIELD.photo));
-    if (bytes) {
-      photoChosen = true;
-      try {
-        await takeUploadSlot(user.id);
-        processed = await processImage(bytes);
-      } catch (error) {
-        if (!(error instanceof ImageError) && !(error instanceof LimitReachedError)) throw error;
-        fieldErrors[FIELD.photo] = error.message;
-      }
-    }
+  // Save: the editor service checks everything first and stores nothing unless all of it is acceptable.
+  const saved = await saveEditorDraft({
+    actor: user,
+    recipeId: rid,
+    existing: existing ? { creatorId: existing.user_created } : undefined,
+    draft,
+    claimedCreators: CREATOR_FIELDS.filter((name) => formData.has(name)).map((name) => String(formData.get(name))),
+    photo: { bytes: photoTooLarge ? null : await fileBytes(formData.get(FIELD.photo)), tooLarge: photoTooLarge },
+    pendingPhoto,
+  });
+  if ("invalid" in saved) {
+    const { status, ...refused } = saved.invalid;
+    return answer({ kind: "invalid", draft: { ...draft, tags: firstThreeTags(draft.tags) }, pendingPhoto, ...refused }, status);
   }
-
-  if (!validation.ok || formError || fieldErrors[FIELD.photo]) {
-    return answer(
-      {
-        kind: "invalid",
-        draft: { ...draft, tags: firstThreeTags(draft.tags) },
-        fieldErrors,
-        formError,
-        pendingPhoto,
-        // A good photo is not stored for a refused save (no orphan files): it must be chosen again.
-        photoNotKept: photoChosen && !fieldErrors[FIELD.photo],
-      },
-      400,
-    );
-  }
-
-  const input = validation.value;
-  // A photo chosen now wins; else the one kept from an earlier submission of this form; else the
-  // recipe's own (or, for a new recipe, the placeholder).
-  const photo: PicturePlan = processed ? { kind: "upload", image: processed } : pendingPhoto ? { kind: "set", url: pendingPhoto } : { kind: "keep" };
-  const pendingUploads = pendingPhoto ? [pendingPhoto] : [];
-  const saved = existing
-    ? await updateRecipe({ actor: user, recipeId: rid, input, photo, pendingUploads })
-    : await createRecipe({ actor: user, recipeId: rid, postId: crypto.randomUUID(), input, photo, fallbackPhoto: RECIPE_PLACEHOLDER_IMAGE, pendingUploads });
-  if (!saved.ok && saved.status === 503) {
-    // The image store did not take the photo: nothing was written. The form comes back as typed.
-    return answer(
-      {
-        kind: "invalid",
-        draft: { ...draft, tags: firstThreeTags(draft.tags) },
-        fieldErrors: { [FIELD.photo]: saved.message },
-        formError: saved.message,
-        pendingPhoto,
-      },
-      503,
-    );
-  }
-  if (!saved.ok) throw fail(saved.message, saved.status);
+  if ("refusal" in saved) throw fail(saved.refusal.message, saved.refusal.status);
   const target = existing ? paths.recipe(rid) : paths.post(user.id, saved.value.postId);
-  return redirect(validation.tagsCut ? withNotice(target, "tags-cut") : target);
+  return redirect(saved.value.tagsCut ? withNotice(target, "tags-cut") : target);
 }
 
 /**

@@ -11,6 +11,7 @@ import type { Actor } from "../services/outcome.server";
 import { postExists } from "../queries/posts.server";
 import { getRecipeOwnership } from "../queries/recipe-writes.server";
 import { createRecipe as createRecipeService, deleteRecipe as deleteRecipeService, updateRecipe as updateRecipeService } from "../services/recipes.server";
+import { EDITOR_MESSAGES } from "../services/recipe-editor.server";
 import { getRecipeDetail, recipeExists } from "../queries/recipes.server";
 import { searchRecipeIds, searchRecipes } from "../queries/search.server";
 import { isUsableRecipeId, validateRecipeDraft, type RecipeInput } from "../validation/recipe.server";
@@ -28,7 +29,6 @@ import { issuesToErrors, withoutNulls } from "./validation.server";
 // today's limits (a few seeded names break them; docs/rules.md#seed-quirks).
 
 const NOT_ALLOWED = "You are not allowed to edit this recipe.";
-const CREATOR_FIXED = "The creator of a recipe cannot be changed.";
 const CREATE_AS_SELF = "You can only create recipes as yourself.";
 const ID_FIXED = "The recipe id in the body does not match the URL; ids cannot be changed.";
 const SEARCH_REQUIRED = "Search query required.";
@@ -200,7 +200,7 @@ export async function updateRecipe(args: ApiArgs): Promise<Response> {
     if (body[field] !== undefined && body[field] !== recipeId) throw invalid({ [field]: ID_FIXED });
   }
   if (body.user_created !== undefined && body.user_created !== owner.user_created) {
-    throw new ApiError(403, CREATOR_FIXED, { refused: ["user_created"] });
+    throw new ApiError(403, EDITOR_MESSAGES.creatorFixed, { refused: ["user_created"] });
   }
   // A body with nothing of the recipe in it changes nothing (not even the post that follows the recipe).
   if (RECIPE_CONTENT_FIELDS.every((field) => body[field] === undefined)) return json(await apiRecipe(recipeId));
