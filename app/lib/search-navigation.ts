@@ -7,5 +7,6 @@ import { paths } from "./paths";
 export function onlySearchChanged({ currentUrl, nextUrl, formMethod }: { currentUrl: URL; nextUrl: URL; formMethod?: string }): boolean {
   // The search box submits a GET form: a navigation all the same (a POST is a write).
   const reading = !formMethod || formMethod.toUpperCase() === "GET";
-  return reading && currentUrl.pathname === paths.search() && nextUrl.pathname === paths.search();
+  // The same address again is a revalidation (a tab shown again, after a write): the layout reloads.
+  return reading && currentUrl.pathname === paths.search() && nextUrl.pathname === paths.search() && currentUrl.search !== nextUrl.search;
 }

@@ -6,7 +6,6 @@ import {
   useLoaderData,
   useLocation,
   useNavigation,
-  useNavigationType,
   useSearchParams,
   useSubmit,
   type ClientLoaderFunctionArgs,
@@ -98,7 +97,6 @@ export async function clientLoader({ request, serverLoader }: ClientLoaderFuncti
 export default function SearchRoute() {
   const data = useLoaderData<typeof clientLoader>();
   const navigation = useNavigation();
-  const navigationType = useNavigationType();
   const location = useLocation();
   const hydrated = useHydrated();
   const input = useRef<HTMLInputElement>(null);
@@ -106,24 +104,31 @@ export default function SearchRoute() {
   // The address is the only state: typing submits the GET form (debounced), each search a
   // navigation that replaces the previous one in history after the first, so Back returns to
   // where the visit began. A newer search cancels an older one still loading.
-  // Back and Forward change the query under the box: it follows.
+  // Results for a query the box did not send (Back, Forward, a link) put that query in the box;
+  // the first render keeps what may have been typed before hydration, and results for what the
+  // box sent leave it alone (the person may have typed on).
+  const sent = useRef<string | null>(null);
+  const firstData = useRef(data);
   useEffect(() => {
-    if (navigationType === "POP" && input.current) input.current.value = data.q;
-  }, [location.key, navigationType, data.q]);
+    if (data === firstData.current) return;
+    if (sent.current !== data.q && input.current) input.current.value = data.q;
+    sent.current = null;
+  }, [data]);
 
   // Searching: this page is loading another query.
   const pendingQuery =
     navigation.state === "loading" && navigation.location.pathname === location.pathname
       ? (new URLSearchParams(navigation.location.search).get("q") ?? "").trim()
       : null;
-  const slowPeople = useDelayedFlag(pendingQuery !== null, PEOPLE_LOADING_DELAY_MS, pendingQuery ?? undefined);
+  // An empty query searches no people: nothing to wait for there.
+  const slowPeople = useDelayedFlag(Boolean(pendingQuery), PEOPLE_LOADING_DELAY_MS, pendingQuery ?? undefined);
 
   const more = useMoreRecipes(data);
 
   return (
     <section className="search-page">
       <h1 className="visually-hidden">Search</h1>
-      <SearchForm q={data.q} inputRef={input} live={hydrated} />
+      <SearchForm q={data.q} inputRef={input} live={hydrated} onSent={(query) => (sent.current = query)} />
       {data.error ? (
         <p className="form-alert" role="alert">
           {data.error}
@@ -210,13 +215,25 @@ export default function SearchRoute() {
  * The GET form: without JavaScript it submits on Enter or `Search`. With JavaScript (`live`) it
  * also submits as you type, debounced; every search after the first replaces its history entry.
  */
-function SearchForm({ q, inputRef, live = false }: { q: string; inputRef?: RefObject<HTMLInputElement>; live?: boolean }) {
+function SearchForm({
+  q,
+  inputRef,
+  live = false,
+  onSent,
+}: {
+  q: string;
+  inputRef?: RefObject<HTMLInputElement>;
+  live?: boolean;
+  /** Told each query the box sends (its results then leave the box alone). */
+  onSent?: (query: string) => void;
+}) {
   const submit = useSubmit();
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => () => clearTimeout(timer.current), []);
   const search = (form: HTMLFormElement) => {
     clearTimeout(timer.current);
     const query = [...String(new FormData(form).get("q") ?? "").trim()].slice(0, MAX_QUERY_LENGTH).join("");
+    onSent?.(query);
     submit(query ? { q: query } : {}, {
       method: "get",
       action: paths.search(),

@@ -82,7 +82,7 @@ const EnvSchema = z
       .optional()
       .transform((value) => (value ? trustProxySetting(value) : undefined)),
     // The address the server listens on (all of them when unset).
-    HOST: z.string().min(1).optional(),
+    HOST: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
     // Visitors' pages kept by the shared page cache at most this long; 0 turns it off.
     PAGE_CACHE_SECONDS: z.preprocess(
       emptyAsUnset,

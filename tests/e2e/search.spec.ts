@@ -121,6 +121,23 @@ test.describe("search with JavaScript", () => {
     await expect(searchBox(page)).toHaveValue("teriyaki");
   });
 
+  test("a link to Search from the Search page empties the box with the results; the layout is not reloaded while typing", async ({ page }) => {
+    await openSearch(page, "/ReciPals/Search");
+    const dataAsked: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes(".data")) dataAsked.push(new URL(request.url()).searchParams.get("_routes") ?? "all");
+    });
+    await searchBox(page).fill("udon");
+    await expect(recipeCards(page).first()).toContainText("Yaki Udon");
+    // Only the Search page's own data was asked for, not the root's (who is signed in, unread count).
+    expect(dataAsked.length).toBeGreaterThan(0);
+    for (const routes of dataAsked) expect(routes).toBe("routes/ReciPals.Search");
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Search" }).click();
+    await expect(page).toHaveURL(/\/ReciPals\/Search$/);
+    await expect(searchBox(page)).toHaveValue("");
+    await expect(recipeCards(page)).toHaveCount(12);
+  });
+
   test("a stale answer never replaces a newer one", async ({ page }) => {
     await openSearch(page, "/ReciPals/Search");
     let first = true;

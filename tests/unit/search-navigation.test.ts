@@ -14,7 +14,8 @@ describe("onlySearchChanged", () => {
     expect(onlySearchChanged({ currentUrl: at("/ReciPals/Search?q=udon"), nextUrl: at("/ReciPals/Search"), formMethod: "get" })).toBe(true);
   });
 
-  it("is false for a write, and for leaving or entering the Search page", () => {
+  it("is false for a write, a revalidation of the same address, and leaving or entering the Search page", () => {
+    expect(onlySearchChanged({ currentUrl: at("/ReciPals/Search?q=udon"), nextUrl: at("/ReciPals/Search?q=udon") })).toBe(false);
     expect(onlySearchChanged({ currentUrl: at("/ReciPals/Search?q=udon"), nextUrl: at("/ReciPals/Search?q=udon"), formMethod: "POST" })).toBe(false);
     expect(onlySearchChanged({ currentUrl: at("/ReciPals/Home"), nextUrl: at("/ReciPals/Search?q=udon") })).toBe(false);
     expect(onlySearchChanged({ currentUrl: at("/ReciPals/Search?q=udon"), nextUrl: at("/ReciPals/Recipes/jd-R1") })).toBe(false);

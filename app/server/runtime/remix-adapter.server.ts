@@ -151,7 +151,7 @@ async function sendResponse(req: Request, res: Response, response: globalThis.Re
 }
 
 /** Remix's request handler as an Express one, with the load context `loadContextOf` makes per request. */
-export function remixHandler(build: ServerBuild, mode: string, loadContextOf: (req: Request, res: Response) => AppLoadContext): RequestHandler {
+export function remixHandler(build: ServerBuild, mode: string | undefined, loadContextOf: (req: Request, res: Response) => AppLoadContext): RequestHandler {
   const handle = createRequestHandler(build, mode);
   return async (req: Request, res: Response, next: NextFunction) => {
     try {

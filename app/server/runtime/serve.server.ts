@@ -93,7 +93,8 @@ export async function startServer(build: ServerBuild, { root }: Pick<ServeOption
   }
   app.all(
     "*",
-    remixHandler(build, env.NODE_ENV, (req, res) => ({
+    // Remix's mode as NODE_ENV says it (unset: the build's production mode, details of errors hidden).
+    remixHandler(build, process.env.NODE_ENV, (req, res) => ({
       clientAddress: req.ip ?? req.socket.remoteAddress ?? null,
       sharedCache: (res.locals.sharedCache as SharedCacheHandle | undefined) ?? null,
     })),
@@ -109,7 +110,7 @@ export async function startServer(build: ServerBuild, { root }: Pick<ServeOption
   setTimeout(sweep, 60_000).unref();
   setInterval(sweep, 6 * 60 * 60 * 1000).unref();
   // Under `npm run dev` (remix dev restarts this server after every rebuild and waits for this).
-  if (env.NODE_ENV === "development") await broadcastDevReady(build);
+  if (process.env.NODE_ENV === "development") await broadcastDevReady(build);
 
   // SIGTERM/SIGINT: stop accepting, let in-flight requests finish, close the database.
   let stopping = false;
@@ -119,7 +120,13 @@ export async function startServer(build: ServerBuild, { root }: Pick<ServeOption
     console.log(`${signal}: finishing in-flight requests…`);
     setTimeout(() => process.exit(1), 10_000).unref();
     server.close(() => {
-      void closeDatabase().finally(() => process.exit(0));
+      closeDatabase().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error("Closing the database failed:", error);
+          process.exit(1);
+        },
+      );
     });
     server.closeIdleConnections();
   };
