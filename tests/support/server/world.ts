@@ -6,11 +6,10 @@ import { afterAll, beforeAll } from "vitest";
 
 import { db } from "~/server/db/connection.server";
 import { hashPassword } from "~/server/auth/password.server";
-import { addComment } from "~/server/queries/comments.server";
-import { follow } from "~/server/queries/follows.server";
-import { setPostLiked } from "~/server/queries/likes.server";
-import { setRecipeSaved } from "~/server/queries/saved.server";
 import { createUser, type Role } from "~/server/queries/users.server";
+import { setFollowing } from "~/server/services/follows.server";
+import { addComment, setLike, setSaved } from "~/server/services/interactions.server";
+import type { Outcome as ServiceOutcome } from "~/server/services/outcome.server";
 import { useSetting } from "../settings";
 
 import { CONTENT_TABLES } from "../../../seed/test-support";
@@ -44,6 +43,12 @@ export async function quickUser({ role = "USER" as Role, name = "Sec Tester", ta
   return { ...user, password: PASSWORD, cookie: await signedInCookie(user.id) };
 }
 
+/** The value of a service's answer; a refusal while building the world is a broken test. */
+function done<T>(outcome: ServiceOutcome<T>): T {
+  if (!outcome.ok) throw new Error(`The world could not be built: ${outcome.message}`);
+  return outcome.value;
+}
+
 export type Actor = "anon" | "other" | "owner" | "admin";
 export const ACTORS: readonly Actor[] = ["anon", "other", "owner", "admin"];
 
@@ -57,11 +62,12 @@ export async function makeWorld() {
   const [owner, other, admin] = [await quickUser({ name: "Owen Owner" }), await quickUser({ name: "Otto Other" }), await quickUser({ role: "ADMIN", name: "Ada Admin" })];
   const recipe = await makeRecipeWithPost({ userId: owner.id, name: "Owner's Stew" });
   const postId = recipe.postId!;
-  const ownerComment = await addComment({ postId, userId: owner.id, text: "My own stew" });
-  const otherComment = await addComment({ postId, userId: other.id, text: "Looks great" });
-  await setPostLiked({ postId, userId: other.id, liked: true });
-  await setRecipeSaved({ userId: other.id, recipeId: recipe.recipeId, saved: true });
-  await follow({ followerId: other.id, followeeId: owner.id });
+  // Through the services, as the app writes them: each with the owner's notification.
+  const ownerComment = done(await addComment({ actor: owner, postId, text: "My own stew" }));
+  const otherComment = done(await addComment({ actor: other, postId, text: "Looks great" }));
+  done(await setLike({ actor: other, postId, liked: true }));
+  done(await setSaved({ actor: other, recipeId: recipe.recipeId, saved: true }));
+  done(await setFollowing({ actor: other, targetId: owner.id, following: true }));
   const users = { owner, other, admin };
   return {
     ...users,
