@@ -1,3 +1,9 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+import { afterAll, beforeAll } from "vitest";
+
 import { env, type Env } from "~/server/env.server";
 
 /**
@@ -10,5 +16,27 @@ export function useSetting<K extends keyof Env>(name: K, value: Env[K]): () => v
   env[name] = value;
   return () => {
     env[name] = before;
+  };
+}
+
+/**
+ * Keeps the uploads of the calling test file in a fresh temp folder (UPLOADS_DIR, never
+ * ./data/uploads), removed afterwards. `dir` is the folder, once the file's tests have started.
+ */
+export function useScratchUploads(name = "uploads"): { readonly dir: string } {
+  let dir = "";
+  let restore = () => {};
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), `recipals-${name}-`));
+    restore = useSetting("UPLOADS_DIR", dir);
+  });
+  afterAll(() => {
+    restore();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    get dir() {
+      return dir;
+    },
   };
 }

@@ -1,10 +1,9 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { draftToFields, emptyDraft, RECIPE_MESSAGES, type EditorResult, type RecipeDraft } from "~/lib/recipe-form";
 import { action, loader } from "~/routes/ReciPals.Editor.$rid";
@@ -19,20 +18,12 @@ import { storedNameOf } from "~/server/media/storage.server";
 import { validateRecipeDraft } from "~/server/validation/recipe.server";
 
 import { dataOf, expectRedirect, getRequest, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "../support/app";
-import { useSetting } from "../support/settings";
+import { useScratchUploads } from "../support/settings";
 
-let uploads: string;
-beforeAll(() => {
-  uploads = fs.mkdtempSync(path.join(os.tmpdir(), "recipals-editor-"));
-  useSetting("UPLOADS_DIR", uploads);
-});
-afterAll(() => {
-  useSetting("UPLOADS_DIR", undefined);
-  fs.rmSync(uploads, { recursive: true, force: true });
-});
+const scratch = useScratchUploads("editor");
 
 const editorPath = (rid: string) => `/ReciPals/Editor/${rid}`;
-const storedFiles = () => fs.readdirSync(uploads).filter((name) => !name.startsWith(".")).sort();
+const storedFiles = () => fs.readdirSync(scratch.dir).filter((name) => !name.startsWith(".")).sort();
 
 const goodDraft = (patch: Partial<RecipeDraft> = {}): RecipeDraft => ({
   name: "Weeknight Dal",
@@ -211,7 +202,7 @@ describe("creating a recipe", () => {
     const postRow = await db.selectFrom("posts").select("photo").where("recipe_id", "=", rid).executeTakeFirstOrThrow();
     expect(recipe.photo).toMatch(/^\/uploads\/[0-9a-f]{64}\.webp$/);
     expect(postRow.photo).toBe(recipe.photo);
-    const stored = await sharp(fs.readFileSync(path.join(uploads, storedNameOf(recipe.photo)!))).metadata();
+    const stored = await sharp(fs.readFileSync(path.join(scratch.dir, storedNameOf(recipe.photo)!))).metadata();
     expect([stored.width, stored.height]).toEqual([800, 600]);
   });
 

@@ -1,9 +1,8 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { cardImageUrl, imageSrcSet } from "~/lib/image-downsize";
 import { loader as uploadsLoader } from "~/routes/uploads.$file";
@@ -14,17 +13,9 @@ import { FormReadError, readMultipartForm, readMultipartFormLenient, UPLOAD_MESS
 import { storedNameOf, uploadsDir } from "~/server/media/storage.server";
 
 import { makeUser, routeArgs } from "../support/app";
-import { useSetting } from "../support/settings";
+import { useScratchUploads, useSetting } from "../support/settings";
 
-let dir: string;
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "recipals-images-"));
-  useSetting("UPLOADS_DIR", dir);
-});
-afterAll(() => {
-  useSetting("UPLOADS_DIR", undefined);
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const scratch = useScratchUploads("images");
 
 /** A 4000×3000 photo-like JPEG: smooth colour gradients under heavy grain, as a phone takes them. */
 async function photoLike(width = 4000, height = 3000, options: { orientation?: number } = {}): Promise<Buffer> {
@@ -59,8 +50,8 @@ describe("image pipeline", () => {
     const elapsed = performance.now() - started;
     expect(url).toMatch(/^\/uploads\/[0-9a-f]{64}\.webp$/);
     expect(cardUrl).toBe(cardImageUrl(url));
-    const main = fs.readFileSync(path.join(dir, storedNameOf(url)!));
-    const card = fs.readFileSync(path.join(dir, storedNameOf(cardUrl)!));
+    const main = fs.readFileSync(path.join(scratch.dir, storedNameOf(url)!));
+    const card = fs.readFileSync(path.join(scratch.dir, storedNameOf(cardUrl)!));
     const mainMeta = await sharp(main).metadata();
     const cardMeta = await sharp(card).metadata();
     expect(mainMeta.format).toBe("webp");
@@ -119,7 +110,7 @@ describe("image pipeline", () => {
     for (const [input, message] of cases) {
       await expect(storeImage(input)).rejects.toMatchObject({ name: "ImageError", message, status: 400 });
     }
-    expect(fs.readdirSync(dir).filter((name) => !name.startsWith("."))).toHaveLength(2); // only the first test's files
+    expect(fs.readdirSync(scratch.dir).filter((name) => !name.startsWith("."))).toHaveLength(2); // only the first test's files
   });
 
   it("refuses pictures with too many pixels before decoding them", async () => {
@@ -161,11 +152,11 @@ describe("deleting unused images", () => {
     const { url, cardUrl } = await storeImage(await photoLike(640, 480));
     await db.updateTable("users").set({ profile: url }).where("id", "=", user.id).execute();
     expect(await deleteImageIfUnreferenced(url)).toBe(false);
-    expect(fs.existsSync(path.join(dir, storedNameOf(url)!))).toBe(true);
+    expect(fs.existsSync(path.join(scratch.dir, storedNameOf(url)!))).toBe(true);
     await db.updateTable("users").set({ profile: "/images/profile.png" }).where("id", "=", user.id).execute();
     expect(await deleteImageIfUnreferenced(url)).toBe(true);
-    expect(fs.existsSync(path.join(dir, storedNameOf(url)!))).toBe(false);
-    expect(fs.existsSync(path.join(dir, storedNameOf(cardUrl)!))).toBe(false);
+    expect(fs.existsSync(path.join(scratch.dir, storedNameOf(url)!))).toBe(false);
+    expect(fs.existsSync(path.join(scratch.dir, storedNameOf(cardUrl)!))).toBe(false);
   });
 
   it("leaves default pictures and external URLs alone", async () => {
@@ -324,6 +315,6 @@ describe("serving uploads", () => {
   it("keeps uploads under the data directory by default", () => {
     useSetting("UPLOADS_DIR", undefined);
     expect(uploadsDir()).toMatch(/[\\/]uploads$/);
-    useSetting("UPLOADS_DIR", dir);
+    useSetting("UPLOADS_DIR", scratch.dir);
   });
 });

@@ -2,8 +2,6 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
 import zlib from "node:zlib";
 
 import sharp from "sharp";
@@ -22,7 +20,7 @@ import { RATE_LIMITS } from "~/server/auth/limits.server";
 import { IMPORT_LINK_MESSAGES } from "~/server/validation/import.server";
 
 import { dataOf, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "../support/app";
-import { useSetting } from "../support/settings";
+import { useScratchUploads } from "../support/settings";
 
 // Import by link against a stub page server on 127.0.0.1, started here. The stub is a private
 // address, so the happy paths pass `allowPrivate` (what IMPORT_ALLOW_PRIVATE=1 does for e2e) and
@@ -134,15 +132,7 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-let uploads: string;
-beforeAll(() => {
-  uploads = fs.mkdtempSync(path.join(os.tmpdir(), "recipals-import-"));
-  useSetting("UPLOADS_DIR", uploads);
-});
-afterAll(() => {
-  useSetting("UPLOADS_DIR", undefined);
-  fs.rmSync(uploads, { recursive: true, force: true });
-});
+const scratch = useScratchUploads("import");
 
 const allowStub: ImportOptions = { allowPrivate: true };
 
@@ -227,7 +217,7 @@ describe("importing a recipe page", () => {
     expect(draft.serves).toBe("4");
     expect(draft.tags).toBe("soup, tomato, vegetarian");
     expect(imported.photo).toMatch(/^\/uploads\/[0-9a-f]{64}\.webp$/);
-    expect(fs.readdirSync(uploads).some((file) => imported.photo!.endsWith(file))).toBe(true);
+    expect(fs.readdirSync(scratch.dir).some((file) => imported.photo!.endsWith(file))).toBe(true);
     expect(imported.notes.join(" ")).toMatch(/name was longer than 50 characters/);
     expect(imported.notes.join(" ")).toMatch(/description was longer than 150 characters/);
     expect(imported.notes[0]).toMatch(/nothing is saved until then/);

@@ -1,10 +1,9 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 
 import sharp from "sharp";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 
 import { TAG_LIMIT_MESSAGE } from "~/lib/tags";
 import { action as editAction, loader as editLoader } from "~/routes/ReciPals.Account.Profile.$uid_.Edit";
@@ -14,7 +13,7 @@ import { getUserProfile, verifyLogin } from "~/server/queries/users.server";
 import { RATE_LIMITS } from "~/server/auth/limits.server";
 
 import { dataOf, expectRedirect, getRequest, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "../support/app";
-import { useSetting } from "../support/settings";
+import { useScratchUploads } from "../support/settings";
 
 const editPath = (uid: string) => `/ReciPals/Account/Profile/${encodeURIComponent(uid)}/Edit`;
 const profilePath = (uid: string) => `/ReciPals/Account/Profile/${encodeURIComponent(uid)}`;
@@ -27,15 +26,7 @@ interface Failure {
   tags: string[];
 }
 
-let uploads: string;
-beforeAll(() => {
-  uploads = fs.mkdtempSync(path.join(os.tmpdir(), "recipals-profile-uploads-"));
-  useSetting("UPLOADS_DIR", uploads);
-});
-afterAll(() => {
-  useSetting("UPLOADS_DIR", undefined);
-  fs.rmSync(uploads, { recursive: true, force: true });
-});
+const scratch = useScratchUploads("profile-uploads");
 afterEach(() => {
   env.ADMIN_SECRET = undefined;
 });
@@ -250,7 +241,7 @@ describe("profile editor: photo", () => {
     expectRedirect(await save(user.id, formOf(user), cookie, { bytes: png, type: "image/png", name: "me.png" }), profilePath(user.id));
     const url = (await getUserProfile(user.id))?.profile ?? "";
     expect(url).toMatch(/^\/uploads\/[0-9a-f]{64}\.webp$/);
-    expect(fs.existsSync(path.join(uploads, url.slice("/uploads/".length)))).toBe(true);
+    expect(fs.existsSync(path.join(scratch.dir, url.slice("/uploads/".length)))).toBe(true);
     expectRedirect(await save(user.id, formOf(user, { bio: "still me" }), cookie), profilePath(user.id));
     expect((await getUserProfile(user.id))?.profile).toBe(url);
   });
@@ -263,7 +254,7 @@ describe("profile editor: photo", () => {
       .values(Array.from({ length: RATE_LIMITS.uploads.limit }, () => ({ id: crypto.randomUUID(), bucket: RATE_LIMITS.uploads.bucket, key: user.id, at: now })))
       .execute();
     const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#0369a1" } }).png().toBuffer();
-    const stored = () => fs.readdirSync(uploads).sort();
+    const stored = () => fs.readdirSync(scratch.dir).sort();
     const before = stored();
     const { status, data } = dataOf<Failure>(await save(user.id, formOf(user, { name: "Typed" }), await signedInCookie(user.id), { bytes: png, type: "image/png", name: "me.png" }));
     expect(status).toBe(429);

@@ -1,8 +1,5 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-
-import { afterAll, beforeAll } from "vitest";
 
 import { db } from "~/server/db/connection.server";
 import { hashPassword } from "~/server/auth/password.server";
@@ -10,7 +7,7 @@ import { createUser, type Role } from "~/server/queries/users.server";
 import { setFollowing } from "~/server/services/follows.server";
 import { addComment, setLike, setSaved } from "~/server/services/interactions.server";
 import type { Outcome as ServiceOutcome } from "~/server/services/outcome.server";
-import { useSetting } from "../settings";
+import { useScratchUploads as scratchUploads } from "../settings";
 
 import { CONTENT_TABLES } from "../../../seed/test-support";
 import { makeRecipeWithPost } from "../factories";
@@ -22,15 +19,7 @@ import { signedInCookie, uniqueUsername } from "../app";
 
 /** Keeps any upload a test causes in a temp folder (never ./data/uploads), removed afterwards. */
 export function useScratchUploads(): void {
-  let dir = "";
-  beforeAll(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "recipals-sec-uploads-"));
-    useSetting("UPLOADS_DIR", dir);
-  });
-  afterAll(() => {
-    useSetting("UPLOADS_DIR", undefined);
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  scratchUploads("sec-uploads");
 }
 
 export const PASSWORD = "correct horse battery";
