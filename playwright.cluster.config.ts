@@ -11,6 +11,8 @@ import { chromiumLaunch } from "./tests/support/chromium";
 
 export default defineConfig({
   testDir: "tests/cluster",
+  // Beside the main browser tests' results, which a later run would otherwise wipe before CI prints them.
+  outputDir: "test-results-cluster",
   globalSetup: "./tests/support/cluster-global-setup.ts",
   workers: 1,
   fullyParallel: false,

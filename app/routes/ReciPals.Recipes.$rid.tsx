@@ -132,6 +132,12 @@ export default function RecipeRoute() {
   const { recipe, comments, saved, signedIn, canEdit, onShoppingList, serves: servesFromUrl, scale: scaleFromUrl, shown } = useLoaderData<typeof loader>();
   const [serves, setServes] = useState(servesFromUrl);
   useEffect(() => setServes(servesFromUrl), [servesFromUrl]);
+  // The address follows servings changed in the page (a reload or a shared link shows the same).
+  const servesChangedHere = useRef(false);
+  useEffect(() => {
+    if (!servesChangedHere.current) return;
+    window.history.replaceState(window.history.state, "", `${paths.recipe(recipe.recipe_id)}?serves=${serves}`);
+  }, [serves, recipe.recipe_id]);
   // Without stated servings there is nothing to count people from: a multiplier scales instead.
   const [scaleText, setScaleText] = useState(scaleFromUrl);
   useEffect(() => setScaleText(scaleFromUrl), [scaleFromUrl]);
@@ -199,7 +205,16 @@ export default function RecipeRoute() {
           <div className="recipe__ingredients-head">
             <h2 id="ingredients-heading">Ingredients</h2>
             {recipe.serves !== null ? (
-              <ServesControl recipeId={recipe.recipe_id} serves={serves} onChange={(n) => rescale(() => setServes(n))} />
+              <ServesControl
+                recipeId={recipe.recipe_id}
+                serves={serves}
+                onStep={(step) => {
+                  servesChangedHere.current = true;
+                  // A step counts from the servings shown when it lands: clicks made while the
+                  // quantity reader loads each add one, none is lost.
+                  rescale(() => setServes((current) => Math.min(MAX_SERVES, Math.max(1, current + step))));
+                }}
+              />
             ) : (
               <ScaleControl
                 recipeId={recipe.recipe_id}
@@ -273,7 +288,7 @@ function useScaler(): { scale: Scale | null; load: () => Promise<Scale> } {
 }
 
 /** −/+ links (?serves=N) that work without JavaScript; with it, they rescale at once. */
-function ServesControl({ recipeId, serves, onChange }: { recipeId: string; serves: number; onChange: (n: number) => void }) {
+function ServesControl({ recipeId, serves, onStep }: { recipeId: string; serves: number; onStep: (step: -1 | 1) => void }) {
   const hydrated = useHydrated();
   const link = (n: number, label: string, text: string) =>
     n < 1 || n > MAX_SERVES ? (
@@ -290,8 +305,7 @@ function ServesControl({ recipeId, serves, onChange }: { recipeId: string; serve
         onClick={(event) => {
           if (!hydrated) return;
           event.preventDefault();
-          onChange(n);
-          window.history.replaceState(window.history.state, "", `${paths.recipe(recipeId)}?serves=${n}`);
+          onStep(n > serves ? 1 : -1);
         }}
       >
         {text}
