@@ -109,12 +109,17 @@ export async function handleDataRequest(response: Response, { request, context }
 export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs): void {
   if (request.signal.aborted) return;
   if (isRouteErrorResponse(error) && error.status < 500) return;
-  // Remix's sanitized copy of an error it reported here already (a boundary that rethrew it).
-  if (error instanceof Error && error.message === "Unexpected Server Error" && error.stack === undefined) return;
+  // An error without a stack, for a request whose error was logged already: Remix's sanitized copy
+  // of it (outside development), reported again when a boundary rethrows it.
+  if (error instanceof Error && error.stack === undefined && erred.has(request)) return;
+  erred.add(request);
   // One line, not a stack per request, while the database is away (the answer is a 503).
   if (isUnavailable(error)) return void console.warn((error as Error).message);
   console.error(error);
 }
+
+/** Requests an error was logged for. */
+const erred = new WeakSet<Request>();
 
 /**
  * An answer for one person (docs/rules.md#personal-answers): kept by no cache — not the browser's

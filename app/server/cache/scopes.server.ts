@@ -1,10 +1,13 @@
-import { AsyncLocalStorage } from "node:async_hooks";
+import type { Transaction } from "kysely";
+
+import { db as appDatabase, engineOf, tellCommitted, type DB } from "../db/connection.server";
+import type { Database } from "../db/schema.server";
 
 // Scopes of the shared page cache (docs/scaling.md, "What a write drops from the page cache").
 // A kept page names the scopes of what it shows (shared-cache.server.ts, `scopeSharedCache`); a
-// write names the scopes it changes (`changing`, around the work of a service), and the
-// database driver records them in `cache_versions` inside the write's own transaction
-// (app/server/db/engines/). Every server's cache then drops only the pages naming a changed scope.
+// write names the scopes it changes (`changing`, the transaction of a service), recorded in
+// `cache_versions` in the same commit. Every server's cache then drops only the pages naming a
+// changed scope.
 //
 // A page names the data it shows, not the writes that may touch it; a write names the data it
 // changes. Both sides use these names:
@@ -27,22 +30,27 @@ export const CacheScope = {
   user: (userId: string) => `user:${userId}`,
 } as const;
 
-const declared = new AsyncLocalStorage<ReadonlySet<string>>();
+export type Trx = Transaction<Database>;
 
 /**
- * Runs `work`, whose writes change what `scopes` name (falsy items are skipped): every
- * transaction it commits records them, and only them, for the page cache. A write outside
- * `changing` (or with no scope left) records `*`, so a forgotten scope costs speed, never
- * freshness. Nested calls add up.
+ * The one seam between writes and the page cache: a write transaction that changes what `scopes`
+ * name (falsy items are skipped). `work` writes through `trx`; the scopes are recorded in the
+ * same commit, and this process's caches hear of it as soon as it commits. A write made any other
+ * way (a tool, a forgotten scope) is recorded as `*` by the content tables' triggers, so it costs
+ * speed, never freshness.
  */
-export function changing<T>(scopes: Iterable<string | null | undefined | false>, work: () => Promise<T>): Promise<T> {
-  const named = new Set(declared.getStore());
+export async function changing<T>(scopes: Iterable<string | null | undefined | false>, work: (trx: Trx) => Promise<T>, database: DB = appDatabase): Promise<T> {
+  const named = new Set<string>();
   for (const scope of scopes) if (scope) named.add(scope);
-  return declared.run(named, work);
-}
-
-/** The scopes the running write named (read by the database drivers when a transaction begins), if any. */
-export function declaredScopes(): ReadonlySet<string> | undefined {
-  const scopes = declared.getStore();
-  return scopes && scopes.size > 0 ? scopes : undefined;
+  if (named.size === 0) return database.transaction().execute(work);
+  const pageCache = engineOf(database).pageCache;
+  let version = 0;
+  const result = await database.transaction().execute(async (trx) => {
+    await pageCache.mark(trx);
+    const value = await work(trx);
+    version = await pageCache.record(trx, named);
+    return value;
+  });
+  tellCommitted(database, named, version);
+  return result;
 }

@@ -21,6 +21,7 @@ export type DatabaseLocation = { engine: "sqlite"; path: string } | { engine: "p
 interface Opened {
   changeCounter(): string;
   changeFeed(): ChangeFeed;
+  committed(scopes: ReadonlySet<string>, version: number): void;
   ready(): Promise<void>;
   close(): Promise<void>;
 }
@@ -42,6 +43,8 @@ export function openDatabase(location: DatabaseLocation | string): DB {
     opened.set(sqlite.database, {
       changeCounter: sqlite.changeCounter,
       changeFeed: sqlite.changeFeed,
+      // The cache reads cache_versions through this very connection: nothing to tell.
+      committed: () => undefined,
       ready: async () => undefined,
       close: () => sqlite.database.destroy(),
     });
@@ -50,6 +53,11 @@ export function openDatabase(location: DatabaseLocation | string): DB {
   const postgres = openPostgres({ url: where.url, poolSize: where.poolSize });
   opened.set(postgres.database, postgres);
   return postgres.database;
+}
+
+/** Runs `work` in a transaction: the caller's when `database` already is one, else one of its own. */
+export function withinTransaction<T>(database: DB, work: (trx: DB) => Promise<T>): Promise<T> {
+  return database.isTransaction ? work(database) : database.transaction().execute(work);
 }
 
 /** The engine's side of everything that differs (works on a transaction too). */
@@ -77,6 +85,14 @@ export function openChangeFeed(database: DB): ChangeFeed {
   const handle = opened.get(database);
   if (!handle) throw new Error("openChangeFeed: not a database opened by openDatabase");
   return handle.changeFeed();
+}
+
+/**
+ * This process committed a transaction that recorded page-cache `scopes` as commit `version`
+ * (cache/scopes.server.ts): its caches hear of it before the answer leaves.
+ */
+export function tellCommitted(database: DB, scopes: ReadonlySet<string>, version: number): void {
+  opened.get(database)?.committed(scopes, version);
 }
 
 /** Waits until the database answers; throws DatabaseUnavailableError when it cannot be reached. */

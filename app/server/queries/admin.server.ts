@@ -4,7 +4,6 @@ import { DEFAULT_PROFILE_IMAGE } from "~/lib/paths";
 
 import { db, engineOf, type DB } from "../db/connection.server";
 import { likePattern } from "../db/engines/engine.server";
-import { hashPassword, randomPassword } from "../auth/password.server";
 import { createUser, UsernameTakenError, type Role } from "./users.server";
 
 export const ADMIN_PAGE_SIZE = 50;
@@ -68,18 +67,16 @@ export async function listUsersForAdmin(
 
 /**
  * The admin's placeholder user (docs/rules.md#admin-created-users): User{n+1} / user{n+1} with n the number of users, taking the next
- * free number when that name exists. Its random initial password is returned once.
+ * free number when that name exists, with the given password hash.
  */
-export async function createPlaceholderUser(database: DB = db): Promise<{ id: string; username: string; password: string }> {
-  const password = randomPassword();
-  const passwordHash = await hashPassword(password);
+export async function createPlaceholderUser({ passwordHash }: { passwordHash: string }, database: DB = db): Promise<{ id: string; username: string }> {
   const { n } = await database.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
   // createUser checks and inserts in one transaction: when two admins add a user at the same
   // moment, the second finds the number taken and moves on to the next.
   for (let number = Number(n) + 1; ; number++) {
     try {
       const user = await createUser({ name: `User${number}`, username: `user${number}`, passwordHash, role: "USER", profile: DEFAULT_PROFILE_IMAGE }, database);
-      return { id: user.id, username: user.username, password };
+      return { id: user.id, username: user.username };
     } catch (error) {
       if (!(error instanceof UsernameTakenError)) throw error;
     }

@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import type { Transaction } from "kysely";
 
 import type { RecipeInput } from "../validation/recipe.server";
-import { db, type DB } from "../db/connection.server";
+import { db, withinTransaction, type DB } from "../db/connection.server";
 import type { Database } from "../db/schema.server";
 import { planSectionIds, recipePartRows, type RecipeParts } from "./recipe-parts.server";
 import { nextSeq, todayDate } from "./seq.server";
@@ -73,7 +73,7 @@ export async function createRecipeWithPost(
   database: DB = db,
 ): Promise<{ recipeId: string; postId: string }> {
   const today = todayDate();
-  await database.transaction().execute(async (trx) => {
+  await withinTransaction(database, async (trx) => {
     await trx
       .insertInto("recipes")
       .values({
@@ -115,7 +115,7 @@ export async function updateRecipeAndPost(
   { recipeId, input, photo }: { recipeId: string; input: RecipeInput; photo: string },
   database: DB = db,
 ): Promise<{ previousPhoto: string; postId: string } | undefined> {
-  return database.transaction().execute(async (trx) => {
+  return withinTransaction(database, async (trx) => {
     const current = await trx
       .selectFrom("recipes")
       .select(["photo", "user_created"])
@@ -163,7 +163,7 @@ export async function updateRecipeAndPost(
  * when there was no such recipe.
  */
 export async function deleteRecipe({ recipeId }: { recipeId: string }, database: DB = db): Promise<{ photo: string } | undefined> {
-  return database.transaction().execute(async (trx) => {
+  return withinTransaction(database, async (trx) => {
     const recipe = await trx.selectFrom("recipes").select("photo").where("id", "=", recipeId).executeTakeFirst();
     if (!recipe) return undefined;
     // The post first (its likes and comments cascade from it), then the recipe and the rest.

@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 
 import { DEFAULT_PROFILE_IMAGE } from "~/lib/paths";
 
-import { db, engineOf, type DB } from "../db/connection.server";
+import { db, engineOf, withinTransaction, type DB } from "../db/connection.server";
 import { hashPassword, needsRehash, verifyPassword } from "../auth/password.server";
 import { applyBatchSelection, groupRows, nextSeq, nowIso, type BatchSelection } from "./seq.server";
 
@@ -111,7 +111,7 @@ export class UsernameTakenError extends Error {
 /** Creates a user and their ordered tags in one transaction; refuses a taken username. */
 export async function createUser(input: NewUser, database: DB = db): Promise<SessionUser> {
   const id = input.id ?? crypto.randomUUID();
-  return database.transaction().execute(async (trx) => {
+  return withinTransaction(database, async (trx) => {
     if (await isUsernameTaken(input.username, trx)) throw new UsernameTakenError(input.username);
     await trx
       .insertInto("users")

@@ -1,7 +1,7 @@
 import { isAdmin } from "~/lib/permissions";
 
 import { CacheScope, changing } from "../cache/scopes.server";
-import { db, type DB } from "../db/connection.server";
+import type { DB } from "../db/connection.server";
 import { follow, isFollowing, unfollow } from "../queries/follows.server";
 import { getSessionUserById } from "../queries/users.server";
 import { notify, withdraw } from "./notifications.server";
@@ -31,11 +31,7 @@ export async function setFollowing({ actor, targetId, following }: { actor: Acto
   if (targetId === actor.id) return refusal(400, FOLLOW_MESSAGES.self);
   if (!(await getSessionUserById(targetId))) return refusal(404, FOLLOW_MESSAGES.missing);
   // One transaction: the follow and its notification land together.
-  await changing([CacheScope.user(actor.id), CacheScope.user(targetId)], () =>
-    db.transaction().execute((trx) =>
-      storeFollowing(trx, { followerId: actor.id, followeeId: targetId, following }),
-    ),
-  );
+  await changing([CacheScope.user(actor.id), CacheScope.user(targetId)], (trx) => storeFollowing(trx, { followerId: actor.id, followeeId: targetId, following }));
   return done({ following: await isFollowing({ followerId: actor.id, followeeId: targetId }) });
 }
 
@@ -44,6 +40,6 @@ export async function removeFollower({ actor, ownerId, followerId }: { actor: Ac
   if (actor.id !== ownerId && !isAdmin(actor)) return refusal(403, FOLLOW_MESSAGES.notYours);
   if (followerId === ownerId) return refusal(400, FOLLOW_MESSAGES.selfRemove);
   if (!(await getSessionUserById(followerId))) return refusal(404, FOLLOW_MESSAGES.missing);
-  await changing([CacheScope.user(ownerId), CacheScope.user(followerId)], () => db.transaction().execute((trx) => storeFollowing(trx, { followerId, followeeId: ownerId, following: false })));
+  await changing([CacheScope.user(ownerId), CacheScope.user(followerId)], (trx) => storeFollowing(trx, { followerId, followeeId: ownerId, following: false }));
   return done();
 }

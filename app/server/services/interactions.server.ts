@@ -1,7 +1,7 @@
 import { canLikeAs, canRemoveComments } from "~/lib/permissions";
 
 import { CacheScope, changing } from "../cache/scopes.server";
-import { db, type DB } from "../db/connection.server";
+import type { DB } from "../db/connection.server";
 import { addComment as insertComment, deleteComment, type CommentView } from "../queries/comments.server";
 import { countLikes, setPostLiked } from "../queries/likes.server";
 import { getPostOwnership } from "../queries/posts.server";
@@ -52,7 +52,7 @@ export async function setLike({ actor, postId, liked, userId = actor.id }: { act
   if (!canLikeAs(actor, userId)) return refusal(403, INTERACTION_MESSAGES.ownLikeOnly);
   const post = await getPostOwnership(postId);
   if (!post) return refusal(404, INTERACTION_MESSAGES.postMissing);
-  const likes = await changing([CacheScope.recipe(post.recipe_id)], () => db.transaction().execute((trx) => storeLike(trx, { postId, userId, liked })));
+  const likes = await changing([CacheScope.recipe(post.recipe_id)], (trx) => storeLike(trx, { postId, userId, liked }));
   return done({ likes });
 }
 
@@ -60,13 +60,11 @@ export async function setLike({ actor, postId, liked, userId = actor.id }: { act
 export async function setSaved({ actor, recipeId, saved, userId = actor.id }: { actor: Actor; recipeId: string; saved: boolean; userId?: string }): Promise<Outcome> {
   if (userId !== actor.id) return refusal(403, INTERACTION_MESSAGES.ownSavesOnly);
   if (!(await recipeExists(recipeId))) return refusal(404, INTERACTION_MESSAGES.recipeMissing);
-  await changing([CacheScope.user(userId)], () =>
-    db.transaction().execute(async (trx) => {
-      if (!(await setRecipeSaved({ userId, recipeId, saved }, trx))) return;
-      const notice = { kind: "save", actorId: userId, target: { recipeId } } as const;
-      await (saved ? notify(notice, trx) : withdraw(notice, trx));
-    }),
-  );
+  await changing([CacheScope.user(userId)], async (trx) => {
+    if (!(await setRecipeSaved({ userId, recipeId, saved }, trx))) return;
+    const notice = { kind: "save", actorId: userId, target: { recipeId } } as const;
+    await (saved ? notify(notice, trx) : withdraw(notice, trx));
+  });
   return done();
 }
 
@@ -80,13 +78,11 @@ export async function addComment({ actor, postId, text }: { actor: Actor; postId
   const post = await getPostOwnership(postId);
   if (!post) return refusal(404, INTERACTION_MESSAGES.postMissing);
   return done(
-    await changing([CacheScope.recipe(post.recipe_id)], () =>
-      db.transaction().execute(async (trx) => {
-        const comment = await insertComment({ postId, userId: actor.id, text: parsed.data.text }, trx);
-        await notify({ kind: "comment", actorId: actor.id, target: { postId }, commentId: comment.comment_id }, trx);
-        return comment;
-      }),
-    ),
+    await changing([CacheScope.recipe(post.recipe_id)], async (trx) => {
+      const comment = await insertComment({ postId, userId: actor.id, text: parsed.data.text }, trx);
+      await notify({ kind: "comment", actorId: actor.id, target: { postId }, commentId: comment.comment_id }, trx);
+      return comment;
+    }),
   );
 }
 
@@ -95,6 +91,6 @@ export async function removeComment({ actor, postId, commentId }: { actor: Actor
   if (!canRemoveComments(actor)) return refusal(403, INTERACTION_MESSAGES.adminOnly);
   const post = await getPostOwnership(postId);
   if (!post) return refusal(404, INTERACTION_MESSAGES.commentMissing);
-  const removed = await changing([CacheScope.recipe(post.recipe_id)], () => db.transaction().execute((trx) => storeCommentRemoved(trx, { postId, commentId })));
+  const removed = await changing([CacheScope.recipe(post.recipe_id)], (trx) => storeCommentRemoved(trx, { postId, commentId }));
   return removed ? done() : refusal(404, INTERACTION_MESSAGES.commentMissing);
 }

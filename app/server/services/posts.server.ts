@@ -50,16 +50,14 @@ export async function changePost({ actor, postId, changes }: { actor: Actor; pos
   if (!applied.ok) return refusal(applied.status, applied.message, { errors: { photo: applied.message } });
   const { url, uploaded } = applied;
   try {
-    await changing([CacheScope.recipe(post.recipe_id)], () =>
-      db.transaction().execute(async (trx) => {
-        if (changes.content || url !== post.photo) {
-          const content = changes.content ?? current;
-          await updatePostContent({ postId, title: content.title, caption: content.caption, photo: url }, trx);
-        }
-        for (const op of likes) await storeLike(trx, { postId, userId: op.userId, liked: op.liked });
-        for (const commentId of removeComments) await storeCommentRemoved(trx, { postId, commentId });
-      }),
-    );
+    await changing([CacheScope.recipe(post.recipe_id)], async (trx) => {
+      if (changes.content || url !== post.photo) {
+        const content = changes.content ?? current;
+        await updatePostContent({ postId, title: content.title, caption: content.caption, photo: url }, trx);
+      }
+      for (const op of likes) await storeLike(trx, { postId, userId: op.userId, liked: op.liked });
+      for (const commentId of removeComments) await storeCommentRemoved(trx, { postId, commentId });
+    });
   } catch (error) {
     if (uploaded) await deleteImageIfUnreferenced(url);
     throw error;
@@ -73,7 +71,5 @@ export async function changePost({ actor, postId, changes }: { actor: Actor; pos
  * The post joins the feed, the recipe's JSON names it, and so does its creator's list of posts.
  */
 export async function addPostToRecipe({ postId, recipeId, creatorId }: { postId: string; recipeId: string; creatorId: string | null }): Promise<void> {
-  await changing([CacheScope.recipe(recipeId), CacheScope.feed, creatorId && CacheScope.user(creatorId)], () =>
-    createPostForRecipe({ postId, recipeId }),
-  );
+  await changing([CacheScope.recipe(recipeId), CacheScope.feed, creatorId && CacheScope.user(creatorId)], (trx) => createPostForRecipe({ postId, recipeId }, trx));
 }

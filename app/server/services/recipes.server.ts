@@ -2,7 +2,6 @@ import { canEditRecipe, isAdmin } from "~/lib/permissions";
 import { formatIngredientText, formatStepsText, parseIngredientText, parseStepsText } from "~/lib/ingredient-text";
 
 import { CacheScope, changing } from "../cache/scopes.server";
-import { db } from "../db/connection.server";
 import { applyPicture, type PicturePlan } from "../media/pictures.server";
 import { deleteImageIfUnreferenced, forgetPendingUploads } from "../media/uploads.server";
 import { getPostOwnership } from "../queries/posts.server";
@@ -70,8 +69,8 @@ export async function createRecipe({
   if (!applied.ok) return refusal(applied.status, applied.message, { errors: { photo: applied.message } });
   const { url, uploaded } = applied;
   try {
-    const created = await changing([CacheScope.recipe(recipeId), CacheScope.feed, CacheScope.search, CacheScope.user(actor.id)], () =>
-      createRecipeWithPost({ recipeId, postId, userId: actor.id, input, photo: url }),
+    const created = await changing([CacheScope.recipe(recipeId), CacheScope.feed, CacheScope.search, CacheScope.user(actor.id)], (trx) =>
+      createRecipeWithPost({ recipeId, postId, userId: actor.id, input, photo: url }, trx),
     );
     await forgetPendingUploads(actor.id, pendingUploads);
     await discard(pendingUploads, url);
@@ -109,7 +108,7 @@ export async function updateRecipe({
     const newPost = !current.post_id;
     updated = await changing(
       [CacheScope.recipe(recipeId), CacheScope.search, newPost && CacheScope.feed, newPost && current.user_created && CacheScope.user(current.user_created)],
-      () => updateRecipeAndPost({ recipeId, input, photo: url }),
+      (trx) => updateRecipeAndPost({ recipeId, input, photo: url }, trx),
     );
   } catch (error) {
     if (uploaded) await deleteImageIfUnreferenced(url);
@@ -137,7 +136,7 @@ export async function deleteRecipe({ actor, recipeId }: { actor: Actor; recipeId
       CacheScope.search,
       current.user_created && CacheScope.user(current.user_created),
     ],
-    () => deleteRecipeRows({ recipeId }),
+    (trx) => deleteRecipeRows({ recipeId }, trx),
   );
   if (!deleted) return refusal(404, RECIPE_SERVICE_MESSAGES.notFound);
   await discard([deleted.photo, postPhoto], "");
@@ -169,14 +168,12 @@ export async function editRecipeText({
     if (same(formatIngredientText(recipe.ingredients_sec))) return done({ changed: false });
     const parsed = parseIngredientText(text);
     if (!parsed.ok) return refusal(400, parsed.error);
-    await changing([CacheScope.recipe(recipeId), CacheScope.search], () =>
-      db.transaction().execute((trx) => writeRecipeParts(trx, recipeId, { sections: parsed.value })),
-    );
+    await changing([CacheScope.recipe(recipeId), CacheScope.search], (trx) => writeRecipeParts(trx, recipeId, { sections: parsed.value }));
   } else {
     if (same(formatStepsText(recipe.steps))) return done({ changed: false });
     const parsed = parseStepsText(text);
     if (!parsed.ok) return refusal(400, parsed.error);
-    await changing([CacheScope.recipe(recipeId)], () => db.transaction().execute((trx) => writeRecipeParts(trx, recipeId, { steps: parsed.value })));
+    await changing([CacheScope.recipe(recipeId)], (trx) => writeRecipeParts(trx, recipeId, { steps: parsed.value }));
   }
   return done({ changed: true });
 }

@@ -6,7 +6,6 @@ import { canEditProfile, isAdmin } from "~/lib/permissions";
 import { CacheScope, changing } from "../cache/scopes.server";
 import { env } from "../env.server";
 import { hashPassword, randomPassword } from "../auth/password.server";
-import { db } from "../db/connection.server";
 import { createPlaceholderUser, deleteUserRow } from "../queries/admin.server";
 import {
   createUser,
@@ -216,25 +215,23 @@ export async function updateProfile({
   try {
     const passwordHash = values.password ? await hashPassword(values.password) : undefined;
     // Only what this request changes is written: another save in between keeps its changes.
-    saved = await changing([shownEverywhere ? CacheScope.everything : CacheScope.user(userId)], () =>
-      db.transaction().execute(async (trx) => {
-        // Checked where the role changes: two admins demoting each other at once cannot both pass.
-        if (values.role !== undefined && values.role !== "ADMIN" && (await isLastAdmin(userId, trx))) throw new LastAdminError("demote");
-        return updateUserProfile(
-          {
-            id: userId,
-            name: values.name,
-            username: values.username,
-            role: values.role,
-            bio: values.bio,
-            tags: values.tags,
-            passwordHash,
-            profile: url !== user.profile ? url : undefined,
-          },
-          trx,
-        );
-      }),
-    );
+    saved = await changing([shownEverywhere ? CacheScope.everything : CacheScope.user(userId)], async (trx) => {
+      // Checked where the role changes: two admins demoting each other at once cannot both pass.
+      if (values.role !== undefined && values.role !== "ADMIN" && (await isLastAdmin(userId, trx))) throw new LastAdminError("demote");
+      return updateUserProfile(
+        {
+          id: userId,
+          name: values.name,
+          username: values.username,
+          role: values.role,
+          bio: values.bio,
+          tags: values.tags,
+          passwordHash,
+          profile: url !== user.profile ? url : undefined,
+        },
+        trx,
+      );
+    });
   } catch (error) {
     if (uploaded) await deleteImageIfUnreferenced(url);
     if (error instanceof UsernameTakenError) return refusal(409, USER_MESSAGES.usernameTaken, { errors: { username: USER_MESSAGES.usernameTaken } });
@@ -260,12 +257,10 @@ export async function deleteUser({ actor, userId }: { actor: Actor; userId: stri
   const user = await getUserProfile(userId);
   if (!user) return refusal(404, USER_MESSAGES.notFound);
   try {
-    await changing([CacheScope.everything], () =>
-      db.transaction().execute(async (trx) => {
-        if (await isLastAdmin(userId, trx)) throw new LastAdminError("delete");
-        await deleteUserRow(userId, trx);
-      }),
-    );
+    await changing([CacheScope.everything], async (trx) => {
+      if (await isLastAdmin(userId, trx)) throw new LastAdminError("delete");
+      await deleteUserRow(userId, trx);
+    });
   } catch (error) {
     if (error instanceof LastAdminError) return refusal(409, error.message);
     throw error;
@@ -277,7 +272,11 @@ export async function deleteUser({ actor, userId }: { actor: Actor; userId: stri
 /** An ADMIN adds the placeholder user User{n+1} with a random password, shown this once. */
 export async function addPlaceholderUser({ actor }: { actor: Actor }): Promise<Outcome<{ id: string; username: string; password: string }>> {
   if (!isAdmin(actor)) return refusal(403, USER_MESSAGES.adminOnly);
-  return done(await changing([CacheScope.people], () => createPlaceholderUser()));
+  // Its random initial password is shown once, to the admin who made it.
+  const password = randomPassword();
+  const passwordHash = await hashPassword(password);
+  const user = await changing([CacheScope.people], (trx) => createPlaceholderUser({ passwordHash }, trx));
+  return done({ ...user, password });
 }
 
 const AccountSchema = z.object({
@@ -342,8 +341,8 @@ export async function createAccount(
   const { url, uploaded } = applied;
   try {
     return done(
-      await changing([CacheScope.people], () =>
-        createUser({ name: parsed.data.name, username: parsed.data.username, passwordHash, role, bio: parsed.data.bio ?? "", tags: parsed.data.tags ?? [], profile: url }),
+      await changing([CacheScope.people], (trx) =>
+        createUser({ name: parsed.data.name, username: parsed.data.username, passwordHash, role, bio: parsed.data.bio ?? "", tags: parsed.data.tags ?? [], profile: url }, trx),
       ),
     );
   } catch (error) {

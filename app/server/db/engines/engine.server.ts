@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely, type RawBuilder, type SqlBool } from "kysely";
+import { CompiledQuery, type Kysely, type QueryResult, type RawBuilder, type SqlBool } from "kysely";
 
 import type { Database } from "../schema.server";
 
@@ -47,6 +47,14 @@ export interface Engine {
 
   /** Users whose username or name contains each of `terms` (each at least 3 characters), ignoring case. */
   peopleContaining(terms: string[]): RawBuilder<SqlBool>;
+
+  /** A write transaction's side of the page-cache seam (cache/scopes.server.ts, `changing`). */
+  readonly pageCache: {
+    /** First in the transaction: its writes name their scopes, so the content tables' triggers leave `*` alone. */
+    mark(trx: DB): Promise<void>;
+    /** Last in the transaction: records `scopes` as changed by it (and ends the mark); the commit's number. */
+    record(trx: DB, scopes: ReadonlySet<string>): Promise<number>;
+  };
 }
 
 /** A LIKE pattern matching `text` literally (`\` escapes the wildcards). */
@@ -79,6 +87,11 @@ export interface ChangeFeed {
   version(): string;
   /** What changed since the previous call; null while that cannot be told (nothing may be answered from memory). */
   changes(): ScopeChanges | null;
+}
+
+/** The commit number a recordScopesQuery answered. */
+export function recordedVersion(result: QueryResult<unknown>): number {
+  return Math.max(0, ...(result.rows as { version: number }[]).map((row) => Number(row.version)));
 }
 
 /** The statement that records `scopes` as changed by the transaction it runs in (one number per commit). */

@@ -14,9 +14,8 @@ import {
 } from "kysely";
 import pg from "pg";
 
-import { declaredScopes } from "../../cache/scopes.server";
 import type { Database } from "../schema.server";
-import { isWrite, recordScopesQuery, type ChangeFeed, type DB, type Engine, type RecipeQuery, type RecipeScope, type ScopeChanges } from "./engine.server";
+import { isWrite, recordedVersion, recordScopesQuery, type ChangeFeed, type DB, type Engine, type RecipeQuery, type RecipeScope, type ScopeChanges } from "./engine.server";
 
 // PostgreSQL, for a community that runs several app servers (docs/scaling.md). Selected by
 // DATABASE_URL; everything that differs from SQLite is in this file and sqlite.server.ts.
@@ -30,9 +29,9 @@ import { isWrite, recordScopesQuery, type ChangeFeed, type DB, type Engine, type
 export const WRITE_LOCK_SQL = "select pg_advisory_xact_lock(7245001)";
 export const NOTICE_CHANNEL = "recipals_changes";
 const WRITE_LOCK = CompiledQuery.raw(WRITE_LOCK_SQL);
-// The same, for a writer that named its page-cache scopes: the transaction-local setting tells
+// The mark of a transaction that names its page-cache scopes: the transaction-local setting tells
 // the content tables' triggers to leave `*` alone (migrations/20261125T0000-cache-scopes.ts).
-const WRITE_LOCK_SCOPED = CompiledQuery.raw(`${WRITE_LOCK_SQL}, set_config('recipals.cache_scoped', 'on', true)`);
+const MARK_SCOPED = CompiledQuery.raw("select set_config('recipals.cache_scoped', 'on', true)");
 
 /** The database cannot be reached (down, restarting, network): pages and the API answer 503. */
 export class DatabaseUnavailableError extends Error {
@@ -93,16 +92,9 @@ async function unscopedVersion(connection: DatabaseConnection): Promise<number |
   return row?.version === undefined || row.version === null ? null : Number(row.version);
 }
 
-/** The commit number a recordScopesQuery answered. */
-function recordedVersion(result: QueryResult<unknown>): number {
-  return Math.max(...(result.rows as { version: number }[]).map((row) => Number(row.version)));
-}
-
 class TakingTurnsConnection implements DatabaseConnection {
   inTransaction = false;
   wroteInTransaction = false;
-  /** The page-cache scopes the open transaction records when it commits. */
-  scopes: ReadonlySet<string> | null = null;
   constructor(
     readonly inner: DatabaseConnection,
     private readonly counters: Counters,
@@ -117,15 +109,14 @@ class TakingTurnsConnection implements DatabaseConnection {
         unavailableSince = null;
         return result;
       }
-      const scopes = declaredScopes();
       await this.inner.executeQuery(CompiledQuery.raw("begin"));
       try {
-        await this.inner.executeQuery(scopes ? WRITE_LOCK_SCOPED : WRITE_LOCK);
+        await this.inner.executeQuery(WRITE_LOCK);
         const result = await this.inner.executeQuery<R>(query);
-        const recorded = scopes ? recordedVersion(await this.inner.executeQuery(recordScopesQuery("postgres", scopes))) : await unscopedVersion(this.inner);
+        const recorded = await unscopedVersion(this.inner);
         await this.inner.executeQuery(CompiledQuery.raw("commit"));
         this.counters.localWrites += 1;
-        if (recorded !== null) this.counters.recorded(scopes ?? EVERYTHING, recorded);
+        if (recorded !== null) this.counters.recorded(EVERYTHING, recorded);
         return result;
       } catch (error) {
         await this.inner.executeQuery(CompiledQuery.raw("rollback")).catch(() => undefined);
@@ -172,20 +163,17 @@ class TakingTurnsDriver implements Driver {
       await this.#inner.beginTransaction(own.inner, settings);
       own.inTransaction = true;
       own.wroteInTransaction = false;
-      own.scopes = declaredScopes() ?? null;
-      await own.inner.executeQuery(own.scopes ? WRITE_LOCK_SCOPED : WRITE_LOCK);
+      await own.inner.executeQuery(WRITE_LOCK);
     } catch (error) {
       throw unavailableOr(error);
     }
   }
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     const own = connection as TakingTurnsConnection;
-    const scopes = own.scopes;
-    own.scopes = null;
     let recorded: number | null = null;
     try {
-      // The scopes go in the same commit as the writes (a transaction that wrote nothing records nothing).
-      if (own.wroteInTransaction) recorded = scopes ? recordedVersion(await own.inner.executeQuery(recordScopesQuery("postgres", scopes))) : await unscopedVersion(own.inner);
+      // A `*` the triggers recorded (a transaction that named its scopes recorded them itself: see pageCache).
+      if (own.wroteInTransaction) recorded = await unscopedVersion(own.inner);
       await this.#inner.commitTransaction(own.inner);
     } catch (error) {
       throw unavailableOr(error);
@@ -193,11 +181,10 @@ class TakingTurnsDriver implements Driver {
       own.inTransaction = false;
     }
     if (own.wroteInTransaction) this.#counters.localWrites += 1;
-    if (recorded !== null) this.#counters.recorded(scopes ?? EVERYTHING, recorded);
+    if (recorded !== null) this.#counters.recorded(EVERYTHING, recorded);
   }
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     const own = connection as TakingTurnsConnection;
-    own.scopes = null;
     try {
       await this.#inner.rollbackTransaction(own.inner);
     } catch (error) {
@@ -257,6 +244,8 @@ export interface OpenedPostgres {
   changeCounter(): string;
   /** A page cache's view of the changed scopes (see ChangeFeed); one per cache. */
   changeFeed(): ChangeFeed;
+  /** This process committed a transaction that recorded `scopes` as commit `version` (its caches hear of it at once). */
+  committed(scopes: ReadonlySet<string>, version: number): void;
   /** Connects once (refusing with DatabaseUnavailableError when the server cannot be reached). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -300,6 +289,7 @@ export function openPostgres({ url, poolSize, log = (line) => console.warn(line)
     // While the listener is down another server's write could go unheard: then every call gives
     // a new value, so nothing kept is answered until it is back.
     changeCounter: () => `${listening().version()}:${counters.localWrites}`,
+    committed: counters.recorded,
     changeFeed: () => {
       listening();
       let seen = 0;
@@ -555,4 +545,11 @@ export const postgresEngine: Engine = {
       }),
       sql` and `,
     )}`,
+
+  pageCache: {
+    async mark(trx) {
+      await trx.executeQuery(MARK_SCOPED);
+    },
+    record: async (trx, scopes) => recordedVersion(await trx.executeQuery(recordScopesQuery("postgres", scopes))),
+  },
 };

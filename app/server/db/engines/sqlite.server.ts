@@ -10,116 +10,40 @@ import {
   sql,
   type DatabaseConnection,
   type Driver,
-  type QueryResult,
   type SqliteDatabase,
   type SqliteDialectConfig,
 } from "kysely";
 
-import { declaredScopes } from "../../cache/scopes.server";
 import type { Database } from "../schema.server";
-import { isWrite, recordScopesQuery, type ChangeFeed, type DB, type Engine, type RecipeQuery, type RecipeScope } from "./engine.server";
+import { recordedVersion, recordScopesQuery, type ChangeFeed, type DB, type Engine, type RecipeQuery, type RecipeScope } from "./engine.server";
 
 // The embedded engine: one SQLite file (WAL) per community, the default of `npm start`.
 
-const BEGIN_IMMEDIATE = CompiledQuery.raw("begin immediate");
-const COMMIT = CompiledQuery.raw("commit");
-const ROLLBACK = CompiledQuery.raw("rollback");
 // The mark of a transaction that names its page-cache scopes (migrations/20261125T0000-cache-scopes.ts):
-// while it is there, the content tables' triggers leave `*` alone. Removed before every commit.
+// while it is there, the content tables' triggers leave `*` alone. Removed before the transaction commits.
 const MARK_SCOPED = CompiledQuery.raw("insert into cache_scoping (id) values (1) on conflict do nothing");
 const UNMARK_SCOPED = CompiledQuery.raw("delete from cache_scoping");
-
-/**
- * The connection as Kysely sees it. A write outside a transaction, by a writer that named its
- * page-cache scopes (app/server/cache/scopes.server.ts), runs in a transaction of its own, so the scopes
- * are recorded in the same commit as the write.
- */
-class ScopingConnection implements DatabaseConnection {
-  constructor(
-    readonly inner: DatabaseConnection,
-    private readonly sqlite: SQLite.Database,
-  ) {}
-
-  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const scopes = declaredScopes();
-    if (!scopes || this.sqlite.inTransaction || !isWrite(query)) return this.inner.executeQuery<R>(query);
-    await this.inner.executeQuery(BEGIN_IMMEDIATE);
-    try {
-      await this.inner.executeQuery(MARK_SCOPED);
-      const result = await this.inner.executeQuery<R>(query);
-      await this.inner.executeQuery(UNMARK_SCOPED);
-      await this.inner.executeQuery(recordScopesQuery("sqlite", scopes));
-      await this.inner.executeQuery(COMMIT);
-      return result;
-    } catch (error) {
-      if (this.sqlite.inTransaction) await this.inner.executeQuery(ROLLBACK);
-      throw error;
-    }
-  }
-
-  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
-    return this.inner.streamQuery<R>(query, chunkSize);
-  }
-}
 
 // Transactions start with BEGIN IMMEDIATE: they take the write lock up front, waiting for it
 // under busy_timeout. A plain (deferred) BEGIN that reads first and writes later fails at once
 // with SQLITE_BUSY when another connection (a second server, a script) committed in between —
 // the busy timeout cannot help there — and that surfaced as an error page. It also makes every
 // check-then-write rule in a transaction safe: writers take turns (PostgreSQL does the same with
-// a lock, see postgres.server.ts). A transaction begun by a writer that named its page-cache
-// scopes is marked, and records them just before it commits.
+// a lock, see postgres.server.ts).
 class ImmediateSqliteDriver extends SqliteDriver {
-  readonly #sqlite: SQLite.Database;
-  #connection: ScopingConnection | null = null;
-  /** The scopes the open transaction records (SQLite has one connection, so one transaction at a time). */
-  #scopes: ReadonlySet<string> | null = null;
-
-  constructor(config: SqliteDialectConfig, sqlite: SQLite.Database) {
-    super(config);
-    this.#sqlite = sqlite;
-  }
-
-  override async acquireConnection(): Promise<DatabaseConnection> {
-    const inner = await super.acquireConnection();
-    if (this.#connection?.inner !== inner) this.#connection = new ScopingConnection(inner, this.#sqlite);
-    return this.#connection;
-  }
-
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    const own = connection as ScopingConnection;
-    await own.inner.executeQuery(BEGIN_IMMEDIATE);
-    this.#scopes = declaredScopes() ?? null;
-    if (this.#scopes) await own.inner.executeQuery(MARK_SCOPED);
-  }
-
-  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    const own = connection as ScopingConnection;
-    const scopes = this.#scopes;
-    this.#scopes = null;
-    if (scopes) {
-      await own.inner.executeQuery(UNMARK_SCOPED);
-      await own.inner.executeQuery(recordScopesQuery("sqlite", scopes));
-    }
-    await own.inner.executeQuery(COMMIT);
-  }
-
-  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    this.#scopes = null;
-    await (connection as ScopingConnection).inner.executeQuery(ROLLBACK);
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
   }
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
-  readonly #sqlite: SQLite.Database;
-  constructor(config: SqliteDialectConfig, sqlite: SQLite.Database) {
+  constructor(config: SqliteDialectConfig) {
     super(config);
     this.#config = config;
-    this.#sqlite = sqlite;
   }
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config, this.#sqlite);
+    return new ImmediateSqliteDriver(this.#config);
   }
 }
 
@@ -166,7 +90,7 @@ export function openSqlite(file: string): OpenedSqlite {
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
-  const database = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }, sqlite) });
+  const database = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   const versions = sqlite.prepare<[], { v: number; n: number }>("select data_version as v, total_changes() as n from pragma_data_version");
   const changeCounter = () => {
     const row = versions.get()!;
@@ -287,4 +211,14 @@ export const sqliteEngine: Engine = {
   // Trigram index of username and name (users_fts): substring search in any script, accents aside.
   peopleContaining: (terms) =>
     sql<boolean>`u.seq in (select rowid from users_fts where users_fts match ${terms.map(ftsString).join(" ")})`,
+
+  pageCache: {
+    async mark(trx) {
+      await trx.executeQuery(MARK_SCOPED);
+    },
+    async record(trx, scopes) {
+      await trx.executeQuery(UNMARK_SCOPED);
+      return recordedVersion(await trx.executeQuery(recordScopesQuery("sqlite", scopes)));
+    },
+  },
 };

@@ -1,0 +1,50 @@
+import { UNSAFE_ErrorResponseImpl as ErrorResponse } from "@remix-run/router";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+import { handleError } from "~/entry.server";
+
+// What the server log gets from errors Remix reports: one entry per failure, none for a refusal
+// answered on purpose or a request the client gave up.
+
+function args(request: Request) {
+  return { request, params: {}, context: {} } as Parameters<typeof handleError>[1];
+}
+
+/** Remix's sanitized copy of an error outside development: the message only, no stack. */
+function sanitized(): Error {
+  const copy = new Error("Unexpected Server Error");
+  copy.stack = undefined;
+  return copy;
+}
+
+describe("the server log", () => {
+  // console.error is watched by tests/support/vitest-setup.ts (a call fails the test): here the
+  // calls are what is asserted, so they are read, then cleared.
+  const logged = vi.mocked(console.error);
+  beforeEach(() => logged.mockImplementation(() => undefined));
+  afterEach(() => logged.mockClear());
+  /** The errors among what was logged. */
+  const loggedErrors = () => logged.mock.calls.map((call) => call[0]).filter((first) => first instanceof Error);
+
+  it("logs a failure once, not again when a boundary rethrows Remix's sanitized copy of it", () => {
+    const request = new Request("http://localhost/ReciPals/Home");
+    const failure = new Error("the loader broke");
+    handleError(failure, args(request));
+    handleError(sanitized(), args(request));
+    expect(loggedErrors()).toEqual([failure]);
+  });
+
+  it("logs a stackless error of a request that had none logged yet", () => {
+    const failure = sanitized();
+    handleError(failure, args(new Request("http://localhost/ReciPals/Home")));
+    expect(loggedErrors()).toEqual([failure]);
+  });
+
+  it("logs nothing for a 4xx refusal or a request its client gave up", () => {
+    handleError(new ErrorResponse(404, "Not Found", "Recipe not found."), args(new Request("http://localhost/ReciPals/Recipes/nope")));
+    const gone = new AbortController();
+    gone.abort();
+    handleError(new Error("late"), args(new Request("http://localhost/ReciPals/Home", { signal: gone.signal })));
+    expect(loggedErrors()).toEqual([]);
+  });
+});
