@@ -11,9 +11,6 @@ export const DOWNSIZE_DEFAULTS = {
   qualityStep: 0.08,
 } as const;
 
-/** The server's limit on one received file (app/server/http/multipart.server.ts). */
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
-
 export type DownsizeOptions = Partial<{ -readonly [K in keyof typeof DOWNSIZE_DEFAULTS]: number }>;
 
 function canvasToBlob(canvas: HTMLCanvasElement, type: string, quality: number): Promise<Blob | null> {

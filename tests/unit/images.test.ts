@@ -9,7 +9,8 @@ import { loader as uploadsLoader } from "~/routes/uploads.$file";
 import { db } from "~/server/db/connection.server";
 import { imageDecodes, IMAGE_MESSAGES, ImageError, isStoredImageUrl, processImage, storeImage } from "~/server/media/images.server";
 import { deleteImageIfUnreferenced, sweepOrphanUploads } from "~/server/media/uploads.server";
-import { FormReadError, readMultipartForm, readMultipartFormLenient, UPLOAD_MESSAGES } from "~/server/http/multipart.server";
+import { UPLOAD_MESSAGES } from "~/lib/limits";
+import { FormReadError, readMultipartForm, readMultipartFormLenient } from "~/server/http/multipart.server";
 import { storedNameOf, uploadsDir } from "~/server/media/storage.server";
 
 import { makeUser, routeArgs } from "../support/app";

@@ -1,13 +1,13 @@
 import { useEffect, useId, useRef, useState } from "react";
 
-import { downsizeImage, imageSrcSet, MAX_UPLOAD_BYTES } from "~/lib/image-downsize";
+import { downsizeImage, imageSrcSet } from "~/lib/image-downsize";
+import { UPLOAD_LIMITS, UPLOAD_MESSAGES } from "~/lib/limits";
 import { FIELD } from "~/lib/recipe-form";
 
 import { RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 
 
 const NOT_AN_IMAGE = "Please choose an image file.";
-const TOO_LARGE = "The image is too large (10 MB at most).";
 
 interface RecipePhotoFieldProps {
   /** The recipe's stored photo (edit mode), or null. */
@@ -76,7 +76,7 @@ export function RecipePhotoField({ currentPhoto, pendingPhoto, error, photoNotKe
         input.files = transfer.files;
         chosen = smaller;
       }
-      if (chosen.size > MAX_UPLOAD_BYTES) return refusePhoto(TOO_LARGE);
+      if (chosen.size > UPLOAD_LIMITS.fileBytes) return refusePhoto(UPLOAD_MESSAGES.fileTooLarge);
       setPreview(URL.createObjectURL(chosen));
       setHasFile(true);
     } finally {

@@ -1,7 +1,8 @@
 import { z } from "zod";
 
 import { getNotificationsPage, readNotifications } from "../services/notifications.server";
-import { invalid, json, readJsonObject, requireApiUser, unwrap, type ApiArgs } from "../http/api.server";
+import { invalid, json, readJsonObject, requireApiUser, type ApiArgs } from "../http/api.server";
+import { unwrap } from "./outcome.server";
 import { issuesToErrors } from "./validation.server";
 
 // GET /api/notifications and POST /api/notifications/read (docs/rules.md#notifications): the

@@ -13,7 +13,8 @@ import { addPostToRecipe, changePost, POST_MESSAGES } from "../services/posts.se
 import { scopeSharedCache } from "../cache/shared-cache.server";
 import { isUsableRecipeId } from "../validation/recipe.server";
 import { apiPost, NOT_FOUND, parseListWindow, streamPosts } from "./entities.server";
-import { ApiError, invalid, json, param, readJsonObject, requireApiUser, unwrap, type ApiArgs } from "../http/api.server";
+import { ApiError, invalid, json, param, readJsonObject, requireApiUser, type ApiArgs } from "../http/api.server";
+import { unwrap } from "./outcome.server";
 import { planPicture, type PicturePlan } from "./pictures.server";
 import { deleteRecipeUnit } from "./recipes.server";
 import { issuesToErrors, withoutNulls } from "./validation.server";

@@ -18,7 +18,8 @@ import { isUsableRecipeId, validateRecipeDraft, type RecipeInput } from "../vali
 import { scopeSharedCache } from "../cache/shared-cache.server";
 import { parseSearchParams } from "../validation/search.server";
 import { apiRecipe, apiRecipesByIds, jsonList, NOT_FOUND, parseListWindow, streamRecipes } from "./entities.server";
-import { ApiError, invalid, json, param, readJsonObject, requireApiUser, unwrap, type ApiArgs } from "../http/api.server";
+import { ApiError, invalid, json, param, readJsonObject, requireApiUser, type ApiArgs } from "../http/api.server";
+import { unwrap } from "./outcome.server";
 import { planPicture, type PicturePlan } from "./pictures.server";
 import { issuesToErrors, withoutNulls } from "./validation.server";
 

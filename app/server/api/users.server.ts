@@ -16,7 +16,8 @@ import { clientAddress } from "../http/ip.server";
 import { LimitReachedError } from "../auth/limits.server";
 import { NOT_ALLOWED } from "../validation/profile.server";
 import { apiUser, apiUsersByIds, jsonList, NOT_FOUND, parseListWindow, streamUsers, type ApiUser } from "./entities.server";
-import { ApiError, invalid, json, param, readJsonObject, requireApiUser, unwrap, type ApiArgs } from "../http/api.server";
+import { ApiError, invalid, json, param, readJsonObject, requireApiUser, type ApiArgs } from "../http/api.server";
+import { unwrap } from "./outcome.server";
 import { planPicture, type PicturePlan } from "./pictures.server";
 import { issuesToErrors, withoutNulls } from "./validation.server";
 

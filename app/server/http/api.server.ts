@@ -5,7 +5,6 @@ import { isPersonalRequest } from "./cookies.server";
 import { isUnavailable, UNAVAILABLE_MESSAGE } from "../db/connection.server";
 import { env } from "../env.server";
 import type { SessionUser } from "../queries/users.server";
-import type { Outcome } from "../services/outcome.server";
 import { getUser } from "../auth/session.server";
 import { offerToSharedCache } from "../cache/shared-cache.server";
 
@@ -291,16 +290,6 @@ export function noBody(handler: ApiHandler): ApiHandler {
     await expectNoBody(args.request);
     return handler(args);
   };
-}
-
-/** A service's result, or its refusal as a JSON error (status, `message`, `errors`, `refused`, Retry-After). */
-export function unwrap<T>(outcome: Outcome<T>): T {
-  if (outcome.ok) return outcome.value;
-  const extra: Record<string, unknown> = {};
-  if (outcome.errors) extra.errors = outcome.errors;
-  if (outcome.refused) extra.refused = outcome.refused;
-  const headers: Record<string, string> = outcome.retryAfterSeconds ? { "Retry-After": String(outcome.retryAfterSeconds) } : {};
-  throw new ApiError(outcome.status, outcome.message, extra, headers);
 }
 
 /** Route params are untrusted text too: a missing one reads as "". */

@@ -1,4 +1,6 @@
-import { FormReadError, readMultipartFormLenient, UPLOAD_LIMITS } from "./multipart.server";
+import { UPLOAD_LIMITS } from "~/lib/limits";
+
+import { FormReadError, readMultipartFormLenient } from "./multipart.server";
 
 // Request bodies are capped before they are held in memory, twice:
 // - the server (app/server/runtime/guards.server.ts) refuses a body over the limit of the route the request will

@@ -1,23 +1,11 @@
 import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 
+import { UPLOAD_LIMITS, UPLOAD_MESSAGES } from "~/lib/limits";
+
 // Reading a form within limits (docs/rules.md#request-bodies): urlencoded or multipart, counted
 // as it streams in, one file's allowance held at most. The photo forms use the lenient reader (a
 // file over its limit is left out and reported, so the page keeps what was typed); every other
 // page form goes through readForm (body.server.ts), which uses the same reader.
-
-export const UPLOAD_LIMITS = {
-  /** Bytes received for one file. */
-  fileBytes: 10 * 1024 * 1024,
-  /** Bytes of a whole form with photos: two files and the text around them. */
-  formBytes: 22 * 1024 * 1024,
-} as const;
-
-export const UPLOAD_MESSAGES = {
-  fileTooLarge: "The image is too large (10 MB at most).",
-  formTooLarge: "The form is too large to send.",
-  unreadableForm: "The form could not be read. Please try again.",
-  notAForm: "Please send the form as a web form (application/x-www-form-urlencoded or multipart/form-data).",
-} as const;
 
 /** A form refused while it was read; `message` is meant for the user, `status` for the response (400, 413 or 415). */
 export class FormReadError extends Error {
