@@ -32,6 +32,12 @@ const SERVICES = {
   message: "Queries are the bottom layer: services call queries, never the reverse.",
 };
 
+/** The rooms the services stand on never reach up to them or to the API's doors. */
+const ABOVE_LOWER_ROOMS = {
+  group: ["~/server/services/*", "../services/*", "../../services/*", "~/server/api/*", "../api/*", "../../api/*"],
+  message: "db, http, auth, media, cache, validation and import are below the services: they never import services or the API doors (pass what they need in).",
+};
+
 /** The production server (app/server/runtime/) reaches the rest of the app through its facade only. */
 const AROUND_FACADE = {
   group: ["~/*", "~/**", "../*", "../**", "!../facade.server", "!../env.server"],
@@ -82,6 +88,11 @@ export default tseslint.config(
     // The server runtime: Node, npm packages, its own files, and the app's facade.
     files: ["app/server/runtime/**/*.ts"],
     rules: { "@typescript-eslint/no-restricted-imports": restrict(AROUND_FACADE, OUTSIDE_APP) },
+  },
+  {
+    // The rooms below the services.
+    files: ["app/server/{db,http,auth,media,cache,validation,import}/**/*.ts"],
+    rules: { "@typescript-eslint/no-restricted-imports": restrict(ABOVE_LOWER_ROOMS, COMPONENTS, ROUTES, OUTSIDE_APP, RUNTIME) },
   },
   {
     // Queries: the bottom layer (no services, components or routes).

@@ -21,6 +21,8 @@ describe("the layers", () => {
     ["a component importing a server value", "app/components/x.tsx", 'import { db } from "~/server/db/connection.server";\nexport const X = () => String(db);\n', /server modules/],
     ["app/lib importing a server value", "app/lib/x.ts", 'import { COMMENT_MAX } from "../server/validation/comment.server";\nexport const n = COMMENT_MAX;\n', /server modules/],
     ["a server module importing a component", "app/server/x.server.ts", 'import { Avatar } from "~/components/avatar";\nexport const a = Avatar;\n', /must not import components/],
+    ["the HTTP plumbing importing a service's type", "app/server/http/x.server.ts", 'import type { Outcome } from "../services/outcome.server";\nexport type O = Outcome;\n', /below the services/],
+    ["the image pipeline importing an API door", "app/server/media/x.server.ts", 'import { unwrap } from "../api/outcome.server";\nexport const u = unwrap;\n', /below the services/],
     ["a query importing a service", "app/server/queries/x.server.ts", 'import { setLike } from "../services/interactions.server";\nexport const s = setLike;\n', /bottom layer/],
     ["app code importing the seed", "app/server/x.server.ts", 'import { seedDatabase } from "../../seed/index";\nexport const s = seedDatabase;\n', /never imports seed/],
     ["the server runtime importing a query", "app/server/runtime/x.server.ts", 'import { db } from "../db/connection.server";\nexport const d = db;\n', /facade/],
@@ -39,6 +41,7 @@ describe("the layers", () => {
     ["a route importing a service", "app/routes/x.tsx", 'import { setLike } from "~/server/services/interactions.server";\nexport const s = setLike;\n'],
     ["the server runtime importing the facade and the settings", "app/server/runtime/x.server.ts", 'import { requestRules } from "../facade.server";\nimport { env } from "../env.server";\nimport { pipeBody } from "./remix-adapter.server";\nimport express from "express";\nexport const r = [requestRules, env, pipeBody, express];\n'],
     ["the server entry importing the runtime", "app/entry.server.tsx", 'export { serve } from "./server/runtime/serve.server";\n'],
+    ["the HTTP plumbing importing the database and the shared limits", "app/server/http/x.server.ts", 'import { db } from "../db/connection.server";\nimport { UPLOAD_LIMITS } from "~/lib/limits";\nexport const d = [db, UPLOAD_LIMITS];\n'],
     ["a service importing a query", "app/server/services/x.server.ts", 'import { db } from "../db/connection.server";\nexport const d = db;\n'],
   ])("allows %s", async (_what, file, code) => {
     expect(restricted(await problems(file, code))).toEqual([]);
