@@ -34,6 +34,8 @@ export const paths = {
   adminUser: (uid: string) => `${BASE}/Account/Admin/Users/${encodeURIComponent(uid)}`,
   adminRecipes: () => `${BASE}/Account/Admin/Recipes`,
   adminRecipe: (rid: string) => `${BASE}/Account/Admin/Recipes/${encodeURIComponent(rid)}`,
+  /** A comment's delete confirmation (GET) and deletion (POST, `confirm=yes`). */
+  deleteComment: (commentId: string) => `${BASE}/Comments/${encodeURIComponent(commentId)}/Delete`,
   adminRecipePost: (rid: string) => `${BASE}/Account/Admin/Recipes/${encodeURIComponent(rid)}/Post`,
 } as const;
 

@@ -24,5 +24,11 @@ export function canLikeAs(actor: Actor | null | undefined, userId: string): bool
   return actor !== null && actor !== undefined && (actor.id === userId || isAdmin(actor));
 }
 
-/** Removing someone's comment is the admin's. */
+/** Removing comments in bulk (the API's whole-post PUT) is the admin's. */
 export const canRemoveComments = (actor: Actor | null | undefined): boolean => isAdmin(actor);
+
+/** A comment is deleted by its author, by the creator of the recipe it is on, or by an ADMIN. */
+export function canDeleteComment(actor: Actor | null | undefined, comment: { authorId: string | null; recipeCreatorId: string | null }): boolean {
+  if (!actor) return false;
+  return isAdmin(actor) || actor.id === comment.authorId || actor.id === comment.recipeCreatorId;
+}

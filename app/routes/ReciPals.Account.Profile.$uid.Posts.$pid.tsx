@@ -58,6 +58,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     previous: posts[index - 1]?.post_id ?? null,
     next: posts[index + 1]?.post_id ?? null,
     isAuthor: post.author?.id === viewer.id,
+    actor: { id: viewer.id, role: viewer.role },
   };
 }
 
@@ -90,7 +91,7 @@ export default function PostViewerRoute() {
       </RouteDialog>
     );
   }
-  const { post, comments, previous, next, isAuthor, uid } = loaded;
+  const { post, comments, previous, next, isAuthor, uid, actor } = loaded;
   const viewerHref = paths.post(uid, post.post_id);
   return (
     <RouteDialog title={post.title} closeTo={profileHref} wide>
@@ -152,7 +153,7 @@ export default function PostViewerRoute() {
           ) : (
             <ol className="comments__list">
               {comments.map((comment) => (
-                <CommentItem key={comment.comment_id} comment={comment} />
+                <CommentItem key={comment.comment_id} comment={comment} viewer={actor} recipeCreatorId={post.author?.id ?? null} returnTo={paths.post(uid, post.post_id)} />
               ))}
             </ol>
           )}

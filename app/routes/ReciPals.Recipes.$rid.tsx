@@ -7,6 +7,7 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import type { ShouldRevalidateFunctionArgs } from "@remix-run/react";
+import type { Actor } from "~/lib/permissions";
 import { isRouteErrorResponse, useActionData, useFetcher, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 
@@ -92,6 +93,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     signedIn: viewer !== null,
     // 'Edit Recipe' is shown to the creator only (docs/rules.md#who-may-do-what) (admins edit from the admin area).
     canEdit: viewer !== null && viewer.id === recipe.user_created,
+    actor: viewer ? { id: viewer.id, role: viewer.role } : null,
   };
 }
 
@@ -129,7 +131,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function RecipeRoute() {
-  const { recipe, comments, saved, signedIn, canEdit, onShoppingList, serves: servesFromUrl, scale: scaleFromUrl, shown } = useLoaderData<typeof loader>();
+  const { recipe, comments, saved, signedIn, canEdit, actor, onShoppingList, serves: servesFromUrl, scale: scaleFromUrl, shown } = useLoaderData<typeof loader>();
   const [serves, setServes] = useState(servesFromUrl);
   useEffect(() => setServes(servesFromUrl), [servesFromUrl]);
   // The address follows servings changed in the page (a reload or a shared link shows the same).
@@ -255,7 +257,7 @@ export default function RecipeRoute() {
           </ol>
         </section>
       </div>
-      <Comments comments={comments} signedIn={signedIn} recipeId={recipe.recipe_id} hasPost={recipe.post_id !== null} />
+      <Comments comments={comments} signedIn={signedIn} actor={actor} recipeCreatorId={recipe.creator?.id ?? null} recipeId={recipe.recipe_id} hasPost={recipe.post_id !== null} />
     </article>
   );
 }
@@ -409,11 +411,15 @@ type CommentResult = { comment: CommentView } | { error: string; text: string };
 function Comments({
   comments,
   signedIn,
+  actor,
+  recipeCreatorId,
   recipeId,
   hasPost,
 }: {
   comments: CommentView[];
   signedIn: boolean;
+  actor: Actor | null;
+  recipeCreatorId: string | null;
   recipeId: string;
   hasPost: boolean;
 }) {
@@ -439,7 +445,13 @@ function Comments({
       <h2 id="comments-heading">Comments ({shown.length + (typeof pendingText === "string" ? 1 : 0)})</h2>
       <ol className="comments__list">
         {shown.map((comment) => (
-          <CommentItem key={comment.comment_id} comment={comment} />
+          <CommentItem
+            key={comment.comment_id}
+            comment={comment}
+            viewer={actor}
+            recipeCreatorId={recipeCreatorId}
+            returnTo={`${paths.recipe(recipeId)}#comments`}
+          />
         ))}
         {typeof pendingText === "string" ? (
           <li className="comment comment--pending" aria-busy="true">

@@ -87,6 +87,7 @@ interface SampleIds {
   users: [string, string];
   recipes: [string, string];
   posts: [string, string];
+  comments: [string, string];
 }
 
 const NONSENSE_ID = "zz-no-such-id-9f3";
@@ -97,6 +98,7 @@ function paramValue(route: DiscoveredRoute, param: string, variant: Variant, ids
   if (/^(uid|id|user_?id)$/i.test(param)) return pick(ids.users);
   if (/^(rid|recipe_?id)$/i.test(param)) return pick(ids.recipes);
   if (/^(pid|post_?id)$/i.test(param)) return pick(ids.posts);
+  if (/^(cid|comment_?id)$/i.test(param)) return pick(ids.comments);
   throw new Error(`${route.file}: no sample value for the param "${param}" (teach paramValue about it)`);
 }
 
@@ -698,9 +700,11 @@ beforeAll(async () => {
     users: [SEEDED_2.id, SEEDED.id],
     recipes: [one("select id from recipes where user_created = ? order by seq limit 1", SEEDED.id) ?? "", one("select id from recipes where id = 'recipeBot-R1'") ?? ""],
     posts: [one("select id from posts where created_by = ? order by seq limit 1", SEEDED.id) ?? "", one("select id from posts where id = 'recipeBot-P1'") ?? ""],
+    // The sample data's two comments.
+    comments: [one("select id from comments order by seq limit 1") ?? "", one("select id from comments order by seq limit 1 offset 1") ?? ""],
   };
   db.close();
-  for (const value of [...ids.users, ...ids.recipes, ...ids.posts]) expect(value, `sample ids ${JSON.stringify(ids)}`).not.toBe("");
+  for (const value of [...ids.users, ...ids.recipes, ...ids.posts, ...ids.comments]) expect(value, `sample ids ${JSON.stringify(ids)}`).not.toBe("");
   routes = discoverRoutes();
   targets = targetsOf(routes, ids);
   watch = new WriteWatch(dbFile);

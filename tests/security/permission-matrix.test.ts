@@ -508,6 +508,40 @@ const PAGE_MATRIX: Record<string, Entry> = {
       },
     ],
   },
+  "/ReciPals/Comments/:/Delete": {
+    probes: [
+      {
+        // Its author (other), the recipe's creator (owner) and an ADMIN may; a visitor signs in first.
+        name: "delete other's comment on the owner's recipe",
+        call: (w) => ({ url: "/x", params: [w.otherCommentId], form: { intent: "delete-comment", confirm: "yes", returnTo: "/ReciPals/Home" } }),
+        expect: signedIn({
+          ok: 302,
+          location: /^\/ReciPals\/Home$/,
+          touches: ["comments"],
+          effect: (w, _actor, _outcome, changes) => {
+            const removed = changes.find((c) => c.table === "comments")?.removed ?? [];
+            expect(removed.map((row) => JSON.parse(row).id)).toEqual([w.otherCommentId]);
+          },
+        }),
+      },
+      {
+        name: "delete the owner's own comment on their recipe",
+        call: (w) => ({ url: "/x", params: [w.ownerCommentId], form: { intent: "delete-comment", confirm: "yes", returnTo: "https://evil.example/" } }),
+        expect: {
+          anon: toLogin,
+          other: forbidden,
+          // A return address on another site is not followed: back to the recipe's comments.
+          owner: { ok: 302, location: /^\/ReciPals\/Recipes\/[^/]+#comments$/, touches: ["comments"] },
+          admin: { ok: 302, touches: ["comments"] },
+        },
+      },
+      {
+        name: "ask to delete without confirming: the confirmation page, nothing deleted",
+        call: (w) => ({ url: "/x", params: [w.ownerCommentId], form: { intent: "delete-comment" } }),
+        expect: signedIn({ ok: 302, location: /\/ReciPals\/Comments\/[^/]+\/Delete$/, touches: [] }),
+      },
+    ],
+  },
   "/ReciPals/Posts/:/Like": {
     probes: [
       {

@@ -249,12 +249,24 @@ describe("undoing an action takes its notification back while unread; a read one
     expect(await stored(owner.id)).toEqual([]);
   });
 
-  it("a non-admin cannot remove a comment: 403, comment and notification stay", async () => {
+  it("someone who is neither the comment's author, the recipe's creator nor an admin cannot remove it: 403, comment and notification stay", async () => {
     const { owner, postId } = await ownerWithPost();
-    const [guest] = await people(1);
+    const [guest, stranger] = await people(2);
     const comment = ok(await addComment({ actor: guest!, postId, text: "Keep me" }));
-    expect(await removeComment({ actor: owner, postId, commentId: comment.comment_id })).toMatchObject({ ok: false, status: 403 });
+    expect(await removeComment({ actor: stranger!, postId, commentId: comment.comment_id })).toMatchObject({ ok: false, status: 403 });
     expect((await stored(owner.id)).map((row) => row.comment_id)).toEqual([comment.comment_id]);
+  });
+
+  it("a comment's author deletes it, and the recipe's creator deletes a guest's: each unread notification goes with it", async () => {
+    const { owner, postId } = await ownerWithPost();
+    const [guest, another] = await people(2);
+    const own = ok(await addComment({ actor: guest!, postId, text: "Posted by mistake" }));
+    const rude = ok(await addComment({ actor: another!, postId, text: "Rude" }));
+    expect(await removeComment({ actor: guest!, commentId: own.comment_id })).toMatchObject({ ok: true });
+    expect(await removeComment({ actor: owner, commentId: rude.comment_id })).toMatchObject({ ok: true });
+    expect(await stored(owner.id)).toEqual([]);
+    expect(await db.selectFrom("comments").select("id").where("post_id", "=", postId).execute()).toEqual([]);
+    expect(await removeComment({ actor: owner, commentId: rude.comment_id })).toEqual({ ok: false, status: 404, message: INTERACTION_MESSAGES.commentMissing });
   });
 
   // Both fail today: queries/admin.server.ts removeComment withdraws the comment's notification

@@ -46,3 +46,18 @@ export async function deleteComment({ postId, commentId }: { postId: string; com
   const result = await database.deleteFrom("comments").where("id", "=", commentId).where("post_id", "=", postId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** A comment with who wrote it and where it is: its post, recipe and the recipe's creator; undefined when it is gone. */
+export async function getCommentOwnership(
+  commentId: string,
+  database: DB = db,
+): Promise<{ commentId: string; postId: string; recipeId: string; text: string; authorId: string | null; recipeCreatorId: string | null } | undefined> {
+  const row = await database
+    .selectFrom("comments as c")
+    .innerJoin("posts as p", "p.id", "c.post_id")
+    .innerJoin("recipes as r", "r.id", "p.recipe_id")
+    .select(["c.id", "c.post_id", "c.text", "c.user_id", "p.recipe_id", "r.user_created"])
+    .where("c.id", "=", commentId)
+    .executeTakeFirst();
+  return row && { commentId: row.id, postId: row.post_id, recipeId: row.recipe_id, text: row.text, authorId: row.user_id, recipeCreatorId: row.user_created };
+}

@@ -1,8 +1,8 @@
-import { canLikeAs, canRemoveComments } from "~/lib/permissions";
+import { canDeleteComment, canLikeAs } from "~/lib/permissions";
 
 import { CacheScope, changing } from "../cache/scopes.server";
 import type { DB } from "../db/connection.server";
-import { addComment as insertComment, deleteComment, type CommentView } from "../queries/comments.server";
+import { addComment as insertComment, deleteComment, getCommentOwnership, type CommentView } from "../queries/comments.server";
 import { countLikes, setPostLiked } from "../queries/likes.server";
 import { getPostOwnership } from "../queries/posts.server";
 import { recipeExists } from "../queries/recipes.server";
@@ -24,6 +24,7 @@ export const INTERACTION_MESSAGES = {
   ownSavesOnly: "You may only change your own saved recipes.",
   commentMissing: "That comment was already removed.",
   adminOnly: "Only administrators may remove comments.",
+  notYourComment: "You may only delete your own comments, or comments on your recipes.",
 } as const;
 
 /**
@@ -86,11 +87,14 @@ export async function addComment({ actor, postId, text }: { actor: Actor; postId
   );
 }
 
-/** An ADMIN removes a comment of a post. */
-export async function removeComment({ actor, postId, commentId }: { actor: Actor; postId: string; commentId: string }): Promise<Outcome> {
-  if (!canRemoveComments(actor)) return refusal(403, INTERACTION_MESSAGES.adminOnly);
-  const post = await getPostOwnership(postId);
-  if (!post) return refusal(404, INTERACTION_MESSAGES.commentMissing);
-  const removed = await changing([CacheScope.recipe(post.recipe_id)], (trx) => storeCommentRemoved(trx, { postId, commentId }));
-  return removed ? done() : refusal(404, INTERACTION_MESSAGES.commentMissing);
+/**
+ * Deletes a comment (docs/rules.md#deleting-a-comment): its author, the creator of the recipe it is
+ * on, or an ADMIN; its notification goes with it. `postId`, when given, must be the comment's post.
+ */
+export async function removeComment({ actor, postId, commentId }: { actor: Actor; postId?: string; commentId: string }): Promise<Outcome<{ postId: string; recipeId: string }>> {
+  const comment = await getCommentOwnership(commentId);
+  if (!comment || (postId !== undefined && comment.postId !== postId)) return refusal(404, INTERACTION_MESSAGES.commentMissing);
+  if (!canDeleteComment(actor, comment)) return refusal(403, INTERACTION_MESSAGES.notYourComment);
+  const removed = await changing([CacheScope.recipe(comment.recipeId)], (trx) => storeCommentRemoved(trx, { postId: comment.postId, commentId }));
+  return removed ? done({ postId: comment.postId, recipeId: comment.recipeId }) : refusal(404, INTERACTION_MESSAGES.commentMissing);
 }
