@@ -41,7 +41,8 @@ const steps = [
   ["unit and integration tests on PostgreSQL", ["vitest", "run"], {}],
   [
     "search in the browser on PostgreSQL",
-    ["playwright", "test", "tests/e2e/search.spec.ts"],
+    // Its own results folder: a run clears its folder first, and CI prints the main run's failed pages at the end.
+    ["playwright", "test", "tests/e2e/search.spec.ts", "--output", "test-results-postgres"],
     { E2E_DATABASE_URL: e2eUrl.toString(), E2E_PORT: "4190", E2E_DATA_DIR: path.resolve(".e2e-data-postgres") },
   ],
   ["cluster test (PostgreSQL, S3, two servers behind nginx)", ["playwright", "test", "-c", "playwright.cluster.config.ts"], {}],

@@ -8,7 +8,7 @@ import {
 } from "@remix-run/node";
 import type { ShouldRevalidateFunctionArgs } from "@remix-run/react";
 import type { Actor } from "~/lib/permissions";
-import { isRouteErrorResponse, useActionData, useFetcher, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, useActionData, useFetcher, useLoaderData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 
 import { Avatar } from "~/components/avatar";
@@ -134,12 +134,9 @@ export default function RecipeRoute() {
   const { recipe, comments, saved, signedIn, canEdit, actor, onShoppingList, serves: servesFromUrl, scale: scaleFromUrl, shown } = useLoaderData<typeof loader>();
   const [serves, setServes] = useState(servesFromUrl);
   useEffect(() => setServes(servesFromUrl), [servesFromUrl]);
-  // The address follows servings changed in the page (a reload or a shared link shows the same).
-  const servesChangedHere = useRef(false);
-  useEffect(() => {
-    if (!servesChangedHere.current) return;
-    window.history.replaceState(window.history.state, "", `${paths.recipe(recipe.recipe_id)}?serves=${serves}`);
-  }, [serves, recipe.recipe_id]);
+  // The servings shown, as the steps below count from them (ahead of a render still to come).
+  const servesNow = useRef(serves);
+  servesNow.current = serves;
   // Without stated servings there is nothing to count people from: a multiplier scales instead.
   const [scaleText, setScaleText] = useState(scaleFromUrl);
   useEffect(() => setScaleText(scaleFromUrl), [scaleFromUrl]);
@@ -210,12 +207,17 @@ export default function RecipeRoute() {
               <ServesControl
                 recipeId={recipe.recipe_id}
                 serves={serves}
-                onStep={(step) => {
-                  servesChangedHere.current = true;
+                onStep={(step) =>
                   // A step counts from the servings shown when it lands: clicks made while the
-                  // quantity reader loads each add one, none is lost.
-                  rescale(() => setServes((current) => Math.min(MAX_SERVES, Math.max(1, current + step))));
-                }}
+                  // quantity reader loads each add one, none is lost. The address follows (a
+                  // reload or a shared link shows the same), keeping its #fragment.
+                  rescale(() => {
+                    const next = Math.min(MAX_SERVES, Math.max(1, servesNow.current + step));
+                    servesNow.current = next;
+                    setServes(next);
+                    window.history.replaceState(window.history.state, "", `${paths.recipe(recipe.recipe_id)}?serves=${next}${window.location.hash}`);
+                  })
+                }
               />
             ) : (
               <ScaleControl
@@ -434,11 +436,15 @@ function Comments({
   const pendingText = fetcher.state === "submitting" ? fetcher.formData?.get("text") : undefined;
   const sending = fetcher.state !== "idle" || navigation.state === "submitting";
 
-  // Comments the server already returned to the fetcher but the loader has not re-read yet.
+  // A comment the server already returned to the fetcher but the loader has not re-read yet. Once
+  // the loader has listed it, the loader's list is the truth: a comment deleted since stays gone.
+  const listed = useRef(new Set<string>());
+  for (const comment of comments) listed.current.add(comment.comment_id);
   const shown = [...comments];
-  if (fetcher.data && "comment" in fetcher.data && !shown.some((c) => c.comment_id === (fetcher.data as { comment: CommentView }).comment.comment_id)) {
-    shown.push(fetcher.data.comment);
-  }
+  const returned = fetcher.data && "comment" in fetcher.data ? fetcher.data.comment : null;
+  if (returned && !listed.current.has(returned.comment_id)) shown.push(returned);
+  const location = useLocation();
+  const returnTo = `${location.pathname}${location.search}#comments`;
 
   return (
     <section className="recipe__section comments" id="comments" aria-labelledby="comments-heading">
@@ -450,7 +456,7 @@ function Comments({
             comment={comment}
             viewer={actor}
             recipeCreatorId={recipeCreatorId}
-            returnTo={`${paths.recipe(recipeId)}#comments`}
+            returnTo={returnTo}
           />
         ))}
         {typeof pendingText === "string" ? (
