@@ -1,31 +1,16 @@
 import { paths } from "~/lib/paths";
-import { canDeleteComment, type Actor } from "~/lib/permissions";
 import type { CommentView } from "~/server/queries/comments.server";
 
 import { Avatar } from "./avatar";
-import { ConfirmButton } from "./confirm";
 import { Link } from "./link";
 
 export const DELETE_COMMENT_MESSAGE = "Delete this comment? This cannot be undone.";
 
 /**
  * One comment as the recipe page and the post viewer list it: picture, author, date, text, and
- * "Delete comment" for whoever may delete it (its author, the recipe's creator, an ADMIN).
+ * "Delete comment" when `deleteReturnTo` is given (the loader decided the viewer may delete it).
  */
-export function CommentItem({
-  comment,
-  viewer = null,
-  recipeCreatorId = null,
-  returnTo,
-}: {
-  comment: CommentView;
-  /** Who is looking (null: a visitor). */
-  viewer?: Actor | null;
-  recipeCreatorId?: string | null;
-  /** The page to come back to after deleting. */
-  returnTo?: string;
-}) {
-  const deletable = returnTo !== undefined && canDeleteComment(viewer, { authorId: comment.author?.id ?? null, recipeCreatorId });
+export function CommentItem({ comment, deleteReturnTo }: { comment: CommentView; deleteReturnTo?: string }) {
   return (
     <li id={`comment-${comment.comment_id}`} className="comment">
       <Avatar src={comment.author?.profile} size={32} />
@@ -35,15 +20,24 @@ export function CommentItem({
           <time dateTime={comment.created_at}>{comment.created_at}</time>
         </p>
         <p className="comment__text">{comment.text}</p>
-        {deletable ? (
-          <ConfirmButton
+        {deleteReturnTo !== undefined ? (
+          // A plain form, light on the recipe page's script: without JavaScript it leads to the
+          // confirmation page; with it, the browser's confirm asks and `confirm=yes` goes along.
+          <form
+            method="post"
             action={paths.deleteComment(comment.comment_id)}
-            intent="delete-comment"
-            message={DELETE_COMMENT_MESSAGE}
-            label="Delete comment"
-            fields={{ returnTo }}
-            className="link-button comment__delete"
-          />
+            className="inline-form"
+            onSubmit={(event) => {
+              if (!window.confirm(DELETE_COMMENT_MESSAGE)) return event.preventDefault();
+              (event.currentTarget.elements.namedItem("confirm") as HTMLInputElement).value = "yes";
+            }}
+          >
+            <input type="hidden" name="returnTo" value={deleteReturnTo} />
+            <input type="hidden" name="confirm" value="" />
+            <button type="submit" name="intent" value="delete-comment" className="comment__delete">
+              Delete comment
+            </button>
+          </form>
         ) : null}
       </div>
     </li>

@@ -10,6 +10,7 @@ import { recipesFeedLink, recipesFeedPath } from "~/lib/feeds";
 import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { absoluteUrl, shareMeta } from "~/lib/structured-data";
 import { listComments } from "~/server/queries/comments.server";
+import { deletableComments } from "~/server/services/interactions.server";
 import { getPostCard } from "~/server/queries/feed.server";
 import { listUserPosts } from "~/server/queries/posts.server";
 import { requireUser } from "~/server/auth/session.server";
@@ -58,7 +59,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     previous: posts[index - 1]?.post_id ?? null,
     next: posts[index + 1]?.post_id ?? null,
     isAuthor: post.author?.id === viewer.id,
-    actor: { id: viewer.id, role: viewer.role },
+    // The comments the viewer may delete (docs/rules.md#deleting-a-comment); a post's author is its recipe's creator.
+    deletable: deletableComments(viewer, comments, post.author?.id ?? null),
   };
 }
 
@@ -91,7 +93,7 @@ export default function PostViewerRoute() {
       </RouteDialog>
     );
   }
-  const { post, comments, previous, next, isAuthor, uid, actor } = loaded;
+  const { post, comments, previous, next, isAuthor, uid, deletable } = loaded;
   const viewerHref = paths.post(uid, post.post_id);
   return (
     <RouteDialog title={post.title} closeTo={profileHref} wide>
@@ -153,7 +155,11 @@ export default function PostViewerRoute() {
           ) : (
             <ol className="comments__list">
               {comments.map((comment) => (
-                <CommentItem key={comment.comment_id} comment={comment} viewer={actor} recipeCreatorId={post.author?.id ?? null} returnTo={paths.post(uid, post.post_id)} />
+                <CommentItem
+                  key={comment.comment_id}
+                  comment={comment}
+                  deleteReturnTo={deletable.includes(comment.comment_id) ? paths.post(uid, post.post_id) : undefined}
+                />
               ))}
             </ol>
           )}

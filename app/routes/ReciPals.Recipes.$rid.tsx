@@ -7,7 +7,6 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import type { ShouldRevalidateFunctionArgs } from "@remix-run/react";
-import type { Actor } from "~/lib/permissions";
 import { isRouteErrorResponse, useActionData, useFetcher, useLoaderData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 
@@ -36,7 +35,7 @@ import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { isRecipeSaved } from "~/server/queries/saved.server";
 import { getUser, requireUser } from "~/server/auth/session.server";
 import { scopeSharedCache } from "~/server/cache/shared-cache.server";
-import { addComment } from "~/server/services/interactions.server";
+import { addComment, deletableComments } from "~/server/services/interactions.server";
 import { isOnShoppingList } from "~/server/services/shopping.server";
 import { siteOrigin } from "~/server/http/site.server";
 import recipeStyles from "~/styles/recipe.css";
@@ -93,7 +92,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     signedIn: viewer !== null,
     // 'Edit Recipe' is shown to the creator only (docs/rules.md#who-may-do-what) (admins edit from the admin area).
     canEdit: viewer !== null && viewer.id === recipe.user_created,
-    actor: viewer ? { id: viewer.id, role: viewer.role } : null,
+    // The comments the viewer may delete (docs/rules.md#deleting-a-comment).
+    deletable: deletableComments(viewer, comments, recipe.creator?.id ?? null),
   };
 }
 
@@ -131,7 +131,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function RecipeRoute() {
-  const { recipe, comments, saved, signedIn, canEdit, actor, onShoppingList, serves: servesFromUrl, scale: scaleFromUrl, shown } = useLoaderData<typeof loader>();
+  const { recipe, comments, saved, signedIn, canEdit, deletable, onShoppingList, serves: servesFromUrl, scale: scaleFromUrl, shown } = useLoaderData<typeof loader>();
   const [serves, setServes] = useState(servesFromUrl);
   useEffect(() => setServes(servesFromUrl), [servesFromUrl]);
   // The servings shown, as the steps below count from them (ahead of a render still to come).
@@ -259,7 +259,7 @@ export default function RecipeRoute() {
           </ol>
         </section>
       </div>
-      <Comments comments={comments} signedIn={signedIn} actor={actor} recipeCreatorId={recipe.creator?.id ?? null} recipeId={recipe.recipe_id} hasPost={recipe.post_id !== null} />
+      <Comments comments={comments} deletable={deletable} signedIn={signedIn} recipeId={recipe.recipe_id} hasPost={recipe.post_id !== null} />
     </article>
   );
 }
@@ -412,16 +412,15 @@ type CommentResult = { comment: CommentView } | { error: string; text: string };
 
 function Comments({
   comments,
+  deletable,
   signedIn,
-  actor,
-  recipeCreatorId,
   recipeId,
   hasPost,
 }: {
   comments: CommentView[];
+  /** Ids of the comments the viewer may delete. */
+  deletable: string[];
   signedIn: boolean;
-  actor: Actor | null;
-  recipeCreatorId: string | null;
   recipeId: string;
   hasPost: boolean;
 }) {
@@ -454,9 +453,8 @@ function Comments({
           <CommentItem
             key={comment.comment_id}
             comment={comment}
-            viewer={actor}
-            recipeCreatorId={recipeCreatorId}
-            returnTo={returnTo}
+            // One's own comment, just returned by the fetcher, is one's to delete.
+            deleteReturnTo={deletable.includes(comment.comment_id) || comment === returned ? returnTo : undefined}
           />
         ))}
         {typeof pendingText === "string" ? (

@@ -34,6 +34,8 @@ async function deleteComment(page: Page, text: string, javaScriptEnabled: boolea
 }
 
 test("a comment's author and the recipe's creator delete comments; nobody else is offered to", async ({ page, browser, javaScriptEnabled }) => {
+  // Two people in two browsers, four posts and three page loads: more than the default 30 s on two busy cores.
+  test.slow();
   const owner = await signInNewUser(page, "cdowner");
   const created = await page.request.post("/api/recipes", {
     data: { name: "Comment-delete soup", description: "For comments.", serves: 2, steps: ["Stir."], ingredients_sec: [{ title: "Main", ingredients: ["1 onion"] }] },

@@ -9,7 +9,7 @@ import { loader as uploadsLoader } from "~/routes/uploads.$file";
 import { db } from "~/server/db/connection.server";
 import { imageDecodes, IMAGE_MESSAGES, ImageError, isStoredImageUrl, processImage, storeImage } from "~/server/media/images.server";
 import { deleteImageIfUnreferenced, sweepOrphanUploads } from "~/server/media/uploads.server";
-import { UPLOAD_MESSAGES } from "~/lib/limits";
+import { UPLOAD_MESSAGES } from "~/lib/upload-limits";
 import { FormReadError, readMultipartForm, readMultipartFormLenient } from "~/server/http/multipart.server";
 import { storedNameOf, uploadsDir } from "~/server/media/storage.server";
 

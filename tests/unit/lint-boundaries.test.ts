@@ -41,7 +41,7 @@ describe("the layers", () => {
     ["a route importing a service", "app/routes/x.tsx", 'import { setLike } from "~/server/services/interactions.server";\nexport const s = setLike;\n'],
     ["the server runtime importing the facade and the settings", "app/server/runtime/x.server.ts", 'import { requestRules } from "../facade.server";\nimport { env } from "../env.server";\nimport { pipeBody } from "./remix-adapter.server";\nimport express from "express";\nexport const r = [requestRules, env, pipeBody, express];\n'],
     ["the server entry importing the runtime", "app/entry.server.tsx", 'export { serve } from "./server/runtime/serve.server";\n'],
-    ["the HTTP plumbing importing the database and the shared limits", "app/server/http/x.server.ts", 'import { db } from "../db/connection.server";\nimport { UPLOAD_LIMITS } from "~/lib/limits";\nexport const d = [db, UPLOAD_LIMITS];\n'],
+    ["the HTTP plumbing importing the database and the shared limits", "app/server/http/x.server.ts", 'import { db } from "../db/connection.server";\nimport { UPLOAD_LIMITS } from "~/lib/upload-limits";\nexport const d = [db, UPLOAD_LIMITS];\n'],
     ["a service importing a query", "app/server/services/x.server.ts", 'import { db } from "../db/connection.server";\nexport const d = db;\n'],
   ])("allows %s", async (_what, file, code) => {
     expect(restricted(await problems(file, code))).toEqual([]);

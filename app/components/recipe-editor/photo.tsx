@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 
 import { downsizeImage, imageSrcSet } from "~/lib/image-downsize";
-import { UPLOAD_LIMITS, UPLOAD_MESSAGES } from "~/lib/limits";
+import { UPLOAD_LIMITS, UPLOAD_MESSAGES } from "~/lib/upload-limits";
 import { FIELD } from "~/lib/recipe-form";
 
 import { RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";

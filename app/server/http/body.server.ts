@@ -1,4 +1,4 @@
-import { UPLOAD_LIMITS } from "~/lib/limits";
+import { UPLOAD_LIMITS } from "~/lib/upload-limits";
 
 import { FormReadError, readMultipartFormLenient } from "./multipart.server";
 

@@ -1,6 +1,6 @@
 import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 
-import { UPLOAD_LIMITS, UPLOAD_MESSAGES } from "~/lib/limits";
+import { UPLOAD_LIMITS, UPLOAD_MESSAGES } from "~/lib/upload-limits";
 
 // Reading a form within limits (docs/rules.md#request-bodies): urlencoded or multipart, counted
 // as it streams in, one file's allowance held at most. The photo forms use the lenient reader (a

@@ -1,7 +1,7 @@
 import sharp, { type Metadata, type OutputInfo } from "sharp";
 
 import { concurrencyGate } from "../../lib/concurrency";
-import { UPLOAD_LIMITS, UPLOAD_MESSAGES } from "../../lib/limits";
+import { UPLOAD_LIMITS, UPLOAD_MESSAGES } from "../../lib/upload-limits";
 import { cardUrlOf, contentHash, storedFileExists, storedNameOf, StoreUnavailableError, urlOf, writeStoredFile } from "./storage.server";
 
 // The image pipeline (docs/rules.md#images): every uploaded picture — recipe photos,

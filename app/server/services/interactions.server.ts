@@ -87,6 +87,11 @@ export async function addComment({ actor, postId, text }: { actor: Actor; postId
   );
 }
 
+/** The ids of `comments` (of one recipe, created by `recipeCreatorId`) that `viewer` may delete. */
+export function deletableComments(viewer: Actor | null, comments: CommentView[], recipeCreatorId: string | null): string[] {
+  return comments.filter((c) => canDeleteComment(viewer, { authorId: c.author?.id ?? null, recipeCreatorId })).map((c) => c.comment_id);
+}
+
 /**
  * Deletes a comment (docs/rules.md#deleting-a-comment): its author, the creator of the recipe it is
  * on, or an ADMIN; its notification goes with it. `postId`, when given, must be the comment's post.
