@@ -18,7 +18,7 @@ import { useNonce } from "~/lib/nonce";
 import { onlySearchChanged } from "~/lib/search-navigation";
 import { useServiceWorkerSync } from "~/lib/service-worker";
 import { countUnread } from "~/server/queries/notifications.server";
-import { getUser } from "~/server/auth/session.server";
+import { getLens, getUser } from "~/server/auth/session.server";
 import globalStyles from "~/styles/global.css";
 
 import { ErrorPage } from "./components/error-page";
@@ -38,7 +38,7 @@ export const meta: MetaFunction = () => [{ title: "ReciPals" }];
 // short index range, on every page, so the count needs no request of its own.
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getUser(request);
-  return { user, unread: user ? await countUnread(user.id) : 0 };
+  return { user, unread: user ? await countUnread(user.id, { without: (await getLens(request)).quiet }) : 0 };
 }
 
 // Who is signed in and their unread count do not change with a search typed on the Search page.

@@ -123,7 +123,7 @@ try {
     });
   }
   for (const [label, q] of peopleQueries) {
-    await time("people", `${label}: ${JSON.stringify(q)}`, async () => (await server.searchUsers(q)).length);
+    await time("people", `${label}: ${JSON.stringify(q)}`, async () => (await server.searchUsers({ q })).length);
   }
 
   /**

@@ -40,6 +40,8 @@ export const CONTENT_TABLES = [
   "notifications",
   "shopping_recipes",
   "shopping_items",
+  "blocks",
+  "mutes",
 ] as const;
 
 export const ALL_TABLES = [...CONTENT_TABLES, "sessions", "seed_runs"] as const;

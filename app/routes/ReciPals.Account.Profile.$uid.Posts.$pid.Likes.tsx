@@ -7,15 +7,18 @@ import { paths } from "~/lib/paths";
 import { invariantResponse } from "~/server/http/responses.server";
 import { listLikers } from "~/server/queries/likes.server";
 import { postExists } from "~/server/queries/posts.server";
-import { requireUser } from "~/server/auth/session.server";
+import { getLens, requireUser } from "~/server/auth/session.server";
+import { isHidden, UNAVAILABLE_ACCOUNT } from "~/server/queries/visibility.server";
 
 export const meta: MetaFunction = () => [{ title: "Likes · ReciPals" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
   const postId = params.pid ?? "";
+  const lens = await getLens(request);
+  invariantResponse(!isHidden(lens, params.uid), UNAVAILABLE_ACCOUNT, 404);
   invariantResponse(await postExists(postId), "Post not found.", 404);
-  return { likers: await listLikers(postId) };
+  return { likers: await listLikers(postId, { without: lens.hidden }) };
 }
 
 export default function PostLikesDialog() {

@@ -13,7 +13,9 @@ import { listComments } from "~/server/queries/comments.server";
 import { deletableComments } from "~/server/services/interactions.server";
 import { getPostCard } from "~/server/queries/feed.server";
 import { listUserPosts } from "~/server/queries/posts.server";
-import { requireUser } from "~/server/auth/session.server";
+import { getLens, requireUser } from "~/server/auth/session.server";
+import { invariantResponse } from "~/server/http/responses.server";
+import { isHidden, UNAVAILABLE_ACCOUNT } from "~/server/queries/visibility.server";
 import { siteOrigin } from "~/server/http/site.server";
 import feedStyles from "~/styles/feed.css";
 import { Link } from "~/components/link";
@@ -37,9 +39,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const uid = params.uid ?? "";
   const pid = params.pid ?? "";
+  const lens = await getLens(request);
+  invariantResponse(!isHidden(lens, uid), UNAVAILABLE_ACCOUNT, 404);
   const posts = await listUserPosts(uid);
   const index = posts.findIndex((p) => p.post_id === pid);
-  const [post, comments] = index >= 0 ? await Promise.all([getPostCard(pid, viewer.id), listComments(pid)]) : [undefined, []];
+  const [post, comments] = index >= 0 ? await Promise.all([getPostCard(pid, viewer.id), listComments(pid, { without: lens.quiet })]) : [undefined, []];
   if (!post) {
     // The missing-post page lists what the author does have (docs/rules.md#post-viewer), with an honest 404.
     return data({ uid, postId: pid, available: posts.map((p) => p.post_id) }, { status: 404 });

@@ -1,4 +1,4 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Outlet, isRouteErrorResponse, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
 
 import { Avatar } from "~/components/avatar";
@@ -9,7 +9,9 @@ import { recipesFeedLink, recipesFeedPath } from "~/lib/feeds";
 import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
 import { absoluteUrl, shareMeta } from "~/lib/structured-data";
 import { getProfilePage, type ProfileTab } from "~/server/queries/profiles.server";
-import { requireUser } from "~/server/auth/session.server";
+import { getLens, requireUser } from "~/server/auth/session.server";
+import { isHidden, UNAVAILABLE_ACCOUNT } from "~/server/queries/visibility.server";
+import { PersonActions, UnblockButton } from "~/components/person-actions";
 import { siteOrigin } from "~/server/http/site.server";
 import profileStyles from "~/styles/profile.css";
 import { Link } from "~/components/link";
@@ -18,6 +20,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: profileSty
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   if (!data) return [{ title: "User not found · ReciPals" }];
+  if ("unavailable" in data) return [{ title: "Not available · ReciPals" }];
   const { profile, share } = data;
   return [
     { title: `${profile.username} · ReciPals` },
@@ -30,14 +33,21 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
+  const userId = params.uid ?? "";
+  const lens = await getLens(request);
+  if (isHidden(lens, userId)) {
+    // Blocked either way (docs/rules.md#blocking-and-muting): nothing of the person, and Unblock for whoever blocked.
+    return data({ unavailable: true as const, userId, canUnblock: lens.blocking.includes(userId) }, { status: 404 });
+  }
   const tab: ProfileTab = new URL(request.url).searchParams.get("tab") === "saved" ? "saved" : "recipes";
-  const page = await getProfilePage({ userId: params.uid ?? "", viewerId: viewer.id, tab });
+  const page = await getProfilePage({ userId, viewerId: viewer.id, tab });
   if (!page) throw new Response("User not found.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   const origin = siteOrigin(request);
   const { profile, counts } = page;
   return {
     ...page,
     isOwn: viewer.id === profile.id,
+    viewerMutes: lens.muting.includes(profile.id),
     // Share previews (docs/rules.md#share-previews): absolute URLs; the canonical URL drops ?tab.
     share: {
       url: absoluteUrl(origin, paths.profile(profile.id)),
@@ -54,7 +64,26 @@ function dialogHref(uid: string, dialog: "Followers" | "Following", tab: Profile
 }
 
 export default function ProfileRoute() {
-  const { profile, counts, viewerFollows, isOwn, tab, posts, saved } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
+  if ("unavailable" in loaded) return <UnavailableProfile userId={loaded.userId} canUnblock={loaded.canUnblock} />;
+  return <Profile {...loaded} />;
+}
+
+function UnavailableProfile({ userId, canUnblock }: { userId: string; canUnblock: boolean }) {
+  return (
+    <section className="profile profile--unavailable" aria-labelledby="profile-unavailable">
+      <h1 id="profile-unavailable">{UNAVAILABLE_ACCOUNT}</h1>
+      {canUnblock ? (
+        <>
+          <p>You blocked this account.</p>
+          <UnblockButton userId={userId} returnTo={paths.profile(userId)} />
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+function Profile({ profile, counts, viewerFollows, viewerMutes, isOwn, tab, posts, saved }: Exclude<ReturnType<typeof useLoaderData<typeof loader>>, { unavailable: true }>) {
   const [searchParams] = useSearchParams();
   const delta = usePendingFollowDelta({ profileId: profile.id, isOwn, viewerFollows });
   const followers = counts.followers + delta.followers;
@@ -83,6 +112,7 @@ export default function ProfileRoute() {
               <FollowButton userId={profile.id} following={viewerFollows} />
             )}
           </div>
+          {isOwn ? null : <PersonActions userId={profile.id} username={profile.username} muted={viewerMutes} returnTo={profileTabHref(profile.id, tab)} />}
           <ul className="profile__counts" aria-label="Counts">
             <li>
               <Link to={profileTabHref(profile.id, "recipes")} preventScrollReset>

@@ -10,6 +10,7 @@ import { isRouteErrorResponse, useActionData, useLoaderData, useNavigation, useR
 
 import { ErrorPage } from "~/components/error-page";
 import { ProfileEditor, type ProfileEditorFailure } from "~/components/profile-editor";
+import { BlockedAndMuted } from "~/components/person-actions";
 import { paths } from "~/lib/paths";
 import { canEditProfile } from "~/lib/permissions";
 import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
@@ -21,6 +22,7 @@ import { fileBytes, FormReadError, readMultipartFormLenient } from "~/server/htt
 import { ImageError, IMAGE_MESSAGES, processImage } from "~/server/media/images.server";
 import { type PicturePlan } from "~/server/media/pictures.server";
 import { getUserProfile } from "~/server/queries/users.server";
+import { listBlocked, listMuted } from "~/server/queries/visibility.server";
 import { LimitReachedError, takeUploadSlot } from "~/server/auth/limits.server";
 import { updateProfile } from "~/server/services/users.server";
 import { createUserSession, requireUser } from "~/server/auth/session.server";
@@ -52,7 +54,10 @@ async function requireEditableUser(request: Request, uid: string) {
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { viewer, user } = await requireEditableUser(request, params.uid ?? "");
-  return { user, viewerIsAdmin: viewer.role === "ADMIN", ownProfile: viewer.id === user.id };
+  const ownProfile = viewer.id === user.id;
+  // One's own blocks and mutes, each with its undo (an admin editing someone sees neither).
+  const [blocked, muted] = ownProfile ? await Promise.all([listBlocked(user.id), listMuted(user.id)]) : [[], []];
+  return { user, viewerIsAdmin: viewer.role === "ADMIN", ownProfile, blocked, muted };
 }
 
 type Failure = ProfileEditorFailure;
@@ -138,7 +143,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function ProfileEditRoute() {
-  const { user, viewerIsAdmin, ownProfile } = useLoaderData<typeof loader>();
+  const { user, viewerIsAdmin, ownProfile, blocked, muted } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   // A save the server refused before this action ran (busy, too large, cross-site): said in the
   // form's alert; the form keeps everything typed and chosen.
@@ -153,6 +158,7 @@ export default function ProfileEditRoute() {
         Edit Profile
       </h1>
       <ProfileEditor user={user} failure={failure} refusal={refusal} viewerIsAdmin={viewerIsAdmin} ownProfile={ownProfile} busy={busy} />
+      {ownProfile ? <BlockedAndMuted blocked={blocked} muted={muted} returnTo={paths.profileEdit(user.id)} /> : null}
     </section>
   );
 }

@@ -9,15 +9,18 @@ import { listLikers } from "~/server/queries/likes.server";
 import { getPostOwnership } from "~/server/queries/posts.server";
 import { CacheScope } from "~/server/cache/scopes.server";
 import { scopeSharedCache } from "~/server/cache/shared-cache.server";
+import { getLens } from "~/server/auth/session.server";
+import { isHidden } from "~/server/queries/visibility.server";
 
 export const meta: MetaFunction = () => [{ title: "Likes · ReciPals" }];
 
-export async function loader({ params, context }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const postId = params.pid ?? "";
   const post = await getPostOwnership(postId);
-  invariantResponse(post, "Post not found.", 404);
+  const lens = await getLens(request);
+  invariantResponse(post && !isHidden(lens, post.created_by), "Post not found.", 404);
   scopeSharedCache(context, [CacheScope.recipe(post.recipe_id)]);
-  return { likers: await listLikers(postId) };
+  return { likers: await listLikers(postId, { without: lens.hidden }) };
 }
 
 export default function HomeLikesDialog() {

@@ -6,7 +6,7 @@ import { PostCard } from "~/components/post-card";
 import { paths } from "~/lib/paths";
 import { getFeedPage, parseFeedSeed, parsePage, type PostCardData } from "~/server/queries/feed.server";
 import { CacheScope } from "~/server/cache/scopes.server";
-import { getUserId } from "~/server/auth/session.server";
+import { getLens } from "~/server/auth/session.server";
 import { scopeSharedCache, SHUFFLED_COPIES } from "~/server/cache/shared-cache.server";
 import feedStyles from "~/styles/feed.css";
 import { EmptyState } from "~/components/empty-state";
@@ -21,10 +21,10 @@ export const shuffledCopies = (search: URLSearchParams) => (search.has("seed") ?
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  const viewerId = await getUserId(request);
+  const { viewerId, quiet } = await getLens(request);
   const seed = parseFeedSeed(url.searchParams.get("seed"));
   const page = parsePage(url.searchParams.get("page"));
-  const { posts, hasMore } = await getFeedPage({ viewerId, seed, page });
+  const { posts, hasMore } = await getFeedPage({ viewerId, seed, page, without: quiet });
   // Which posts there are, and each card's recipe with its post (counts included).
   scopeSharedCache(context, [CacheScope.feed, ...posts.map((post) => CacheScope.recipe(post.recipe_id))]);
   return { posts, hasMore, seed, page, signedIn: viewerId !== null };

@@ -33,7 +33,8 @@ import { countLikes } from "~/server/queries/likes.server";
 import { getPostIdForRecipe } from "~/server/queries/posts.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { isRecipeSaved } from "~/server/queries/saved.server";
-import { getUser, requireUser } from "~/server/auth/session.server";
+import { getLens, getUser, requireUser } from "~/server/auth/session.server";
+import { isHidden, UNAVAILABLE_RECIPE } from "~/server/queries/visibility.server";
 import { scopeSharedCache } from "~/server/cache/shared-cache.server";
 import { addComment, deletableComments } from "~/server/services/interactions.server";
 import { isOnShoppingList } from "~/server/services/shopping.server";
@@ -61,8 +62,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   // change everything when they change (app/server/cache/scopes.server.ts).
   scopeSharedCache(context, [CacheScope.recipe(recipe.recipe_id)]);
   const viewer = await getUser(request);
+  const lens = await getLens(request);
+  invariantResponse(!isHidden(lens, recipe.user_created), UNAVAILABLE_RECIPE, 404);
   const [comments, saved, likes, onShoppingList] = await Promise.all([
-    recipe.post_id ? listComments(recipe.post_id) : Promise.resolve([] as CommentView[]),
+    recipe.post_id ? listComments(recipe.post_id, { without: lens.quiet }) : Promise.resolve([] as CommentView[]),
     viewer ? isRecipeSaved(viewer.id, recipe.recipe_id) : Promise.resolve(false),
     recipe.post_id ? countLikes(recipe.post_id) : Promise.resolve(0),
     viewer ? isOnShoppingList(viewer.id, recipe.recipe_id) : Promise.resolve(false),

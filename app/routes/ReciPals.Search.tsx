@@ -18,6 +18,7 @@ import { paths } from "~/lib/paths";
 import type { RecipeCard, RecipePage, UserCard } from "~/server/queries/search.server";
 import { searchRecipes, searchUsers } from "~/server/queries/search.server";
 import { CacheScope } from "~/server/cache/scopes.server";
+import { getLens } from "~/server/auth/session.server";
 import { scopeSharedCache, SHUFFLED_COPIES, withholdFromSharedCache } from "~/server/cache/shared-cache.server";
 import { parseSearchParams } from "~/server/validation/search.server";
 import searchStyles from "~/styles/search.css";
@@ -46,19 +47,20 @@ export const shuffledCopies = (search: URLSearchParams) => (search.has("seed") |
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { q, page, seed } = parseSearchParams(new URL(request.url).searchParams);
+  const { hidden } = await getLens(request);
   let recipes: RecipePage = { items: [], page, hasMore: false };
   let people: UserCard[] = [];
   let error: string | null = null;
   // A failing half is reported on the page, not as an error page: the other half still shows.
   try {
-    recipes = await searchRecipes({ q, page, seed });
+    recipes = await searchRecipes({ q, page, seed, without: hidden });
   } catch (cause) {
     console.error(cause);
     error = q ? MESSAGES.recipes : MESSAGES.list;
   }
   if (q) {
     try {
-      people = await searchUsers(q);
+      people = await searchUsers({ q, without: hidden });
     } catch (cause) {
       console.error(cause);
       error ??= MESSAGES.failed;

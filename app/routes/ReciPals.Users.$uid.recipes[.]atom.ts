@@ -6,13 +6,16 @@ import { absoluteUrl } from "~/lib/structured-data";
 import { renderRecipesAtom } from "~/server/http/atom.server";
 import { getRecipesFeed } from "~/server/queries/recipe-feed.server";
 import { siteOrigin } from "~/server/http/site.server";
+import { getLens } from "~/server/auth/session.server";
+import { isHidden } from "~/server/queries/visibility.server";
 
 // /ReciPals/Users/{uid}/recipes.atom: a public Atom feed of a user's recipes (docs/rules.md#atom-feeds). It is
 // deliberately outside /ReciPals/Account/ (sign-in only, docs/rules.md#pages-that-need-sign-in): feed readers do not sign in,
 // and the feed carries nothing a visitor cannot already read on the recipe pages.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const uid = params.uid ?? "";
-  const feed = await getRecipesFeed(uid);
+  // A reader signed in as someone blocked either way gets no feed (docs/rules.md#blocking-and-muting).
+  const feed = isHidden(await getLens(request), uid) ? undefined : await getRecipesFeed(uid);
   if (!feed) return new Response("User not found.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   const origin = siteOrigin(request);
   const body = renderRecipesAtom(feed, {

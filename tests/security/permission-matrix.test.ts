@@ -108,6 +108,16 @@ const ALSO_CHANGES: Partial<Record<Table, readonly Table[]>> = {
 
 const withSideTables = (touches: readonly Table[]): Table[] => [...new Set([...touches, ...touches.flatMap((table) => ALSO_CHANGES[table] ?? [])])];
 
+/** The actor's one new block or mute of the owner, and no other row of its table (follows a block ends are checked by the service tests). */
+const relationOfOwner =
+  (table: "blocks" | "mutes"): Effect =>
+  (w, actor, _outcome, changes) => {
+    const [by, of] = table === "blocks" ? ["blocker_id", "blocked_id"] : ["muter_id", "muted_id"];
+    const change = changes.find((c) => c.table === table);
+    expect(change?.removed ?? []).toEqual([]);
+    expect((change?.added ?? []).map((row) => JSON.parse(row) as Record<string, unknown>).map((row) => [row[by], row[of]])).toEqual([[idOf(w, actor), w.owner.id]]);
+  };
+
 /** One of the owner's notifications (the world's like, comment, save and follow by `other` wrote some). */
 async function ownersNotification(w: World): Promise<string> {
   const row = await db.selectFrom("notifications").select("id").where("user_id", "=", w.owner.id).executeTakeFirst();
@@ -280,6 +290,47 @@ const PAGE_MATRIX: Record<string, Entry> = {
           owner: { ok: 302, touches: ["follows"], effect: onlyActorsRows("followee_id") },
           admin: { ok: 302, touches: [] },
         },
+      },
+    ],
+  },
+  "/ReciPals/Account/People/:": {
+    probes: [
+      {
+        // `other` follows the owner: the block ends that follow (and its notification) too.
+        name: "block the owner, confirmed",
+        call: (w) => ({ url: "/x", params: [w.owner.id], form: { intent: "block", confirm: "yes", returnTo: "/ReciPals/Home" } }),
+        expect: {
+          anon: toLogin,
+          other: { ok: 302, location: /^\/ReciPals\/Home$/, touches: ["blocks", "follows"], effect: relationOfOwner("blocks") },
+          owner: { refused: 400 },
+          admin: { ok: 302, touches: ["blocks"], effect: relationOfOwner("blocks") },
+        },
+      },
+      {
+        name: "block the owner without confirming: the question, nothing changed",
+        call: (w) => ({ url: "/x", params: [w.owner.id], form: { intent: "block" } }),
+        expect: signedIn({ ok: 302, location: /\/Account\/People\/[^/?]+\?intent=block&/, touches: [] }),
+      },
+      {
+        name: "mute the owner",
+        call: (w) => ({ url: "/x", params: [w.owner.id], form: { intent: "mute", returnTo: "https://evil.example/" } }),
+        expect: {
+          anon: toLogin,
+          // A return address on another site is not followed: back to the profile.
+          other: { ok: 302, location: /^\/ReciPals\/Account\/Profile\/[^/]+$/, touches: ["mutes"], effect: relationOfOwner("mutes") },
+          owner: { refused: 400 },
+          admin: { ok: 302, touches: ["mutes"], effect: relationOfOwner("mutes") },
+        },
+      },
+      {
+        name: "unblock and unmute someone never blocked nor muted",
+        call: (w) => ({ url: "/x", params: [w.owner.id], form: { intent: "unblock" } }),
+        expect: { anon: toLogin, other: { ok: 302, touches: [] }, owner: { refused: 400 }, admin: { ok: 302, touches: [] } },
+      },
+      {
+        name: "an unknown intent",
+        call: (w) => ({ url: "/x", params: [w.owner.id], form: { intent: "befriend" } }),
+        expect: signedIn({ refused: 400 }),
       },
     ],
   },
@@ -863,6 +914,57 @@ const API_MATRIX: Record<string, Entry> = {
           owner: { ok: API_OK, touches: ["recipes", "recipe_tags", "ingredient_sections", "ingredient_lines", "steps", "posts", "likes", "comments", "saved_recipes"] },
           admin: { ok: API_OK, touches: ["recipes", "recipe_tags", "ingredient_sections", "ingredient_lines", "steps", "posts", "likes", "comments", "saved_recipes"] },
         },
+      },
+    ],
+  },
+  "/api/blocks": {
+    probes: [
+      {
+        name: "block the owner",
+        call: (w) => ({ url: "/api/blocks", json: { user_id: w.owner.id } }),
+        expect: {
+          anon: unauthorized,
+          other: { ok: API_OK, touches: ["blocks", "follows"], effect: relationOfOwner("blocks") },
+          owner: { refused: 400 },
+          admin: { ok: API_OK, touches: ["blocks"], effect: relationOfOwner("blocks") },
+        },
+      },
+      {
+        name: "block a forged id",
+        call: () => ({ url: "/api/blocks", json: { user_id: "no-such-user" } }),
+        expect: apiSignedIn({ refused: 404 }),
+      },
+    ],
+  },
+  "/api/blocks/:": {
+    probes: [
+      {
+        name: "unblock the owner (never blocked)",
+        call: (w) => ({ method: "DELETE", url: `/api/blocks/${w.owner.id}`, params: [w.owner.id] }),
+        expect: { anon: unauthorized, other: { ok: API_OK, touches: [] }, owner: { refused: 400 }, admin: { ok: API_OK, touches: [] } },
+      },
+    ],
+  },
+  "/api/mutes": {
+    probes: [
+      {
+        name: "mute the owner",
+        call: (w) => ({ url: "/api/mutes", json: { user_id: w.owner.id } }),
+        expect: {
+          anon: unauthorized,
+          other: { ok: API_OK, touches: ["mutes"], effect: relationOfOwner("mutes") },
+          owner: { refused: 400 },
+          admin: { ok: API_OK, touches: ["mutes"], effect: relationOfOwner("mutes") },
+        },
+      },
+    ],
+  },
+  "/api/mutes/:": {
+    probes: [
+      {
+        name: "unmute the owner (never muted)",
+        call: (w) => ({ method: "DELETE", url: `/api/mutes/${w.owner.id}`, params: [w.owner.id] }),
+        expect: { anon: unauthorized, other: { ok: API_OK, touches: [] }, owner: { refused: 400 }, admin: { ok: API_OK, touches: [] } },
       },
     ],
   },

@@ -35,7 +35,7 @@ async function loadProfile(uid: string, cookie?: string, search = "") {
   return settle(() => profileLoader(routeArgs(getRequest(`${profilePath(uid)}${search}`, cookie), { uid })));
 }
 
-type ProfileData = Exclude<Awaited<ReturnType<typeof profileLoader>>, Response>;
+type ProfileData = Extract<Awaited<ReturnType<typeof profileLoader>>, { isOwn: boolean }>;
 
 describe("profile page", () => {
   it("needs a signed-in viewer", async () => {

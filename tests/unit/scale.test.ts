@@ -158,7 +158,7 @@ describe("scale seed", () => {
       .select("username")
       .where("id", "=", "scale-u9")
       .executeTakeFirstOrThrow();
-    expect((await searchUsers(user.username, first.db))[0]?.username).toBe(user.username);
+    expect((await searchUsers({ q: user.username }, first.db))[0]?.username).toBe(user.username);
     expect((await randomRecipesPage(1, 1, first.db)).items).toHaveLength(12);
   });
 

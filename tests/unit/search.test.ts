@@ -231,7 +231,7 @@ describe("recipe search", () => {
     async (_label, q) => {
       const result = await searchRecipes({ q: q as string });
       expect(Array.isArray(result.items)).toBe(true);
-      expect(Array.isArray(await searchUsers(q as string))).toBe(true);
+      expect(Array.isArray(await searchUsers({ q: q as string }))).toBe(true);
     },
   );
 
@@ -346,7 +346,7 @@ describe("people search", () => {
     other = await makeUser({ username: "bakerella", name: "Ella Baker" });
   });
 
-  const usernames = async (q: string) => (await searchUsers(q)).map((user) => user.username);
+  const usernames = async (q: string) => (await searchUsers({ q })).map((user) => user.username);
 
   it("finds people by part of their name or username", async () => {
     expect(await usernames("smine")).toEqual(["jasmin_d09"]);
@@ -368,7 +368,7 @@ describe("people search", () => {
   });
 
   it("returns cards without any password field", async () => {
-    const [card] = await searchUsers("bakerella");
+    const [card] = await searchUsers({ q: "bakerella" });
     expect(card).toEqual({ id: other.id, username: "bakerella", name: "Ella Baker", profile: "/images/profile.png" });
   });
 
@@ -543,7 +543,7 @@ describe("migration", () => {
       expect((await full.migrateToLatest()).error).toBeUndefined();
       expect((await searchRecipes({ q: "lamb neck" }, old)).items.map((item) => item.recipe_id)).toEqual(["r-old"]);
       expect((await searchRecipes({ q: "comfort" }, old)).items.map((item) => item.recipe_id)).toEqual(["r-old"]);
-      expect((await searchUsers("legacy", old)).map((user) => user.id)).toEqual(["u1"]);
+      expect((await searchUsers({ q: "legacy" }, old)).map((user) => user.id)).toEqual(["u1"]);
       expect((await randomRecipesPage(3, 1, old)).items.map((item) => item.recipe_id)).toEqual(["r-old"]);
     } finally {
       await old.destroy();

@@ -3,11 +3,14 @@ import { readRecipesFull, type RecipeFull } from "../queries/recipes.server";
 import type { IngredientSection } from "../queries/recipes.server";
 import type { KeysetSelection } from "../queries/seq.server";
 import { readUsersWithLists, type Role, type UserWithLists } from "../queries/users.server";
+import { OPEN_LENS, type Lens } from "../queries/visibility.server";
 import { ApiError, invalid, json } from "../http/api.server";
 
 // The entities as the JSON API shows them: the field names of docs/rules.md#api-entities exactly, `_id` on every object
 // (equal to its recipe_id / post_id for recipes and posts), lists of ids, never a password.
 // Each serializer names its fields one by one, so a column added later never leaks by accident.
+// Every reader takes the asker's lens (docs/rules.md#blocking-and-muting): people hidden from them,
+// and what those people made, are left out of the lists and the lists inside each entity.
 
 export interface ApiUser {
   _id: string;
@@ -52,7 +55,9 @@ export interface ApiPost {
   created_at: string | null;
 }
 
-export function toApiUser(user: UserWithLists): ApiUser {
+const shown = (ids: readonly string[], people: readonly string[]) => (people.length === 0 ? [...ids] : ids.filter((id) => !people.includes(id)));
+
+export function toApiUser(user: UserWithLists, lens: Lens = OPEN_LENS): ApiUser {
   return {
     _id: user.id,
     name: user.name,
@@ -62,8 +67,8 @@ export function toApiUser(user: UserWithLists): ApiUser {
     profile: user.profile,
     tags: user.tags,
     posts: user.posts,
-    followers: user.followers,
-    following: user.following,
+    followers: shown(user.followers, lens.hidden),
+    following: shown(user.following, lens.hidden),
     saved_recipes: user.saved_recipes,
   };
 }
@@ -86,7 +91,7 @@ export function toApiRecipe(recipe: RecipeFull): ApiRecipe {
   };
 }
 
-export function toApiPost(post: PostFull): ApiPost {
+export function toApiPost(post: PostFull, lens: Lens = OPEN_LENS): ApiPost {
   return {
     _id: post.post_id,
     post_id: post.post_id,
@@ -95,8 +100,10 @@ export function toApiPost(post: PostFull): ApiPost {
     title: post.title,
     caption: post.caption,
     photo: post.photo,
-    likes: post.likes,
-    comments: post.comments.map((c) => ({ comment_id: c.comment_id, user_id: c.user_id, text: c.text, created_at: c.created_at })),
+    likes: shown(post.likes, lens.hidden),
+    comments: post.comments
+      .filter((c) => c.user_id === null || !lens.quiet.includes(c.user_id))
+      .map((c) => ({ comment_id: c.comment_id, user_id: c.user_id, text: c.text, created_at: c.created_at })),
     created_at: post.created_at,
   };
 }
@@ -107,33 +114,33 @@ export const NOT_FOUND = {
   post: "Post not found.",
 } as const;
 
-/** Some users as the API shows them, in the order of `ids` (missing ones left out). */
-export async function apiUsersByIds(ids: readonly string[]): Promise<ApiUser[]> {
-  const byId = new Map((await readUsersWithLists({ ids })).map((user) => [user.id, toApiUser(user)]));
+/** Some users as the API shows them, in the order of `ids` (missing and hidden ones left out). */
+export async function apiUsersByIds(ids: readonly string[], lens: Lens = OPEN_LENS): Promise<ApiUser[]> {
+  const byId = new Map((await readUsersWithLists({ ids, without: lens.hidden })).map((user) => [user.id, toApiUser(user, lens)]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-export async function apiUser(id: string): Promise<ApiUser> {
-  const [user] = await apiUsersByIds([id]);
+export async function apiUser(id: string, lens: Lens = OPEN_LENS): Promise<ApiUser> {
+  const [user] = await apiUsersByIds([id], lens);
   if (!user) throw new ApiError(404, NOT_FOUND.user);
   return user;
 }
 
-export async function apiRecipesByIds(ids: readonly string[]): Promise<ApiRecipe[]> {
-  const byId = new Map((await readRecipesFull({ ids })).map((recipe) => [recipe.recipe_id, toApiRecipe(recipe)]));
+export async function apiRecipesByIds(ids: readonly string[], lens: Lens = OPEN_LENS): Promise<ApiRecipe[]> {
+  const byId = new Map((await readRecipesFull({ ids, without: lens.hidden })).map((recipe) => [recipe.recipe_id, toApiRecipe(recipe)]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-export async function apiRecipe(id: string): Promise<ApiRecipe> {
-  const [recipe] = await apiRecipesByIds([id]);
+export async function apiRecipe(id: string, lens: Lens = OPEN_LENS): Promise<ApiRecipe> {
+  const [recipe] = await apiRecipesByIds([id], lens);
   if (!recipe) throw new ApiError(404, NOT_FOUND.recipe);
   return recipe;
 }
 
-export async function apiPost(id: string): Promise<ApiPost> {
-  const [post] = await readPostsFull({ ids: [id] });
+export async function apiPost(id: string, lens: Lens = OPEN_LENS): Promise<ApiPost> {
+  const [post] = await readPostsFull({ ids: [id], without: lens.hidden });
   if (!post) throw new ApiError(404, NOT_FOUND.post);
-  return toApiPost(post);
+  return toApiPost(post, lens);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -228,9 +235,12 @@ export function streamJsonArray<Row extends { seq: number }>(
   return new Response(stream, { headers: { "Content-Type": "application/json; charset=utf-8" } });
 }
 
-export const streamUsers = (window: ListWindow) => streamJsonArray(readUsersWithLists, toApiUser, window);
-export const streamRecipes = (window: ListWindow) => streamJsonArray(readRecipesFull, toApiRecipe, window);
-export const streamPosts = (window: ListWindow) => streamJsonArray(readPostsFull, toApiPost, window);
+export const streamUsers = (window: ListWindow, lens: Lens = OPEN_LENS) =>
+  streamJsonArray((selection) => readUsersWithLists({ ...selection, without: lens.hidden }), (user) => toApiUser(user, lens), window);
+export const streamRecipes = (window: ListWindow, lens: Lens = OPEN_LENS) =>
+  streamJsonArray((selection) => readRecipesFull({ ...selection, without: lens.hidden }), toApiRecipe, window);
+export const streamPosts = (window: ListWindow, lens: Lens = OPEN_LENS) =>
+  streamJsonArray((selection) => readPostsFull({ ...selection, without: lens.hidden }), (post) => toApiPost(post, lens), window);
 
 /** A small list already in memory, windowed the same way. */
 export function jsonList(items: readonly unknown[], { offset, limit }: ListWindow): Response {

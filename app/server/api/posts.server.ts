@@ -14,6 +14,7 @@ import { scopeSharedCache } from "../cache/shared-cache.server";
 import { isUsableRecipeId } from "../validation/recipe.server";
 import { apiPost, NOT_FOUND, parseListWindow, streamPosts } from "./entities.server";
 import { ApiError, invalid, json, param, readJsonObject, requireApiUser, type ApiArgs } from "../http/api.server";
+import { getLens } from "../auth/session.server";
 import { unwrap } from "./outcome.server";
 import { planPicture, type PicturePlan } from "./pictures.server";
 import { deleteRecipeUnit } from "./recipes.server";
@@ -76,12 +77,12 @@ const minus = (a: readonly string[], b: readonly string[]) => {
 
 /** GET /api/posts: every post (streamed), `?limit=&offset=` to page. */
 export async function listPosts({ request }: ApiArgs): Promise<Response> {
-  return streamPosts(parseListWindow(new URL(request.url)));
+  return streamPosts(parseListWindow(new URL(request.url)), await getLens(request));
 }
 
 /** GET /api/posts/{id}. */
 export async function getPost(args: ApiArgs): Promise<Response> {
-  const post = await apiPost(param(args, "post_id"));
+  const post = await apiPost(param(args, "post_id"), await getLens(args.request));
   scopeSharedCache(args.context, [CacheScope.recipe(post.recipe_id)]);
   return json(post);
 }
@@ -175,7 +176,7 @@ export async function deletePostApi(args: ApiArgs): Promise<Response> {
 
 /** GET /api/posts/{id}/comments: the post's comments. */
 export async function listPostComments(args: ApiArgs): Promise<Response> {
-  const post = await apiPost(param(args, "post_id"));
+  const post = await apiPost(param(args, "post_id"), await getLens(args.request));
   scopeSharedCache(args.context, [CacheScope.recipe(post.recipe_id)]);
   return json(post.comments);
 }

@@ -19,6 +19,7 @@ import { scopeSharedCache } from "../cache/shared-cache.server";
 import { parseSearchParams } from "../validation/search.server";
 import { apiRecipe, apiRecipesByIds, jsonList, NOT_FOUND, parseListWindow, streamRecipes } from "./entities.server";
 import { ApiError, invalid, json, param, readJsonObject, requireApiUser, type ApiArgs } from "../http/api.server";
+import { getLens } from "../auth/session.server";
 import { unwrap } from "./outcome.server";
 import { planPicture, type PicturePlan } from "./pictures.server";
 import { issuesToErrors, withoutNulls } from "./validation.server";
@@ -133,12 +134,12 @@ async function chooseId(wanted: string | undefined, taken: (id: string) => Promi
 
 /** GET /api/recipes: every recipe (streamed), `?limit=&offset=` to page. */
 export async function listRecipes({ request }: ApiArgs): Promise<Response> {
-  return streamRecipes(parseListWindow(new URL(request.url)));
+  return streamRecipes(parseListWindow(new URL(request.url)), await getLens(request));
 }
 
 /** GET /api/recipes/{id}. */
 export async function getRecipe(args: ApiArgs): Promise<Response> {
-  const recipe = await apiRecipe(param(args, "recipe_id"));
+  const recipe = await apiRecipe(param(args, "recipe_id"), await getLens(args.request));
   scopeSharedCache(args.context, [CacheScope.recipe(recipe.recipe_id)]);
   return json(recipe);
 }
@@ -152,14 +153,15 @@ export async function searchRecipesApi({ request, context }: ApiArgs): Promise<R
   const url = new URL(request.url);
   const { q, page } = parseSearchParams(url.searchParams);
   if (q === "") throw invalid({ q: SEARCH_REQUIRED });
+  const lens = await getLens(request);
   const ids: string[] = [];
   if (url.searchParams.has("page")) {
-    ids.push(...(await searchRecipes({ q, page })).items.map((card) => card.recipe_id));
+    ids.push(...(await searchRecipes({ q, page, without: lens.hidden })).items.map((card) => card.recipe_id));
   } else {
     // One pass over the search's tiers: reading them page by page ran the whole search per page.
-    ids.push(...(await searchRecipeIds({ q, limit: SEARCH_MAX_RESULTS })));
+    ids.push(...(await searchRecipeIds({ q, limit: SEARCH_MAX_RESULTS, without: lens.hidden })));
   }
-  const recipes = await apiRecipesByIds([...new Set(ids)].slice(0, SEARCH_MAX_RESULTS));
+  const recipes = await apiRecipesByIds([...new Set(ids)].slice(0, SEARCH_MAX_RESULTS), lens);
   // What matches, and each whole recipe (steps too, which search does not read).
   scopeSharedCache(context, [CacheScope.search, ...recipes.map((recipe) => CacheScope.recipe(recipe.recipe_id))]);
   return jsonList(recipes, { offset: 0, limit: null });

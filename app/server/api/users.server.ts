@@ -10,7 +10,7 @@ import { readUsersWithLists, type SessionUser } from "../queries/users.server";
 import { removeFollower, setFollowing as setFollowingService } from "../services/follows.server";
 import { INTERACTION_MESSAGES, setSaved as setSavedService } from "../services/interactions.server";
 import { addPlaceholderUser, createAccount, deleteUser, updateProfile, USER_MESSAGES } from "../services/users.server";
-import { endSession, SIGNED_OUT_HEADERS, startSession } from "../auth/session.server";
+import { endSession, getLens, SIGNED_OUT_HEADERS, startSession } from "../auth/session.server";
 import { scopeSharedCache } from "../cache/shared-cache.server";
 import { clientAddress } from "../http/ip.server";
 import { LimitReachedError } from "../auth/limits.server";
@@ -101,13 +101,14 @@ export async function listUsers({ request, context }: ApiArgs): Promise<Response
   const window = parseListWindow(url);
   const name = url.searchParams.get("name");
   if (name !== null && name.trim() !== "") {
-    const cards = await searchUsers(name.slice(0, 200));
-    const users = await apiUsersByIds(cards.map((card) => card.id));
+    const lens = await getLens(request);
+    const cards = await searchUsers({ q: name.slice(0, 200), without: lens.hidden });
+    const users = await apiUsersByIds(cards.map((card) => card.id), lens);
     scopeSharedCache(context, [CacheScope.people, ...users.flatMap(userScopes)]);
     return jsonList(users, window);
   }
   // Everyone, with every list: names no scope, so any write drops it.
-  return streamUsers(window);
+  return streamUsers(window, await getLens(request));
 }
 
 /**
@@ -120,7 +121,7 @@ function userScopes(user: ApiUser): string[] {
 
 /** GET /api/users/{id}. */
 export async function getUserById(args: ApiArgs): Promise<Response> {
-  const user = await apiUser(param(args, "id"));
+  const user = await apiUser(param(args, "id"), await getLens(args.request));
   scopeSharedCache(args.context, userScopes(user));
   return json(user);
 }

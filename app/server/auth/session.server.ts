@@ -8,6 +8,7 @@ import { COOKIE_NAMES } from "../http/cookies.server";
 import { db, type DB } from "../db/connection.server";
 import { env, sessionSecret } from "../env.server";
 import { sessionUserColumns, type SessionUser } from "../queries/users.server";
+import { readLens, type Lens } from "../queries/visibility.server";
 
 const SESSION_DAYS = 30;
 const SESSION_MS = SESSION_DAYS * 24 * 60 * 60 * 1000;
@@ -81,6 +82,23 @@ export function getUser(request: Request): Promise<SessionUser | null> {
     usersOfReads.set(request, user);
   }
   return user;
+}
+
+const lensesOfReads = new WeakMap<Request, Promise<Lens>>();
+
+/**
+ * Whom the signed-in viewer does not see (docs/rules.md#blocking-and-muting); empty for visitors.
+ * Read once per page like the user; read afresh for a write.
+ */
+export function getLens(request: Request): Promise<Lens> {
+  const read = async () => readLens((await getUser(request))?.id ?? null);
+  if (request.method !== "GET" && request.method !== "HEAD") return read();
+  let lens = lensesOfReads.get(request);
+  if (!lens) {
+    lens = read();
+    lensesOfReads.set(request, lens);
+  }
+  return lens;
 }
 
 function currentPath(request: Request): string {

@@ -95,6 +95,20 @@ export interface SavedRecipesTable {
   seq: number;
 }
 
+/** `blocker_id` hides themself and `blocked_id` from each other (docs/rules.md#blocking-and-muting). */
+export interface BlocksTable {
+  blocker_id: string;
+  blocked_id: string;
+  created_at: string;
+}
+
+/** `muter_id` no longer sees `muted_id`'s posts, comments and notifications; the muted person is not told. */
+export interface MutesTable {
+  muter_id: string;
+  muted_id: string;
+  created_at: string;
+}
+
 export interface SessionsTable {
   id: string;
   user_id: string;
@@ -191,6 +205,8 @@ export interface Database {
   shopping_recipes: ShoppingRecipesTable;
   pending_uploads: PendingUploadsTable;
   shopping_items: ShoppingItemsTable;
+  blocks: BlocksTable;
+  mutes: MutesTable;
   sessions: SessionsTable;
   seed_runs: SeedRunsTable;
   sign_in_failures: SignInFailuresTable;

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 
 import { db, type DB } from "../db/connection.server";
 import { nextSeq, todayDate } from "./seq.server";
+import { shownPerson } from "./visibility.server";
 
 export interface CommentView {
   comment_id: string;
@@ -10,12 +11,14 @@ export interface CommentView {
   author: { id: string; username: string; profile: string } | null;
 }
 
-export async function listComments(postId: string, database: DB = db): Promise<CommentView[]> {
+/** A post's comments in the order written, but not those by the people in `without` (the reader's lens). */
+export async function listComments(postId: string, { without = [] }: { without?: readonly string[] } = {}, database: DB = db): Promise<CommentView[]> {
   const rows = await database
     .selectFrom("comments as c")
     .leftJoin("users as u", "u.id", "c.user_id")
     .select(["c.id", "c.text", "c.created_at", "u.id as author_id", "u.username", "u.profile"])
     .where("c.post_id", "=", postId)
+    .where(shownPerson("c.user_id", without))
     .orderBy("c.seq")
     .execute();
   return rows.map((row) => ({

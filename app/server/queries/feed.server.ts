@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 
 import { db, type DB } from "../db/connection.server";
+import { shownPerson } from "./visibility.server";
 
 export const FEED_PAGE_SIZE = 12;
 const MAX_SEED = 2_147_483_646;
@@ -122,25 +123,29 @@ export function toPostCard(row: PostCardRow): PostCardData {
   };
 }
 
-/** Posts by people `viewerId` follows (one row per post: a follow is one row). */
-export function followedPostsQuery(database: DB, viewerId: string) {
+/** Posts by people `viewerId` follows (one row per post: a follow is one row), but not by the people in `without`. */
+export function followedPostsQuery(database: DB, viewerId: string, without: readonly string[] = []) {
   return database
     .selectFrom("follows as f")
     .innerJoin("posts as p", "p.created_by", "f.followee_id")
-    .where("f.follower_id", "=", viewerId);
+    .where("f.follower_id", "=", viewerId)
+    .where(shownPerson("p.created_by", without));
 }
 
 /**
  * One of the two stretches of a seed's walk: keys from the pivot onwards (`from`), then, after
  * wrapping around, the keys before it (`before`). Posts by people the viewer follows are left
- * out: they come first in the feed, in their own order.
+ * out: they come first in the feed, in their own order. So are posts by the people in `without`.
  */
 export function shuffledPostsQuery(
   database: DB,
-  { viewerId, pivot, ascending, stretch }: { viewerId: string | null; pivot: number; ascending: boolean; stretch: "from" | "before" },
+  { viewerId, pivot, ascending, stretch, without = [] }: ShuffleWalk,
 ) {
   const op = ascending ? (stretch === "from" ? ">=" : "<") : stretch === "from" ? "<=" : ">";
-  const query = database.selectFrom("posts as p").where(sql<boolean>`${FEED_SHUFFLE_KEY} ${sql.raw(op)} ${pivot}`);
+  const query = database
+    .selectFrom("posts as p")
+    .where(sql<boolean>`${FEED_SHUFFLE_KEY} ${sql.raw(op)} ${pivot}`)
+    .where(shownPerson("p.created_by", without));
   if (!viewerId) return query;
   return query.where((eb) =>
     eb.or([
@@ -150,10 +155,19 @@ export function shuffledPostsQuery(
   );
 }
 
+interface ShuffleWalk {
+  viewerId: string | null;
+  pivot: number;
+  ascending: boolean;
+  stretch: "from" | "before";
+  /** People whose posts the viewer does not see (docs/rules.md#blocking-and-muting). */
+  without?: readonly string[];
+}
+
 /** `limit` seqs of one stretch in walk order, from position `offset`. */
 export function shuffledSeqsQuery(
   database: DB,
-  options: { viewerId: string | null; pivot: number; ascending: boolean; stretch: "from" | "before" },
+  options: ShuffleWalk,
   { offset, limit }: { offset: number; limit: number },
 ) {
   return shuffledPostsQuery(database, options)
@@ -164,17 +178,21 @@ export function shuffledSeqsQuery(
 }
 
 /** Seqs of followed people's posts, newest first. */
-export function followedSeqsQuery(database: DB, viewerId: string, { offset, limit }: { offset: number; limit: number }) {
-  return followedPostsQuery(database, viewerId).select("p.seq").orderBy("p.seq", "desc").limit(limit).offset(offset);
+export function followedSeqsQuery(
+  database: DB,
+  viewerId: string,
+  { offset, limit, without = [] }: { offset: number; limit: number; without?: readonly string[] },
+) {
+  return followedPostsQuery(database, viewerId, without).select("p.seq").orderBy("p.seq", "desc").limit(limit).offset(offset);
 }
 
 /** `limit` seqs of the shuffled part of the feed from position `offset`, wrapping around the key space once. */
 async function shuffledSeqs(
   database: DB,
-  { viewerId, seed, offset, limit }: { viewerId: string | null; seed: number; offset: number; limit: number },
+  { viewerId, seed, offset, limit, without }: { viewerId: string | null; seed: number; offset: number; limit: number; without: readonly string[] },
 ): Promise<number[]> {
   const { pivot, ascending } = feedShuffleStart(seed);
-  const from = { viewerId, pivot, ascending, stretch: "from" } as const;
+  const from = { viewerId, pivot, ascending, stretch: "from", without } as const;
   const first = (await shuffledSeqsQuery(database, from, { offset, limit }).execute()).map((row) => row.seq);
   if (first.length >= limit) return first;
   // Past the end of the first stretch: how long was it? (Counted only this once per walk.)
@@ -185,7 +203,7 @@ async function shuffledSeqs(
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .executeTakeFirstOrThrow();
     const followed = viewerId
-      ? await followedPostsQuery(database, viewerId)
+      ? await followedPostsQuery(database, viewerId, without)
           .where(inRange)
           .select((eb) => eb.fn.countAll<number>().as("n"))
           .executeTakeFirstOrThrow()
@@ -203,10 +221,11 @@ async function shuffledSeqs(
 /**
  * One page of the Home feed: posts by people the viewer follows first (newest first), then
  * every other post in the order fixed by `seed`. Only the page's rows are read: index walks
- * pick the page's posts, then one query reads their cards.
+ * pick the page's posts, then one query reads their cards. Posts by the people in `without` (the
+ * viewer's lens: blocked either way, muted) are left out.
  */
 export async function getFeedPage(
-  { viewerId, seed, page }: { viewerId: string | null; seed: number; page: number },
+  { viewerId, seed, page, without = [] }: { viewerId: string | null; seed: number; page: number; without?: readonly string[] },
   database: DB = db,
 ): Promise<{ posts: PostCardData[]; hasMore: boolean }> {
   const offset = (page - 1) * FEED_PAGE_SIZE;
@@ -214,18 +233,18 @@ export async function getFeedPage(
   let seqs: number[] = [];
   let shuffledOffset = offset;
   if (viewerId) {
-    seqs = (await followedSeqsQuery(database, viewerId, { offset, limit: want }).execute()).map((row) => row.seq);
+    seqs = (await followedSeqsQuery(database, viewerId, { offset, limit: want, without }).execute()).map((row) => row.seq);
     if (seqs.length > 0) {
       shuffledOffset = 0;
     } else {
-      const { n } = await followedPostsQuery(database, viewerId)
+      const { n } = await followedPostsQuery(database, viewerId, without)
         .select((eb) => eb.fn.countAll<number>().as("n"))
         .executeTakeFirstOrThrow();
       shuffledOffset = Math.max(0, offset - Number(n)); // (a follow added between the two reads)
     }
   }
   if (seqs.length < want) {
-    seqs = [...seqs, ...(await shuffledSeqs(database, { viewerId, seed, offset: shuffledOffset, limit: want - seqs.length }))];
+    seqs = [...seqs, ...(await shuffledSeqs(database, { viewerId, seed, offset: shuffledOffset, limit: want - seqs.length, without }))];
   }
   const pageSeqs = seqs.slice(0, FEED_PAGE_SIZE);
   const rows = pageSeqs.length > 0 ? await postCardQuery(database, viewerId).select("p.seq").where("p.seq", "in", pageSeqs).execute() : [];

@@ -1,5 +1,6 @@
 import { db, type DB } from "../db/connection.server";
 import { nowIso } from "./seq.server";
+import { shownPerson } from "./visibility.server";
 
 // A follow is one row (follower → followee), so both users' lists always agree and a
 // "remove follower" is the same delete seen from the other side.
@@ -81,9 +82,12 @@ export interface FollowRow {
 
 type Direction = "followers" | "following";
 
+/** Whose list, who reads it, and whom the reader does not see (their lens: docs/rules.md#blocking-and-muting). */
+type FollowListArgs = { userId: string; viewerId: string; without?: readonly string[] };
+
 async function listFollows(
   direction: Direction,
-  { userId, viewerId }: { userId: string; viewerId: string },
+  { userId, viewerId, without = [] }: FollowListArgs,
   database: DB,
 ): Promise<FollowRow[]> {
   // followers: rows whose followee is the user, listing the follower; following: the reverse.
@@ -94,6 +98,7 @@ async function listFollows(
     .leftJoin("follows as v", (join) => join.onRef("v.followee_id", "=", "u.id").on("v.follower_id", "=", viewerId))
     .select(["u.id", "u.username", "u.name", "u.profile", "v.follower_id as viewer_follow"])
     .where(`f.${mine}`, "=", userId)
+    .where(shownPerson("u.id", without))
     .orderBy("f.created_at")
     .orderBy("u.username")
     .execute();
@@ -101,11 +106,11 @@ async function listFollows(
 }
 
 /** Who follows `userId`, oldest follow first, each flagged with whether the viewer follows them. */
-export function listFollowers(args: { userId: string; viewerId: string }, database: DB = db): Promise<FollowRow[]> {
+export function listFollowers(args: FollowListArgs, database: DB = db): Promise<FollowRow[]> {
   return listFollows("followers", args, database);
 }
 
 /** Whom `userId` follows, oldest follow first, each flagged with whether the viewer follows them. */
-export function listFollowing(args: { userId: string; viewerId: string }, database: DB = db): Promise<FollowRow[]> {
+export function listFollowing(args: FollowListArgs, database: DB = db): Promise<FollowRow[]> {
   return listFollows("following", args, database);
 }

@@ -1,5 +1,6 @@
 import { db, type DB } from "../db/connection.server";
 import { nowIso } from "./seq.server";
+import { shownPerson } from "./visibility.server";
 
 export interface Liker {
   id: string;
@@ -34,13 +35,14 @@ export async function countLikes(postId: string, database: DB = db): Promise<num
   return Number(row.n);
 }
 
-/** Who liked a post, in the order they liked it. */
-export async function listLikers(postId: string, database: DB = db): Promise<Liker[]> {
+/** Who liked a post, in the order they liked it, but not the people in `without` (the reader's lens). */
+export async function listLikers(postId: string, { without = [] }: { without?: readonly string[] } = {}, database: DB = db): Promise<Liker[]> {
   return database
     .selectFrom("likes as l")
     .innerJoin("users as u", "u.id", "l.user_id")
     .select(["u.id", "u.username", "u.name", "u.profile"])
     .where("l.post_id", "=", postId)
+    .where(shownPerson("u.id", without))
     .orderBy("l.created_at")
     .orderBy("u.seq")
     .execute();

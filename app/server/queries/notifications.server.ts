@@ -1,6 +1,7 @@
 import { db, type DB } from "../db/connection.server";
 import type { NotificationKind } from "../db/schema.server";
 import { nowIso } from "./seq.server";
+import { shownPerson } from "./visibility.server";
 
 // Notifications (docs/rules.md#notifications): what is stored and read. Who is told of what is the
 // services' rule (services/notifications.server.ts).
@@ -9,7 +10,7 @@ import { nowIso } from "./seq.server";
 export const UNREAD_COUNT_CAP = 100;
 
 /** The unread count shown in the navigation, up to UNREAD_COUNT_CAP (one short index range). */
-export async function countUnread(userId: string, database: DB = db): Promise<number> {
+export async function countUnread(userId: string, { without = [] }: { without?: readonly string[] } = {}, database: DB = db): Promise<number> {
   const row = await database
     .selectFrom((eb) =>
       eb
@@ -17,6 +18,7 @@ export async function countUnread(userId: string, database: DB = db): Promise<nu
         .select("id")
         .where("user_id", "=", userId)
         .where("read_at", "is", null)
+        .where(shownPerson("actor_id", without))
         .limit(UNREAD_COUNT_CAP)
         .as("unread"),
     )
@@ -36,10 +38,10 @@ export interface NotificationRow {
   comment_id: string | null;
 }
 
-/** A person's notifications, newest first. */
+/** A person's notifications, newest first, but none by the people in `without` (their lens). */
 export async function listNotifications(
   userId: string,
-  { offset, limit }: { offset: number; limit: number },
+  { offset, limit, without = [] }: { offset: number; limit: number; without?: readonly string[] },
   database: DB = db,
 ): Promise<NotificationRow[]> {
   const rows = await database
@@ -63,6 +65,7 @@ export async function listNotifications(
       "r.name as recipe_name",
     ])
     .where("n.user_id", "=", userId)
+    .where(shownPerson("n.actor_id", without))
     .orderBy("n.seq", "desc")
     .limit(limit)
     .offset(offset)

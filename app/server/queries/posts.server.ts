@@ -69,7 +69,7 @@ export async function readPostsFull(selection: BatchSelection, database: DB = db
       .selectFrom("posts")
       .select(["seq", "id as post_id", "recipe_id", "created_by", "title", "caption", "photo", "created_at"]),
     selection,
-    { id: "id", seq: "seq" },
+    { id: "id", seq: "seq", person: "created_by" },
   );
   if (!query) return [];
   const posts = await query.execute();

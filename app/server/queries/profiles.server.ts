@@ -68,10 +68,10 @@ export async function getProfilePage(
 
 /** The Followers / Following dialog of `userId` as `viewerId` sees it; undefined for an unknown user. */
 export async function getFollowList(
-  { kind, userId, viewerId }: { kind: "followers" | "following"; userId: string; viewerId: string },
+  { kind, userId, viewerId, without }: { kind: "followers" | "following"; userId: string; viewerId: string; without?: readonly string[] },
   database: DB = db,
 ): Promise<{ uid: string; isOwn: boolean; viewerId: string; rows: FollowRow[] } | undefined> {
   if (!(await getSessionUserById(userId, database))) return undefined;
   const list = kind === "followers" ? listFollowers : listFollowing;
-  return { uid: userId, isOwn: userId === viewerId, viewerId, rows: await list({ userId, viewerId }, database) };
+  return { uid: userId, isOwn: userId === viewerId, viewerId, rows: await list({ userId, viewerId, without }, database) };
 }

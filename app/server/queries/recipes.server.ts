@@ -31,6 +31,12 @@ export async function recipeExists(id: string, database: DB = db): Promise<boole
 }
 
 /** A recipe with its creator, post id, tags, ordered sections and lines, and ordered steps. */
+/** Who created a recipe: their id, null once their account is gone, undefined when there is no such recipe. */
+export async function getRecipeCreator(id: string, database: DB = db): Promise<string | null | undefined> {
+  const row = await database.selectFrom("recipes").select("user_created").where("id", "=", id).executeTakeFirst();
+  return row ? row.user_created : undefined;
+}
+
 export async function getRecipeDetail(id: string, database: DB = db): Promise<RecipeDetail | undefined> {
   // The same reader as the API's lists (one recipe is a batch of one), plus who made it.
   const [[recipe], creator] = await Promise.all([
@@ -73,7 +79,7 @@ export async function readRecipesFull(selection: BatchSelection, database: DB = 
         "p.id as post_id",
       ]),
     selection,
-    { id: "r.id", seq: "r.seq" },
+    { id: "r.id", seq: "r.seq", person: "r.user_created" },
   );
   if (!query) return [];
   const recipes = await query.execute();

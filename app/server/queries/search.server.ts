@@ -2,6 +2,7 @@ import { sql } from "kysely";
 
 import { db, engineOf, type DB } from "../db/connection.server";
 import { likePattern, type RecipeQuery } from "../db/engines/engine.server";
+import { shownPerson } from "./visibility.server";
 
 // Recipe and people search, the same on both engines: the tiers, paging and cards are here; the
 // full-text matching and scoring are each engine's (app/server/db/engines/, over the tables of
@@ -88,18 +89,18 @@ function comparable(text: string): string {
  * in the random order of `seed` (see randomRecipesPage).
  */
 export async function searchRecipes(
-  { q, page = 1, seed = 1 }: { q: string; page?: number; seed?: number },
+  { q, page = 1, seed = 1, without = [] }: { q: string; page?: number; seed?: number; without?: readonly string[] },
   database: DB = db,
 ): Promise<RecipePage> {
   page = Math.max(1, Math.trunc(page));
-  if (q.trim() === "") return randomRecipesPage(seed, page, database);
+  if (q.trim() === "") return randomRecipesPage(seed, page, database, without);
   const match = recipeQuery(q);
   if (!match) return { items: [], page, hasMore: false };
 
   // One row more than a page tells whether there is a next page.
   const seqs = await matchingSeqs(q, match, (page - 1) * SEARCH_PAGE_SIZE, SEARCH_PAGE_SIZE + 1, database);
   return {
-    items: await recipeCards(seqs.slice(0, SEARCH_PAGE_SIZE), database),
+    items: await recipeCards(seqs.slice(0, SEARCH_PAGE_SIZE), database, without),
     page,
     hasMore: seqs.length > SEARCH_PAGE_SIZE,
   };
@@ -110,12 +111,20 @@ export async function searchRecipes(
  * to end), read in one pass over the tiers rather than page by page. For callers that want many
  * results at once (the JSON API's search). An empty or wordless query matches nothing here.
  */
-export async function searchRecipeIds({ q, limit }: { q: string; limit: number }, database: DB = db): Promise<string[]> {
+export async function searchRecipeIds(
+  { q, limit, without = [] }: { q: string; limit: number; without?: readonly string[] },
+  database: DB = db,
+): Promise<string[]> {
   const match = recipeQuery(q);
   if (!match || limit <= 0) return [];
   const seqs = await matchingSeqs(q, match, 0, limit, database);
   if (seqs.length === 0) return [];
-  const rows = await database.selectFrom("recipes").select(["seq", "id"]).where("seq", "in", seqs).execute();
+  const rows = await database
+    .selectFrom("recipes")
+    .select(["seq", "id"])
+    .where("seq", "in", seqs)
+    .where(shownPerson("user_created", without))
+    .execute();
   const idOf = new Map(rows.map((row) => [row.seq, row.id]));
   return seqs.flatMap((seq) => idOf.get(seq) ?? []);
 }
@@ -184,7 +193,7 @@ async function exactNameMatches(q: string, database: DB): Promise<number[]> {
  * starting key and a direction, and pages walk the index from there, wrapping around once.
  * Nothing sorts the table per request.
  */
-export async function randomRecipesPage(seed: number, page: number, database: DB = db): Promise<RecipePage> {
+export async function randomRecipesPage(seed: number, page: number, database: DB = db, without: readonly string[] = []): Promise<RecipePage> {
   const { pivot, ascending } = shuffleStart(seed);
   const offset = (Math.max(1, page) - 1) * SEARCH_PAGE_SIZE;
   const want = SEARCH_PAGE_SIZE + 1;
@@ -211,7 +220,7 @@ export async function randomRecipesPage(seed: number, page: number, database: DB
     seqs = [...seqs, ...rest.rows.map((row) => row.seq)];
   }
   return {
-    items: await recipeCards(seqs.slice(0, SEARCH_PAGE_SIZE), database),
+    items: await recipeCards(seqs.slice(0, SEARCH_PAGE_SIZE), database, without),
     page,
     hasMore: seqs.length > SEARCH_PAGE_SIZE,
   };
@@ -227,14 +236,19 @@ function shuffleStart(seed: number): { pivot: bigint; ascending: boolean } {
   return { pivot: BigInt.asIntN(64, z), ascending: (z & 1n) === 0n };
 }
 
-/** Cards for recipe seqs, in the order given. */
-async function recipeCards(seqs: number[], database: DB): Promise<RecipeCard[]> {
+/**
+ * Cards for recipe seqs, in the order given. Recipes by the people in `without` are dropped here,
+ * after the page's positions were chosen, so a page holding some shows fewer cards but no recipe
+ * moves to another page or shows twice (docs/rules.md#blocking-and-muting).
+ */
+async function recipeCards(seqs: number[], database: DB, without: readonly string[]): Promise<RecipeCard[]> {
   if (seqs.length === 0) return [];
   const rows = await database
     .selectFrom("recipes as r")
     .leftJoin("users as u", "u.id", "r.user_created")
     .select(["r.seq", "r.id", "r.name", "r.description", "r.total_time", "r.photo", "u.id as author_id", "u.username"])
     .where("r.seq", "in", seqs)
+    .where(shownPerson("r.user_created", without))
     .execute();
   const bySeq = new Map(rows.map((row) => [row.seq, row]));
   return seqs.flatMap((seq) => {
@@ -261,7 +275,7 @@ async function recipeCards(seqs: number[], database: DB): Promise<RecipeCard[]> 
  * three characters match as a prefix of the username or of a word of the name). Exact username
  * first, then username prefixes, then name prefixes, then the rest; shorter usernames first.
  */
-export async function searchUsers(q: string, database: DB = db): Promise<UserCard[]> {
+export async function searchUsers({ q, without = [] }: { q: string; without?: readonly string[] }, database: DB = db): Promise<UserCard[]> {
   const terms = searchTerms(q).slice(0, 6);
   if (terms.length === 0) return [];
   const whole = terms.join(" ").toLowerCase();
@@ -290,7 +304,7 @@ export async function searchUsers(q: string, database: DB = db): Promise<UserCar
   const { rows } = await sql<UserCard>`
     select u.id, u.username, u.name, u.profile
     from users u
-    where ${sql.join(filters, sql` and `)}
+    where ${sql.join([...filters, shownPerson("u.id", without)], sql` and `)}
     ${ordering}
     limit ${PEOPLE_LIMIT}`.execute(database);
   return rows;

@@ -1,5 +1,7 @@
 import { sql, type SelectQueryBuilder } from "kysely";
 
+import { shownPerson } from "./visibility.server";
+
 /**
  * Next insertion-order number of a table with a `seq` column (evaluated inside the insert). Tables
  * that are one person's own rows (notifications, a shopping list) number per person (`userId`):
@@ -23,21 +25,24 @@ export function todayDate(): string {
 
 /**
  * Which rows a batched reader returns: the given ids, or a keyset page in insertion order
- * (`seq` greater than `afterSeq`, skipping `offset` rows, at most `limit`).
+ * (`seq` greater than `afterSeq`, skipping `offset` rows, at most `limit`). Rows of the people in
+ * `without` (whom the reader does not see: docs/rules.md#blocking-and-muting) are left out.
  */
-export type BatchSelection = { ids: readonly string[] } | KeysetSelection;
-export type KeysetSelection = { afterSeq: number; offset?: number; limit: number };
+export type BatchSelection = ({ ids: readonly string[] } | { afterSeq: number; offset?: number; limit: number }) & { without?: readonly string[] };
+export type KeysetSelection = Extract<BatchSelection, { afterSeq: number }>;
 
 /**
  * Narrows a batched reader's query to its selection, in insertion order; null when there is
- * nothing to read. `id` and `seq` name the table's columns (qualified if the query joins).
+ * nothing to read. `id`, `seq` and `person` (whose row it is) name the table's columns (qualified
+ * if the query joins).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any reader's query, whatever its tables and columns
 export function applyBatchSelection<QB extends SelectQueryBuilder<any, any, any>>(
   query: QB,
   selection: BatchSelection,
-  { id, seq }: { id: string; seq: string },
+  { id, seq, person }: { id: string; seq: string; person: string },
 ): QB | null {
+  query = query.where(shownPerson(person, selection.without ?? [])) as QB;
   if ("ids" in selection) {
     if (selection.ids.length === 0) return null;
     return query.where(sql.ref(id), "in", [...selection.ids]).orderBy(sql.ref(seq)) as QB;

@@ -225,7 +225,7 @@ export async function readUsersWithLists(selection: BatchSelection, database: DB
   const query = applyBatchSelection(
     database.selectFrom("users").select(["seq", ...sessionUserColumns, "bio"]),
     selection,
-    { id: "id", seq: "seq" },
+    { id: "id", seq: "seq", person: "id" },
   );
   if (!query) return [];
   const users = await query.execute();

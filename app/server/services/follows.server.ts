@@ -5,7 +5,8 @@ import type { DB } from "../db/connection.server";
 import { follow, isFollowing, unfollow } from "../queries/follows.server";
 import { getSessionUserById } from "../queries/users.server";
 import { notify, withdraw } from "./notifications.server";
-import { done, refusal, type Actor, type Outcome } from "./outcome.server";
+import { done, refusal, refusing, type Actor, type Outcome } from "./outcome.server";
+import { refuseIfBlocked } from "./people.server";
 
 // Follows, for the profile pages and the API alike (docs/rules.md#follows). A follow is one row,
 // so both people's lists always agree; every write here is idempotent. What a visitor's kept page
@@ -30,9 +31,14 @@ async function storeFollowing(trx: DB, { followerId, followeeId, following }: { 
 export async function setFollowing({ actor, targetId, following }: { actor: Actor; targetId: string; following: boolean }): Promise<Outcome<{ following: boolean }>> {
   if (targetId === actor.id) return refusal(400, FOLLOW_MESSAGES.self);
   if (!(await getSessionUserById(targetId))) return refusal(404, FOLLOW_MESSAGES.missing);
-  // One transaction: the follow and its notification land together.
-  await changing([CacheScope.user(actor.id), CacheScope.user(targetId)], (trx) => storeFollowing(trx, { followerId: actor.id, followeeId: targetId, following }));
-  return done({ following: await isFollowing({ followerId: actor.id, followeeId: targetId }) });
+  // One transaction: the follow and its notification land together; a block between the two refuses a follow.
+  return refusing(async () => {
+    await changing([CacheScope.user(actor.id), CacheScope.user(targetId)], async (trx) => {
+      if (following) await refuseIfBlocked(trx, actor.id, targetId);
+      await storeFollowing(trx, { followerId: actor.id, followeeId: targetId, following });
+    });
+    return done({ following: await isFollowing({ followerId: actor.id, followeeId: targetId }) });
+  });
 }
 
 /** `ownerId` stops being followed by `followerId`: the owner themselves, or an ADMIN. */

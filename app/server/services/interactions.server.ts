@@ -5,11 +5,12 @@ import type { DB } from "../db/connection.server";
 import { addComment as insertComment, deleteComment, getCommentOwnership, type CommentView } from "../queries/comments.server";
 import { countLikes, setPostLiked } from "../queries/likes.server";
 import { getPostOwnership } from "../queries/posts.server";
-import { recipeExists } from "../queries/recipes.server";
+import { getRecipeCreator } from "../queries/recipes.server";
 import { setRecipeSaved } from "../queries/saved.server";
 import { CommentSchema } from "../validation/comment.server";
 import { notify, withdraw, withdrawComment } from "./notifications.server";
-import { done, refusal, type Actor, type Outcome } from "./outcome.server";
+import { done, refusal, refusing, type Actor, type Outcome } from "./outcome.server";
+import { refuseIfBlocked } from "./people.server";
 
 // Likes, saves and comments, for the pages and the API alike (docs/rules.md#likes-saves-comments).
 // Likes and saves are idempotent both ways; each write is one transaction. A like or a comment
@@ -53,20 +54,29 @@ export async function setLike({ actor, postId, liked, userId = actor.id }: { act
   if (!canLikeAs(actor, userId)) return refusal(403, INTERACTION_MESSAGES.ownLikeOnly);
   const post = await getPostOwnership(postId);
   if (!post) return refusal(404, INTERACTION_MESSAGES.postMissing);
-  const likes = await changing([CacheScope.recipe(post.recipe_id)], (trx) => storeLike(trx, { postId, userId, liked }));
-  return done({ likes });
+  return refusing(async () => {
+    const likes = await changing([CacheScope.recipe(post.recipe_id)], async (trx) => {
+      if (liked) await refuseIfBlocked(trx, userId, post.created_by);
+      return storeLike(trx, { postId, userId, liked });
+    });
+    return done({ likes });
+  });
 }
 
 /** `userId` (the actor themself) saves or unsaves a recipe. */
 export async function setSaved({ actor, recipeId, saved, userId = actor.id }: { actor: Actor; recipeId: string; saved: boolean; userId?: string }): Promise<Outcome> {
   if (userId !== actor.id) return refusal(403, INTERACTION_MESSAGES.ownSavesOnly);
-  if (!(await recipeExists(recipeId))) return refusal(404, INTERACTION_MESSAGES.recipeMissing);
-  await changing([CacheScope.user(userId)], async (trx) => {
-    if (!(await setRecipeSaved({ userId, recipeId, saved }, trx))) return;
-    const notice = { kind: "save", actorId: userId, target: { recipeId } } as const;
-    await (saved ? notify(notice, trx) : withdraw(notice, trx));
+  const creatorId = await getRecipeCreator(recipeId);
+  if (creatorId === undefined) return refusal(404, INTERACTION_MESSAGES.recipeMissing);
+  return refusing(async () => {
+    await changing([CacheScope.user(userId)], async (trx) => {
+      if (saved) await refuseIfBlocked(trx, userId, creatorId);
+      if (!(await setRecipeSaved({ userId, recipeId, saved }, trx))) return;
+      const notice = { kind: "save", actorId: userId, target: { recipeId } } as const;
+      await (saved ? notify(notice, trx) : withdraw(notice, trx));
+    });
+    return done();
   });
-  return done();
 }
 
 /** The actor comments on a post: the text trimmed, never empty, at most COMMENT_MAX characters. */
@@ -78,12 +88,15 @@ export async function addComment({ actor, postId, text }: { actor: Actor; postId
   }
   const post = await getPostOwnership(postId);
   if (!post) return refusal(404, INTERACTION_MESSAGES.postMissing);
-  return done(
-    await changing([CacheScope.recipe(post.recipe_id)], async (trx) => {
-      const comment = await insertComment({ postId, userId: actor.id, text: parsed.data.text }, trx);
-      await notify({ kind: "comment", actorId: actor.id, target: { postId }, commentId: comment.comment_id }, trx);
-      return comment;
-    }),
+  return refusing(async () =>
+    done(
+      await changing([CacheScope.recipe(post.recipe_id)], async (trx) => {
+        await refuseIfBlocked(trx, actor.id, post.created_by);
+        const comment = await insertComment({ postId, userId: actor.id, text: parsed.data.text }, trx);
+        await notify({ kind: "comment", actorId: actor.id, target: { postId }, commentId: comment.comment_id }, trx);
+        return comment;
+      }),
+    ),
   );
 }
 

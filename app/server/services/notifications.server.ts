@@ -9,6 +9,7 @@ import type { DB } from "../db/connection.server";
 import type { NotificationKind } from "../db/schema.server";
 import { nextSeq, nowIso } from "../queries/seq.server";
 import { countUnread, listNotifications, markRead, type NotificationRow } from "../queries/notifications.server";
+import { readLens } from "../queries/visibility.server";
 import { done, refusal, type Actor, type Outcome } from "./outcome.server";
 
 // Notifications (docs/rules.md#notifications): who is told of what, and reading one's own. The
@@ -193,12 +194,14 @@ export interface NotificationsPage {
 
 /** One page of the actor's notifications, grouped. */
 export async function getNotificationsPage({ actor, page }: { actor: Actor; page: number }): Promise<NotificationsPage> {
-  const rows = await listNotifications(actor.id, { offset: (page - 1) * NOTIFICATIONS_PAGE_SIZE, limit: NOTIFICATIONS_PAGE_SIZE + 1 });
+  // Blocked and muted people's notifications stay stored (an unblock or unmute brings them back) but are not shown.
+  const { quiet: without } = await readLens(actor.id);
+  const rows = await listNotifications(actor.id, { offset: (page - 1) * NOTIFICATIONS_PAGE_SIZE, limit: NOTIFICATIONS_PAGE_SIZE + 1, without });
   const shown = rows.slice(0, NOTIFICATIONS_PAGE_SIZE);
   return {
     groups: groupNotifications(shown, actor.id),
     ids: shown.map((row) => row.id),
-    unread: await countUnread(actor.id),
+    unread: await countUnread(actor.id, { without }),
     page,
     hasMore: rows.length > NOTIFICATIONS_PAGE_SIZE,
   };
@@ -215,7 +218,7 @@ export async function readNotifications({ actor, ids }: { actor: Actor; ids: unk
     chosen = parsed.data;
   }
   const marked = await markRead(actor.id, chosen);
-  return done({ marked, unread: await countUnread(actor.id) });
+  return done({ marked, unread: await countUnread(actor.id, { without: (await readLens(actor.id)).quiet }) });
 }
 
 export { countUnread };

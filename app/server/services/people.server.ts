@@ -1,0 +1,61 @@
+import { CacheScope, changing } from "../cache/scopes.server";
+import type { DB } from "../db/connection.server";
+import { unfollow } from "../queries/follows.server";
+import { getSessionUserById } from "../queries/users.server";
+import { isBlockedBetween, setBlocked, setMuted, UNAVAILABLE_ACCOUNT } from "../queries/visibility.server";
+import { withdraw } from "./notifications.server";
+import { done, refusal, RefusedError, type Actor, type Outcome, type Refusal } from "./outcome.server";
+
+// Blocking and muting (docs/rules.md#blocking-and-muting), for the pages and the API alike. What
+// a viewer sees is narrowed by their lens (queries/visibility.server.ts); what they may do to
+// someone they are blocked from is refused here, inside each write's transaction
+// (refuseIfBlocked), so a block landing at the same moment is never outrun.
+
+export const PEOPLE_MESSAGES = {
+  blockSelf: "You cannot block yourself.",
+  muteSelf: "You cannot mute yourself.",
+  missing: "User not found.",
+  unavailable: UNAVAILABLE_ACCOUNT,
+} as const;
+
+/**
+ * Throws the refusal of docs/rules.md#blocking-and-muting when either person blocked the other.
+ * Call inside the write's transaction, wrapped in `refusing`, so nothing is written.
+ */
+export async function refuseIfBlocked(trx: DB, actorId: string, ownerId: string | null): Promise<void> {
+  if (!ownerId || ownerId === actorId) return;
+  if (await isBlockedBetween(actorId, ownerId, trx)) throw new RefusedError(refusal(403, PEOPLE_MESSAGES.unavailable));
+}
+
+async function checkTarget(actor: Actor, targetId: string, selfMessage: string): Promise<Refusal | null> {
+  if (targetId === actor.id) return refusal(400, selfMessage);
+  if (!(await getSessionUserById(targetId))) return refusal(404, PEOPLE_MESSAGES.missing);
+  return null;
+}
+
+/**
+ * The actor blocks or unblocks `targetId`. A block ends the follows between the two, both ways
+ * (with their unread notifications), in the same transaction.
+ */
+export async function setBlock({ actor, targetId, blocked }: { actor: Actor; targetId: string; blocked: boolean }): Promise<Outcome<{ blocked: boolean }>> {
+  const refused = await checkTarget(actor, targetId, PEOPLE_MESSAGES.blockSelf);
+  if (refused) return refused;
+  await changing([CacheScope.user(actor.id), CacheScope.user(targetId)], async (trx) => {
+    if (!(await setBlocked({ actorId: actor.id, targetId, on: blocked }, trx)) || !blocked) return;
+    for (const [followerId, followeeId] of [
+      [actor.id, targetId],
+      [targetId, actor.id],
+    ] as const) {
+      if (await unfollow({ followerId, followeeId }, trx)) await withdraw({ kind: "follow", actorId: followerId, target: { userId: followeeId } }, trx);
+    }
+  });
+  return done({ blocked });
+}
+
+/** The actor mutes or unmutes `targetId` (who is not told). */
+export async function setMute({ actor, targetId, muted }: { actor: Actor; targetId: string; muted: boolean }): Promise<Outcome<{ muted: boolean }>> {
+  const refused = await checkTarget(actor, targetId, PEOPLE_MESSAGES.muteSelf);
+  if (refused) return refused;
+  await changing([], (trx) => setMuted({ actorId: actor.id, targetId, on: muted }, trx));
+  return done({ muted });
+}
