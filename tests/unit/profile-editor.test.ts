@@ -62,6 +62,8 @@ describe("profile editor: who may open it", () => {
     expect(result).toEqual({
       user: { id: user.id, username: user.username, name: user.name, role: "USER", profile: "/images/profile.png", bio: "", tags: ["Baker"] },
       viewerIsAdmin: false,
+      blocked: [],
+      muted: [],
       ownProfile: true,
     });
     expect(JSON.stringify(result)).not.toMatch(/password|scrypt/i);

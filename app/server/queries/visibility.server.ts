@@ -1,6 +1,10 @@
 import { sql, type RawBuilder } from "kysely";
 
+import { UNAVAILABLE_ACCOUNT, UNAVAILABLE_RECIPE } from "~/lib/blocking";
+
 import { db, type DB } from "../db/connection.server";
+
+export { UNAVAILABLE_ACCOUNT, UNAVAILABLE_RECIPE };
 
 // Who a viewer does not see (docs/rules.md#blocking-and-muting). A request reads its viewer's lens
 // once (auth/session.server.ts, getLens); every list of people or of what people wrote narrows
@@ -18,11 +22,6 @@ export interface Lens {
   /** Whom the viewer muted. */
   muting: readonly string[];
 }
-
-/** What a page or the API says of someone hidden from the viewer, whichever of the two blocked. */
-export const UNAVAILABLE_ACCOUNT = "This account is not available.";
-
-export const UNAVAILABLE_RECIPE = "This recipe is not available.";
 
 /** Whether `userId` is hidden from the lens's viewer (a block, either way). */
 export function isHidden(lens: Lens, userId: string | null | undefined): boolean {
