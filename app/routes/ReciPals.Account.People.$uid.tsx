@@ -5,7 +5,8 @@ import { ConfirmStep } from "~/components/confirm";
 import { Link } from "~/components/link";
 import { blockQuestion } from "~/components/person-actions";
 import { paths, safeRedirect } from "~/lib/paths";
-import { requireUser } from "~/server/auth/session.server";
+import { getLens, requireUser } from "~/server/auth/session.server";
+import { isHidden } from "~/server/queries/visibility.server";
 import { readForm } from "~/server/http/body.server";
 import { invariantResponse, readIntent } from "~/server/http/responses.server";
 import { getSessionUserById } from "~/server/queries/users.server";
@@ -31,6 +32,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   invariantResponse(userId !== viewer.id, PEOPLE_MESSAGES.blockSelf, 400);
   const person = await getSessionUserById(userId);
   invariantResponse(person, PEOPLE_MESSAGES.missing, 404);
+  // Someone who blocked the viewer stays unnamed, as on their profile.
+  const lens = await getLens(request);
+  invariantResponse(!isHidden(lens, userId) || lens.blocking.includes(userId), PEOPLE_MESSAGES.unavailable, 404);
   return { userId, username: person.username, returnTo: backTo(url.searchParams.get("returnTo"), userId) };
 }
 

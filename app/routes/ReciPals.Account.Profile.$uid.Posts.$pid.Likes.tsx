@@ -6,7 +6,7 @@ import { RouteDialog } from "~/components/route-dialog";
 import { paths } from "~/lib/paths";
 import { invariantResponse } from "~/server/http/responses.server";
 import { listLikers } from "~/server/queries/likes.server";
-import { postExists } from "~/server/queries/posts.server";
+import { getPostOwnership } from "~/server/queries/posts.server";
 import { getLens, requireUser } from "~/server/auth/session.server";
 import { isHidden, UNAVAILABLE_ACCOUNT } from "~/server/queries/visibility.server";
 
@@ -17,7 +17,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const postId = params.pid ?? "";
   const lens = await getLens(request);
   invariantResponse(!isHidden(lens, params.uid), UNAVAILABLE_ACCOUNT, 404);
-  invariantResponse(await postExists(postId), "Post not found.", 404);
+  // The post must be this profile's, so the profile's check above covers its author.
+  const post = await getPostOwnership(postId);
+  invariantResponse(post && post.created_by === params.uid, "Post not found.", 404);
   return { likers: await listLikers(postId, { without: lens.hidden }) };
 }
 

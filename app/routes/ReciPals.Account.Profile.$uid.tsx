@@ -41,7 +41,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     return data({ unavailable: true as const, userId, canUnblock: lens.blocking.includes(userId) }, { status: 404 });
   }
   const tab: ProfileTab = new URL(request.url).searchParams.get("tab") === "saved" ? "saved" : "recipes";
-  const page = await getProfilePage({ userId, viewerId: viewer.id, tab });
+  const page = await getProfilePage({ userId, viewerId: viewer.id, tab, without: lens.hidden });
   if (!page) throw new Response("User not found.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   const origin = siteOrigin(request);
   const { profile, counts } = page;

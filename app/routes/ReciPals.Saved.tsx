@@ -4,7 +4,7 @@ import { useFetchers, useLoaderData } from "@remix-run/react";
 import { SaveButton } from "~/components/save-button";
 import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { listSavedRecipes } from "~/server/queries/saved.server";
-import { requireUser } from "~/server/auth/session.server";
+import { getLens, requireUser } from "~/server/auth/session.server";
 import feedStyles from "~/styles/feed.css";
 import { EmptyState } from "~/components/empty-state";
 import { Link } from "~/components/link";
@@ -14,7 +14,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: feedStyles
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return { recipes: await listSavedRecipes(user.id) };
+  return { recipes: await listSavedRecipes(user.id, { without: (await getLens(request)).hidden }) };
 }
 
 export default function SavedRoute() {

@@ -19,7 +19,7 @@ async function block(page: Page, javaScriptEnabled: boolean) {
     await page.getByRole("button", { name: "Block", exact: true }).click();
   } else {
     await page.getByRole("button", { name: "Block", exact: true }).click();
-    await expect(page.getByRole("alertdialog")).toHaveText(BLOCK_QUESTION);
+    await expect(page.locator("#confirm-step-text")).toHaveText(BLOCK_QUESTION);
     await page.getByRole("alertdialog").getByRole("button", { name: "Block", exact: true }).click();
   }
 }

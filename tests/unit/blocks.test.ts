@@ -11,11 +11,13 @@ import { action as personAction, loader as personLoader } from "~/routes/ReciPal
 import { loader as homeLoader } from "~/routes/ReciPals.Home";
 import { loader as homeLikesLoader } from "~/routes/ReciPals.Home.Likes.$pid";
 import { loader as recipeLoader } from "~/routes/ReciPals.Recipes.$rid";
+import { loader as savedLoader } from "~/routes/ReciPals.Saved";
 import { loader as searchLoader } from "~/routes/ReciPals.Search";
 import { loader as atomLoader } from "~/routes/ReciPals.Users.$uid.recipes[.]atom";
 import * as blocksRoute from "~/routes/api.blocks";
 import * as blockRoute from "~/routes/api.blocks.$id";
 import * as mutesRoute from "~/routes/api.mutes";
+import * as muteRoute from "~/routes/api.mutes.$id";
 import * as postRoute from "~/routes/api.posts.$post_id";
 import * as postsRoute from "~/routes/api.posts";
 import * as recipeRoute from "~/routes/api.recipes.$recipe_id";
@@ -28,6 +30,7 @@ import { addComment, setLike, setSaved } from "~/server/services/interactions.se
 import { getNotificationsPage } from "~/server/services/notifications.server";
 import type { Outcome } from "~/server/services/outcome.server";
 import { PEOPLE_MESSAGES, setBlock, setMute } from "~/server/services/people.server";
+import { addRecipeToList } from "~/server/services/shopping.server";
 
 import { call } from "../support/api";
 import { makeRecipeWithPost } from "../support/factories";
@@ -97,8 +100,8 @@ describe("a block", () => {
 
   it("is one way in the store but hides both ways in the lens; Unblock is offered to the blocker only", async () => {
     const [a, b] = [await readLens(blocker.id), await readLens(blocked.id)];
-    expect(a).toMatchObject({ hidden: [blocked.id], blocking: [blocked.id] });
-    expect(b).toMatchObject({ hidden: [blocker.id], blocking: [] });
+    expect(a).toEqual({ viewerId: blocker.id, hidden: [blocked.id], quiet: [blocked.id], blocking: [blocked.id], muting: [] });
+    expect(b).toEqual({ viewerId: blocked.id, hidden: [blocker.id], quiet: [blocker.id], blocking: [], muting: [] });
     expect((await readLens(third.id)).hidden).toEqual([]);
   });
 
@@ -110,17 +113,20 @@ describe("a block", () => {
   });
 });
 
+/** Every post of a viewer's feed, page after page, in order. */
+async function wholeFeed(viewer: Person): Promise<string[]> {
+  const ids: string[] = [];
+  for (let page = 1; page < 1000; page += 1) {
+    const loaded = (await homeLoader(routeArgs(getRequest(`/ReciPals/Home?seed=7&page=${page}`, viewer.cookie)))) as Awaited<ReturnType<typeof homeLoader>>;
+    ids.push(...loaded.posts.map((post) => post.post_id));
+    if (!loaded.hasMore) break;
+  }
+  return ids;
+}
+
 describe("what a block hides, surface by surface", () => {
   it("the feed: neither sees the other's posts, on any page; the third sees both", async () => {
-    const feedOf = async (viewer: Person) => {
-      const ids: string[] = [];
-      for (let page = 1; page < 100; page += 1) {
-        const loaded = (await homeLoader(routeArgs(getRequest(`/ReciPals/Home?seed=7&page=${page}`, viewer.cookie)))) as Awaited<ReturnType<typeof homeLoader>>;
-        ids.push(...loaded.posts.map((post) => post.post_id));
-        if (!loaded.hasMore) break;
-      }
-      return ids;
-    };
+    const feedOf = wholeFeed;
     for (const [viewer, hidden] of bothWays()) {
       const seen = await feedOf(viewer);
       const theirs = hidden === blocked ? blockedRecipe : blockerRecipe;
@@ -155,12 +161,30 @@ describe("what a block hides, surface by surface", () => {
     expect(seen).toMatchObject({ profile: { id: blocked.id } });
   });
 
-  it("the post viewer: refused both ways (so no previous or next either)", async () => {
+  it("the post viewer: refused both ways (so no previous or next either), and its likes dialog under anyone's profile", async () => {
     for (const [viewer, hidden] of bothWays()) {
       const post = hidden === blocked ? blockedRecipe : blockerRecipe;
       const thrown = await settle(() => postViewerLoader(routeArgs(getRequest(`/x`, viewer.cookie), { uid: hidden.id, pid: post.postId })));
       expect(await text(thrown)).toBe(`404 ${UNAVAILABLE_ACCOUNT}`);
+      // The hidden person's post asked for under a visible person's profile.
+      const likes = await settle(() => postLikesLoader(routeArgs(getRequest(`/x`, viewer.cookie), { uid: third.id, pid: post.postId })));
+      expect(await text(likes)).toBe("404 Post not found.");
     }
+  });
+
+  it("saved recipes (the Saved page, the profile's Saved tab) and the shopping list: the other's recipes are left out or refused", async () => {
+    const [saver, creator] = [await person(), await person()];
+    const dish = await makeRecipeWithPost({ userId: creator.id });
+    ok(await setSaved({ actor: saver, recipeId: dish.recipeId, saved: true }));
+    ok(await setBlock({ actor: creator, targetId: saver.id, blocked: true }));
+    const saved = (await savedLoader(routeArgs(getRequest(`/ReciPals/Saved`, saver.cookie)))) as { recipes: { recipe_id: string }[] };
+    expect(saved.recipes.map((r) => r.recipe_id)).not.toContain(dish.recipeId);
+    const tab = (await profileLoader(routeArgs(getRequest(`/ReciPals/Account/Profile/${saver.id}?tab=saved`, saver.cookie), { uid: saver.id }))) as { saved: { recipe_id: string }[] };
+    expect(tab.saved.map((r) => r.recipe_id)).not.toContain(dish.recipeId);
+    // Still stored: an unblock shows it again.
+    expect(await db.selectFrom("saved_recipes").select("recipe_id").where("user_id", "=", saver.id).execute()).toEqual([{ recipe_id: dish.recipeId }]);
+    expect(await addRecipeToList({ actor: saver, recipeId: dish.recipeId })).toMatchObject({ ok: false, status: 404, message: "This recipe is not available." });
+    expect(await db.selectFrom("shopping_items").select("id").where("user_id", "=", saver.id).execute()).toEqual([]);
   });
 
   it("the recipe page: refused both ways; on a third person's recipe the other's comment is left out", async () => {
@@ -204,8 +228,9 @@ describe("what a block hides, surface by surface", () => {
       const page = await getNotificationsPage({ actor: viewer, page: 1 });
       const actors = page.groups.flatMap((group) => JSON.stringify(group));
       expect(actors.join(" ")).not.toContain(hidden.id);
+      // Each had a like and a follow from the other only: the follow was withdrawn by the block, the like is not shown.
       const root = (await rootLoader(routeArgs(getRequest("/ReciPals/Home", viewer.cookie)))) as { unread: number };
-      expect(root.unread).toBe(page.unread);
+      expect([root.unread, page.unread, page.groups.length]).toEqual([0, 0, 0]);
     }
     // The like the blocked person gave before the block is still stored for the blocker.
     const stored = await db.selectFrom("notifications").select("kind").where("user_id", "=", blocker.id).where("actor_id", "=", blocked.id).execute();
@@ -237,6 +262,15 @@ describe("what a block hides, surface by surface", () => {
       expect(thirdPost.likes).toEqual([viewer.id]);
       expect(thirdPost.comments.map((c) => c.user_id)).toEqual([viewer.id]);
     }
+    // A whole-post PUT by an author sends back what GET gave (without the hidden like): that like stays stored.
+    const own = (await call<{ likes: string[] }>(postRoute, "GET", `/api/posts/${blockerRecipe.postId}`, { cookie: blocker.cookie, params: { post_id: blockerRecipe.postId } })).body;
+    expect(own.likes).toEqual([]);
+    const put = await call(postRoute, "PUT", `/api/posts/${blockerRecipe.postId}`, { cookie: blocker.cookie, params: { post_id: blockerRecipe.postId }, body: { ...own, caption: "New words" } });
+    expect(put.status).toBe(200);
+    expect(await db.selectFrom("likes").select("user_id").where("post_id", "=", blockerRecipe.postId).execute()).toEqual([{ user_id: blocked.id }]);
+    // The other's post and person through PUT: 404, as GET.
+    expect((await call(postRoute, "PUT", `/api/posts/${blockerRecipe.postId}`, { cookie: blocked.cookie, params: { post_id: blockerRecipe.postId }, body: {} })).status).toBe(404);
+    expect((await call(userRoute, "PUT", `/api/users/${blocker.id}`, { cookie: blocked.cookie, params: { id: blocker.id }, body: {} })).status).toBe(404);
     // Visitors and the third see everyone.
     expect((await call(userRoute, "GET", `/api/users/${blocked.id}`, { params: { id: blocked.id } })).status).toBe(200);
     const thirdPost = (await call<{ likes: string[] }>(postRoute, "GET", `/api/posts/${thirdRecipe.postId}`, { cookie: third.cookie, params: { post_id: thirdRecipe.postId } })).body;
@@ -264,16 +298,16 @@ describe("what a block refuses (a clear message, nothing changed)", () => {
     }
   });
 
-  it("a follow racing a block: never both at the end", async () => {
+  it("follows racing a block, both ways: never a block and a follow at the end", async () => {
     const [a, b] = [await person(), await person()];
     for (let round = 0; round < 10; round += 1) {
-      await Promise.all([setBlock({ actor: a, targetId: b.id, blocked: true }), setFollowing({ actor: b, targetId: a.id, following: true })]);
-      const [isBlocked, follows] = await Promise.all([
-        db.selectFrom("blocks").select("blocker_id").where("blocker_id", "=", a.id).executeTakeFirst(),
-        db.selectFrom("follows").select("follower_id").where("follower_id", "=", b.id).where("followee_id", "=", a.id).executeTakeFirst(),
-      ]);
-      expect(isBlocked).toBeDefined();
-      expect(follows).toBeUndefined();
+      // The follow starts first, then second: the service's own reads land on either side of the block.
+      const follows = [setFollowing({ actor: b, targetId: a.id, following: true }), setFollowing({ actor: a, targetId: b.id, following: true })];
+      const blocking = setBlock({ actor: a, targetId: b.id, blocked: true });
+      if (round % 2 === 0) await Promise.all([...follows, blocking]);
+      else await Promise.all([blocking, ...follows]);
+      const left = await db.selectFrom("follows").select("follower_id").where("follower_id", "in", [a.id, b.id]).where("followee_id", "in", [a.id, b.id]).execute();
+      expect(left).toEqual([]);
       ok(await setBlock({ actor: a, targetId: b.id, blocked: false }));
     }
   });
@@ -300,13 +334,28 @@ describe("muting", () => {
   });
 
   it("takes the muted person's posts out of my feed, their comments and notifications out of my view", async () => {
-    const feed = (await homeLoader(routeArgs(getRequest(`/ReciPals/Home?seed=3`, third.cookie)))) as Awaited<ReturnType<typeof homeLoader>>;
-    expect(feed.posts.map((p) => p.author?.id)).not.toContain(blocker.id);
+    expect(await wholeFeed(third)).not.toContain(blockerRecipe.postId);
+    ok(await setMute({ actor: third, targetId: blocker.id, muted: false }));
+    expect(await wholeFeed(third)).toContain(blockerRecipe.postId);
+    ok(await setMute({ actor: third, targetId: blocker.id, muted: true }));
     const page = (await recipeLoader(routeArgs(getRequest(`/x`, third.cookie), { rid: thirdRecipe.recipeId }))) as Awaited<ReturnType<typeof recipeLoader>>;
     expect(page.comments.map((c) => c.author?.id)).toEqual([blocked.id]);
     const notices = await getNotificationsPage({ actor: third, page: 1 });
     expect(JSON.stringify(notices.groups)).not.toContain(blocker.id);
     expect(JSON.stringify(notices.groups)).toContain(blocked.id);
+  });
+
+  it("leaves search, likes dialogs and follow lists alone, and Unmute brings everything back", async () => {
+    const likes = (await homeLikesLoader(routeArgs(getRequest(`/x`, third.cookie), { pid: thirdRecipe.postId }))) as { likers: { id: string }[] };
+    expect(likes.likers.map((l) => l.id)).toContain(blocker.id);
+    const found = (await searchLoader(routeArgs(getRequest(`/ReciPals/Search?q=${encodeURIComponent(blockerRecipe.name)}`, third.cookie)))) as Awaited<ReturnType<typeof searchLoader>>;
+    expect(found.recipes.items.map((r) => r.recipe_id)).toEqual([blockerRecipe.recipeId]);
+    const followers = (await followersLoader(routeArgs(getRequest(`/x`, third.cookie), { uid: third.id }))) as { rows: { id: string }[] };
+    expect(followers.rows.map((r) => r.id)).toContain(blocker.id);
+    expect(await readLens(third.id)).toMatchObject({ hidden: [], quiet: [blocker.id], muting: [blocker.id] });
+    ok(await setMute({ actor: third, targetId: blocker.id, muted: false }));
+    const page = (await recipeLoader(routeArgs(getRequest(`/x`, third.cookie), { rid: thirdRecipe.recipeId }))) as Awaited<ReturnType<typeof recipeLoader>>;
+    expect(page.comments.map((c) => c.author?.id).sort()).toEqual([blocker.id, blocked.id].sort());
   });
 
   it("leaves the muted person's profile and their view of me as they were", async () => {
@@ -345,6 +394,8 @@ describe("the Block page and the API", () => {
     expect((await call(blocksRoute, "POST", "/api/blocks", { ...as, body: { user_id: a.id } })).body).toMatchObject({ message: PEOPLE_MESSAGES.blockSelf });
     expect((await call(blockRoute, "DELETE", `/api/blocks/${b.id}`, { ...as, params: { id: b.id } })).body).toEqual([]);
     expect((await call(mutesRoute, "POST", "/api/mutes", { ...as, body: { user_id: b.id } })).body).toEqual([{ _id: b.id, username: b.username, name: b.name, profile: b.profile }]);
+    expect((await call(muteRoute, "DELETE", `/api/mutes/${b.id}`, { ...as, params: { id: b.id } })).body).toEqual([]);
+    expect((await readLens(a.id)).quiet).toEqual([]);
     expect((await call(blocksRoute, "GET", "/api/blocks")).status).toBe(401);
   });
 });

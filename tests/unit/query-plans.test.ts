@@ -173,11 +173,11 @@ beforeAll(async () => {
     ["post viewer, author's posts", (d) => listUserPosts(alice.id, d)],
     ["post viewer, card", (d) => getPostCard(second.postId, viewer.id, d)],
     // Saved
-    ["saved page", (d) => listSavedRecipes(viewer.id, d)],
+    ["saved page", (d) => listSavedRecipes(viewer.id, {}, d)],
     // Notifications: the navigation's unread count on every page, the page, marking read
     ["unread count", (d) => countUnread(alice.id, {}, d)],
     ["notifications page", (d) => listNotifications(alice.id, { offset: 0, limit: 31 }, d)],
-    ["mark notifications read", (d) => markRead(alice.id, "all", d)],
+    ["mark notifications read", (d) => markRead(alice.id, "all", {}, d)],
     // Shopping list
     ["shopping list", (d) => getShoppingList(viewer.id, d)],
     ["on the shopping list?", (d) => isOnShoppingList(viewer.id, first.recipeId, d)],

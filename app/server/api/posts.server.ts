@@ -15,6 +15,7 @@ import { isUsableRecipeId } from "../validation/recipe.server";
 import { apiPost, NOT_FOUND, parseListWindow, streamPosts } from "./entities.server";
 import { ApiError, invalid, json, param, readJsonObject, requireApiUser, type ApiArgs } from "../http/api.server";
 import { getLens } from "../auth/session.server";
+import type { Lens } from "../queries/visibility.server";
 import { unwrap } from "./outcome.server";
 import { planPicture, type PicturePlan } from "./pictures.server";
 import { deleteRecipeUnit } from "./recipes.server";
@@ -62,8 +63,8 @@ async function readPostBody(request: Request): Promise<PostBody> {
   return parsed.data;
 }
 
-async function loadPost(postId: string) {
-  const [post] = await readPostsFull({ ids: [postId] });
+async function loadPost(postId: string, lens: Lens) {
+  const [post] = await readPostsFull({ ids: [postId], without: lens.hidden });
   if (!post) throw new ApiError(404, NOT_FOUND.post);
   return post;
 }
@@ -114,7 +115,8 @@ export async function createPost({ request }: ApiArgs): Promise<Response> {
 export async function updatePost(args: ApiArgs): Promise<Response> {
   const actor = await requireApiUser(args.request);
   const postId = param(args, "post_id");
-  const post = await loadPost(postId);
+  const lens = await getLens(args.request);
+  const post = await loadPost(postId, lens);
   const body = await readPostBody(args.request);
   for (const field of ["_id", "post_id"] as const) {
     if (body[field] !== undefined && body[field] !== postId) throw invalid({ [field]: ID_FIXED });
@@ -148,8 +150,9 @@ export async function updatePost(args: ApiArgs): Promise<Response> {
   }
   if (Object.keys(errors).length > 0) throw invalid(errors);
 
-  // Likes: the differences from the stored list.
-  const likes = body.likes === undefined ? [] : [...minus(body.likes, post.likes).map((userId) => ({ userId, liked: true })), ...minus(post.likes, body.likes).map((userId) => ({ userId, liked: false }))];
+  // Likes: the differences from the list as the caller sees it (people hidden from them are neither sent nor taken away).
+  const shownLikes = post.likes.filter((userId) => !lens.hidden.includes(userId));
+  const likes = body.likes === undefined ? [] : [...minus(body.likes, shownLikes).map((userId) => ({ userId, liked: true })), ...minus(shownLikes, body.likes).map((userId) => ({ userId, liked: false }))];
   // Comments: an ADMIN's array removes what it no longer lists; anyone else's is ignored.
   let removeComments: string[] = [];
   if (isAdmin(actor) && body.comments !== undefined) {
@@ -160,17 +163,20 @@ export async function updatePost(args: ApiArgs): Promise<Response> {
           : [],
       ),
     );
-    removeComments = post.comments.map((c) => c.comment_id).filter((id) => !kept.has(id));
+    removeComments = post.comments
+      .filter((c) => c.user_id === null || !lens.quiet.includes(c.user_id))
+      .map((c) => c.comment_id)
+      .filter((id) => !kept.has(id));
   }
   const photo: PicturePlan = photoChanged ? await planPicture(body.photo!, { current: post.photo, fallback: post.photo, field: "photo", uploader: actor.id }) : { kind: "keep" };
   unwrap(await changePost({ actor, postId, changes: { content: contentChanged ? content : undefined, photo, likes, removeComments } }));
-  return json(await apiPost(postId));
+  return json(await apiPost(postId, lens));
 }
 
 /** DELETE /api/posts/{id}: the post with its recipe (author or ADMIN). */
 export async function deletePostApi(args: ApiArgs): Promise<Response> {
   const user = await requireApiUser(args.request);
-  const post = await loadPost(param(args, "post_id"));
+  const post = await loadPost(param(args, "post_id"), await getLens(args.request));
   return deleteRecipeUnit(user, post.recipe_id);
 }
 
@@ -188,5 +194,5 @@ export async function addPostComment(args: ApiArgs): Promise<Response> {
   if (!(await postExists(postId))) throw new ApiError(404, NOT_FOUND.post);
   const body = await readJsonObject(args.request);
   unwrap(await addComment({ actor: user, postId, text: typeof body.text === "string" ? body.text : "" }));
-  return json(await apiPost(postId), { status: 201 });
+  return json(await apiPost(postId, await getLens(args.request)), { status: 201 });
 }

@@ -7,6 +7,7 @@ import { checkCredentials, LoginError, throttledSignIn } from "../auth/sign-in.s
 import { CacheScope } from "../cache/scopes.server";
 import { searchUsers } from "../queries/search.server";
 import { readUsersWithLists, type SessionUser } from "../queries/users.server";
+import { readLens } from "../queries/visibility.server";
 import { removeFollower, setFollowing as setFollowingService } from "../services/follows.server";
 import { INTERACTION_MESSAGES, setSaved as setSavedService } from "../services/interactions.server";
 import { addPlaceholderUser, createAccount, deleteUser, updateProfile, USER_MESSAGES } from "../services/users.server";
@@ -54,7 +55,12 @@ export async function signIn({ request, context }: ApiArgs): Promise<Response> {
     }
     throw error;
   }
-  return json(await apiUser(user.id), { headers: { "Set-Cookie": await startSession(request, user.id) } });
+  return json(await ownApiUser(user.id), { headers: { "Set-Cookie": await startSession(request, user.id) } });
+}
+
+/** The caller's own user as they see it: their lists without the people hidden from them. */
+async function ownApiUser(userId: string): Promise<ApiUser> {
+  return apiUser(userId, await readLens(userId));
 }
 
 /** POST /api/users/signout: ends the session (if any). */
@@ -65,7 +71,7 @@ export async function signOut({ request }: ApiArgs): Promise<Response> {
 /** GET or POST /api/users/profile: the session user, or 401 (never `{}`). */
 export async function profile({ request }: ApiArgs): Promise<Response> {
   const user = await requireApiUser(request);
-  return json(await apiUser(user.id));
+  return json(await ownApiUser(user.id));
 }
 
 /** POST /api/users/signup: creates a USER and signs them in (201). */
@@ -238,8 +244,11 @@ function relationChangesOf(
 export async function updateUser({ request, params, context }: ApiArgs): Promise<Response> {
   const actor = await requireApiUser(request);
   const targetId = params.id ?? "";
-  const [target] = await readUsersWithLists({ ids: [targetId] });
-  if (!target) throw new ApiError(404, NOT_FOUND.user);
+  const lens = await getLens(request);
+  const [stored] = await readUsersWithLists({ ids: [targetId], without: lens.hidden });
+  if (!stored) throw new ApiError(404, NOT_FOUND.user);
+  // The lists as the caller sees them: people hidden from them are neither sent back nor taken away.
+  const target = { ...stored, followers: stored.followers.filter((id) => !lens.hidden.includes(id)), following: stored.following.filter((id) => !lens.hidden.includes(id)) };
 
   const raw = withoutNulls(await readJsonObject(request));
   if ("password_hash" in raw || "passwordHash" in raw) throw invalid({ password: HASH_FIELD });
@@ -300,7 +309,7 @@ export async function updateUser({ request, params, context }: ApiArgs): Promise
     if (op.kind === "remove") unwrap(await removeFollower({ actor, ownerId: op.a, followerId: op.b }));
     else unwrap(await setFollowingService({ actor, targetId: op.b, following: op.kind === "follow" }));
   }
-  return json(await apiUser(target.id), renewed ? { headers: { "Set-Cookie": renewed } } : {});
+  return json(await apiUser(target.id, lens), renewed ? { headers: { "Set-Cookie": renewed } } : {});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -326,12 +335,12 @@ export async function setSaved(args: ApiArgs, saved: boolean): Promise<Response>
   const parsed = SaveSchema.safeParse(await readJsonObject(args.request));
   if (!parsed.success) throw invalid(issuesToErrors(parsed.error));
   unwrap(await setSavedService({ actor, userId, recipeId: parsed.data.recipeId, saved }));
-  return json(await apiUser(actor.id));
+  return json(await ownApiUser(actor.id));
 }
 
 /** POST /api/users/follow/{id} and /unfollow/{id}: answers the caller's updated user. */
 export async function setFollowing(args: ApiArgs, following: boolean): Promise<Response> {
   const actor = await requireApiUser(args.request);
   unwrap(await setFollowingService({ actor, targetId: param(args, "id"), following }));
-  return json(await apiUser(actor.id));
+  return json(await ownApiUser(actor.id));
 }

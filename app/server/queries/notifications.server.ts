@@ -83,9 +83,15 @@ export async function listNotifications(
 }
 
 /** Marks the person's own notifications read: the given ones, or all. Answers how many changed. */
-export async function markRead(userId: string, ids: readonly string[] | "all", database: DB = db): Promise<number> {
+export async function markRead(userId: string, ids: readonly string[] | "all", { without = [] }: { without?: readonly string[] } = {}, database: DB = db): Promise<number> {
   if (ids !== "all" && ids.length === 0) return 0;
-  let query = database.updateTable("notifications").set({ read_at: nowIso() }).where("user_id", "=", userId).where("read_at", "is", null);
+  // Notifications the reader is not shown (their lens) stay unread for when they are shown again.
+  let query = database
+    .updateTable("notifications")
+    .set({ read_at: nowIso() })
+    .where("user_id", "=", userId)
+    .where("read_at", "is", null)
+    .where(shownPerson("actor_id", without));
   if (ids !== "all") query = query.where("id", "in", [...ids]);
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);

@@ -2,6 +2,7 @@ import { db, type DB } from "../db/connection.server";
 import { getFollowCounts, isFollowing, listFollowers, listFollowing, type FollowRow } from "./follows.server";
 import { listUserPosts, type PostThumb } from "./posts.server";
 import { getSessionUserById, getUserProfile, type UserProfile } from "./users.server";
+import { shownPerson } from "./visibility.server";
 
 export type ProfileTab = "recipes" | "saved";
 
@@ -32,21 +33,22 @@ export async function countUserPosts(userId: string, database: DB = db): Promise
   return Number(row.n);
 }
 
-/** The profile owner's saved recipes, most recently saved first. */
-export async function listProfileSaved(userId: string, database: DB = db): Promise<ProfileSavedItem[]> {
+/** The profile owner's saved recipes, most recently saved first; none by the people in `without` (the viewer's lens). */
+export async function listProfileSaved(userId: string, without: readonly string[], database: DB = db): Promise<ProfileSavedItem[]> {
   return database
     .selectFrom("saved_recipes as s")
     .innerJoin("recipes as r", "r.id", "s.recipe_id")
     .leftJoin("posts as p", "p.recipe_id", "r.id")
     .select(["r.id as recipe_id", "r.name", "r.photo", "p.id as post_id", "p.created_by as post_author_id"])
     .where("s.user_id", "=", userId)
+    .where(shownPerson("r.user_created", without))
     .orderBy("s.seq", "desc")
     .execute();
 }
 
 /** Everything the profile page shows; undefined when the user does not exist. Only the open tab's grid is read. */
 export async function getProfilePage(
-  { userId, viewerId, tab }: { userId: string; viewerId: string; tab: ProfileTab },
+  { userId, viewerId, tab, without = [] }: { userId: string; viewerId: string; tab: ProfileTab; without?: readonly string[] },
   database: DB = db,
 ): Promise<ProfilePage | undefined> {
   const profile = await getUserProfile(userId, database);
@@ -62,7 +64,7 @@ export async function getProfilePage(
     viewerFollows,
     tab,
     posts: tab === "recipes" ? await listUserPosts(userId, database) : [],
-    saved: tab === "saved" ? await listProfileSaved(userId, database) : [],
+    saved: tab === "saved" ? await listProfileSaved(userId, without, database) : [],
   };
 }
 

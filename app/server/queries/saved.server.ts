@@ -1,5 +1,6 @@
 import { db, type DB } from "../db/connection.server";
 import { nowIso, nextSeq } from "./seq.server";
+import { shownPerson } from "./visibility.server";
 
 export interface SavedRecipeCard {
   recipe_id: string;
@@ -10,14 +11,15 @@ export interface SavedRecipeCard {
   total_time: string;
 }
 
-/** A user's saved recipes, most recently saved first, with the post each links to (if any). */
-export async function listSavedRecipes(userId: string, database: DB = db): Promise<SavedRecipeCard[]> {
+/** A user's saved recipes, most recently saved first, with the post each links to (if any); none by the people in `without`. */
+export async function listSavedRecipes(userId: string, { without = [] }: { without?: readonly string[] } = {}, database: DB = db): Promise<SavedRecipeCard[]> {
   return database
     .selectFrom("saved_recipes as s")
     .innerJoin("recipes as r", "r.id", "s.recipe_id")
     .leftJoin("posts as p", "p.recipe_id", "r.id")
     .select(["r.id as recipe_id", "p.id as post_id", "r.name", "r.description", "r.photo", "r.total_time"])
     .where("s.user_id", "=", userId)
+    .where(shownPerson("r.user_created", without))
     .orderBy("s.seq", "desc")
     .execute();
 }

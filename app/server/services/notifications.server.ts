@@ -217,8 +217,9 @@ export async function readNotifications({ actor, ids }: { actor: Actor; ids: unk
     if (!parsed.success) return refusal(400, NOTIFICATION_MESSAGES.badIds, { errors: { ids: NOTIFICATION_MESSAGES.badIds } });
     chosen = parsed.data;
   }
-  const marked = await markRead(actor.id, chosen);
-  return done({ marked, unread: await countUnread(actor.id, { without: (await readLens(actor.id)).quiet }) });
+  const { quiet: without } = await readLens(actor.id);
+  const marked = await markRead(actor.id, chosen, { without });
+  return done({ marked, unread: await countUnread(actor.id, { without }) });
 }
 
 export { countUnread };

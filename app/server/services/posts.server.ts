@@ -7,7 +7,8 @@ import { deleteImageIfUnreferenced } from "../media/uploads.server";
 import { createPostForRecipe, getPostOwnership, updatePostContent } from "../queries/posts.server";
 import { readUsersWithLists } from "../queries/users.server";
 import { INTERACTION_MESSAGES, storeCommentRemoved, storeLike } from "./interactions.server";
-import { done, refusal, type Actor, type Outcome } from "./outcome.server";
+import { done, refusal, refusing, type Actor, type Outcome } from "./outcome.server";
+import { refuseIfBlocked } from "./people.server";
 
 // A post changed as a whole (the API's PUT of a whole post object): its own title, caption and
 // photo (the author or an ADMIN), likes (one's own, or anyone's for an ADMIN) and comments an ADMIN
@@ -49,21 +50,26 @@ export async function changePost({ actor, postId, changes }: { actor: Actor; pos
   const applied = await applyPicture(photo, post.photo);
   if (!applied.ok) return refusal(applied.status, applied.message, { errors: { photo: applied.message } });
   const { url, uploaded } = applied;
-  try {
-    await changing([CacheScope.recipe(post.recipe_id)], async (trx) => {
-      if (changes.content || url !== post.photo) {
-        const content = changes.content ?? current;
-        await updatePostContent({ postId, title: content.title, caption: content.caption, photo: url }, trx);
-      }
-      for (const op of likes) await storeLike(trx, { postId, userId: op.userId, liked: op.liked });
-      for (const commentId of removeComments) await storeCommentRemoved(trx, { postId, commentId });
-    });
-  } catch (error) {
-    if (uploaded) await deleteImageIfUnreferenced(url);
-    throw error;
-  }
-  if (url !== post.photo) await deleteImageIfUnreferenced(post.photo);
-  return done();
+  return refusing(async () => {
+    try {
+      await changing([CacheScope.recipe(post.recipe_id)], async (trx) => {
+        if (changes.content || url !== post.photo) {
+          const content = changes.content ?? current;
+          await updatePostContent({ postId, title: content.title, caption: content.caption, photo: url }, trx);
+        }
+        for (const op of likes) {
+          if (op.liked) await refuseIfBlocked(trx, op.userId, post.created_by);
+          await storeLike(trx, { postId, userId: op.userId, liked: op.liked });
+        }
+        for (const commentId of removeComments) await storeCommentRemoved(trx, { postId, commentId });
+      });
+    } catch (error) {
+      if (uploaded) await deleteImageIfUnreferenced(url);
+      throw error;
+    }
+    if (url !== post.photo) await deleteImageIfUnreferenced(post.photo);
+    return done();
+  });
 }
 
 /**
