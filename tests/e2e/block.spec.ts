@@ -56,7 +56,7 @@ test("mute, block and unblock someone: after a block neither sees the other", as
     await openPage(page, `/ReciPals/Search?q=${encodeURIComponent(dish)}`);
     await expect(page.getByRole("link", { name: dish })).toHaveCount(0);
     await openPage(page, `/ReciPals/Search?q=${encodeURIComponent(them.username)}`);
-    await expect(page.getByText(them.username)).toHaveCount(0);
+    await expect(page.locator(`a[href$="/Account/Profile/${them.id}"]`)).toHaveCount(0);
 
     // The other side: my profile is not available to them, with no Unblock.
     await openPage(otherPage, `/ReciPals/Account/Profile/${me.id}`);
@@ -66,7 +66,7 @@ test("mute, block and unblock someone: after a block neither sees the other", as
     // Unblock from the profile editor's list; their profile is back.
     await openPage(page, `/ReciPals/Account/Profile/${me.id}/Edit`);
     const list = page.getByRole("region", { name: "Blocked accounts" });
-    await expect(list.getByText(them.username)).toBeVisible();
+    await expect(list.getByText(them.username, { exact: true })).toBeVisible();
     await list.getByRole("button", { name: `Unblock ${them.username}` }).click();
     await expect(list.getByText("You have not blocked anyone.")).toBeVisible();
     await openPage(page, `/ReciPals/Account/Profile/${them.id}`);
