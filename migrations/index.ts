@@ -12,6 +12,7 @@ import * as shoppingScale from "./20261127T0000-shopping-scale";
 import * as sessionKeys from "./20261127T0100-session-keys";
 import * as pendingUploads from "./20261127T0200-pending-uploads";
 import * as blocksMutes from "./20261128T0000-blocks-mutes";
+import * as reports from "./20261128T0100-reports";
 
 // Static imports, not FileMigrationProvider: Node 20 cannot load .ts migrations at run
 // time, while this module is compiled into the server build, the seed and the tests alike.
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   "20261127T0100-session-keys": sessionKeys,
   "20261127T0200-pending-uploads": pendingUploads,
   "20261128T0000-blocks-mutes": blocksMutes,
+  "20261128T0100-reports": reports,
 };
 
 export const migrationProvider: MigrationProvider = {

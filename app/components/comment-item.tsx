@@ -1,3 +1,5 @@
+import type { ReactNode } from "react";
+
 import { paths } from "~/lib/paths";
 import type { CommentView } from "~/server/queries/comments.server";
 
@@ -8,9 +10,10 @@ export const DELETE_COMMENT_MESSAGE = "Delete this comment? This cannot be undon
 
 /**
  * One comment as the recipe page and the post viewer list it: picture, author, date, text, and
- * "Delete comment" when `deleteReturnTo` is given (the loader decided the viewer may delete it).
+ * "Delete comment" when `deleteReturnTo` is given (the loader decided the viewer may delete it),
+ * then `children` (the post viewer's "Report").
  */
-export function CommentItem({ comment, deleteReturnTo }: { comment: CommentView; deleteReturnTo?: string }) {
+export function CommentItem({ comment, deleteReturnTo, children }: { comment: CommentView; deleteReturnTo?: string; children?: ReactNode }) {
   return (
     <li id={`comment-${comment.comment_id}`} className="comment">
       <Avatar src={comment.author?.profile} size={32} />
@@ -39,6 +42,7 @@ export function CommentItem({ comment, deleteReturnTo }: { comment: CommentView;
             </button>
           </form>
         ) : null}
+        {children}
       </div>
     </li>
   );

@@ -1,4 +1,5 @@
-import { paths } from "~/lib/paths";
+import { reportPath } from "~/lib/reports";
+import { personPath } from "~/lib/blocking";
 
 import { Avatar } from "./avatar";
 import { ConfirmButton } from "./confirm";
@@ -16,20 +17,23 @@ export function blockQuestion(username: string): string {
 export function PersonActions({ userId, username, muted, returnTo }: { userId: string; username: string; muted: boolean; returnTo: string }) {
   return (
     <div className="person-actions">
-      <form method="post" action={paths.person(userId)} className="inline-form">
+      <form method="post" action={personPath(userId)} className="inline-form">
         <input type="hidden" name="returnTo" value={returnTo} />
         <button type="submit" name="intent" value={muted ? "unmute" : "mute"} className="button button--ghost">
           {muted ? "Unmute" : "Mute"}
         </button>
       </form>
       <ConfirmButton
-        action={paths.person(userId)}
+        action={personPath(userId)}
         intent="block"
         message={blockQuestion(username)}
         label="Block"
         fields={{ returnTo }}
         className="button button--ghost button--danger"
       />
+      <a href={reportPath("user", userId)} className="button button--ghost">
+        Report
+      </a>
     </div>
   );
 }
@@ -37,7 +41,7 @@ export function PersonActions({ userId, username, muted, returnTo }: { userId: s
 /** Unblock, where a blocked person is shown (their profile, the blocked accounts list). */
 export function UnblockButton({ userId, returnTo, label = "Unblock" }: { userId: string; returnTo: string; label?: string }) {
   return (
-    <form method="post" action={paths.person(userId)} className="inline-form">
+    <form method="post" action={personPath(userId)} className="inline-form">
       <input type="hidden" name="returnTo" value={returnTo} />
       <button type="submit" name="intent" value="unblock" className="button button--ghost">
         {label}
@@ -68,7 +72,7 @@ function PeopleList({ title, people, empty, intent, label, returnTo }: { title: 
               <span className="people-list__name">
                 <strong>{person.username}</strong> <span className="people-list__muted">{person.name}</span>
               </span>
-              <form method="post" action={paths.person(person.id)} className="inline-form">
+              <form method="post" action={personPath(person.id)} className="inline-form">
                 <input type="hidden" name="returnTo" value={returnTo} />
                 <button type="submit" name="intent" value={intent} className="button button--ghost" aria-label={`${label} ${person.username}`}>
                   {label}

@@ -25,8 +25,6 @@ export const paths = {
   post: (uid: string, pid: string) =>
     `${BASE}/Account/Profile/${encodeURIComponent(uid)}/Posts/${encodeURIComponent(pid)}`,
   follow: (uid: string) => `${BASE}/Account/Follow/${encodeURIComponent(uid)}`,
-  /** Block, unblock, mute and unmute someone (docs/rules.md#blocking-and-muting). */
-  person: (uid: string) => `${BASE}/Account/People/${encodeURIComponent(uid)}`,
   profileFollowers: (uid: string) => `${BASE}/Account/Profile/${encodeURIComponent(uid)}/Followers`,
   profileFollowing: (uid: string) => `${BASE}/Account/Profile/${encodeURIComponent(uid)}/Following`,
   postLikes: (uid: string, pid: string) =>

@@ -10,6 +10,8 @@ import { paths } from "~/lib/paths";
 import { readForm } from "~/server/http/body.server";
 import { invariantResponse, readIntent } from "~/server/http/responses.server";
 import { changeRole, deleteUser } from "~/server/services/users.server";
+import { suspend, unsuspend } from "~/server/services/moderation.server";
+import { isSuspended } from "~/server/queries/reports.server";
 import { listUserPosts } from "~/server/queries/posts.server";
 import { getUserProfile } from "~/server/queries/users.server";
 import { requireAdmin } from "~/server/auth/session.server";
@@ -22,7 +24,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await getUserProfile(params.uid ?? "");
   invariantResponse(user, "User not found.", 404);
   const posts = await listUserPosts(user.id);
-  return { user, postIds: posts.map((p) => p.post_id) };
+  return { user, postIds: posts.map((p) => p.post_id), suspended: await isSuspended(user.id) };
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -43,11 +45,19 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (!outcome.ok) return data({ error: outcome.message }, { status: outcome.status });
     return redirect(paths.adminUsers());
   }
+  if (intent === "suspend" || intent === "unsuspend") {
+    // docs/rules.md#suspension: every session ends and what they made is hidden from all but admins, or shown again.
+    const why = formData.get("why");
+    const args = { actor: admin, userId, why: typeof why === "string" ? why.slice(0, 500) : "" };
+    const outcome = intent === "suspend" ? await suspend(args) : await unsuspend(args);
+    if (!outcome.ok) return data({ error: outcome.message }, { status: outcome.status });
+    return redirect(paths.adminUser(userId));
+  }
   return data({ error: "Unknown action." }, { status: 400 });
 }
 
 export default function AdminUserDetail() {
-  const { user, postIds } = useLoaderData<typeof loader>();
+  const { user, postIds, suspended } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
     <aside className="admin-detail" aria-label={`User ${user.username}`}>
@@ -58,6 +68,11 @@ export default function AdminUserDetail() {
           <p className="muted">@{user.username}</p>
         </div>
       </header>
+      {suspended ? (
+        <p className="notice" role="status">
+          Suspended: they cannot sign in, and what they made is hidden from everyone but admins.
+        </p>
+      ) : null}
       {user.bio ? <p>{user.bio}</p> : null}
       {user.tags.length > 0 ? (
         <ul className="chips" aria-label="Tags">
@@ -97,6 +112,11 @@ export default function AdminUserDetail() {
             <option value="ADMIN">Admin</option>
           </select>
         </div>
+      </Form>
+      <Form method="post" className="inline-form">
+        <button type="submit" name="intent" value={suspended ? "unsuspend" : "suspend"} className="button button--ghost">
+          {suspended ? "Unsuspend" : "Suspend"}
+        </button>
       </Form>
       <div className="actions">
         <ConfirmButton intent="delete" message={DELETE_USER_MESSAGE} label="Delete" />

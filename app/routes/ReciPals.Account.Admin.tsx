@@ -1,6 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Outlet, useLocation } from "@remix-run/react";
 
+import { ADMIN_REPORTS_PATH } from "~/lib/reports";
 import { paths } from "~/lib/paths";
 import { requireAdmin } from "~/server/auth/session.server";
 import adminStyles from "~/styles/admin.css";
@@ -17,6 +18,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 const TABS = [
   { label: "Users", to: paths.adminUsers() },
   { label: "Recipes", to: paths.adminRecipes() },
+  { label: "Reports", to: ADMIN_REPORTS_PATH },
 ] as const;
 
 export default function AdminLayout() {

@@ -4,6 +4,7 @@ import { useLoaderData } from "@remix-run/react";
 import { ConfirmStep } from "~/components/confirm";
 import { Link } from "~/components/link";
 import { blockQuestion } from "~/components/person-actions";
+import { personPath } from "~/lib/blocking";
 import { paths, safeRedirect } from "~/lib/paths";
 import { getLens, requireUser } from "~/server/auth/session.server";
 import { isHidden } from "~/server/queries/visibility.server";
@@ -45,7 +46,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const intent = readIntent(formData);
   const returnTo = backTo(formData.get("returnTo"), userId);
   if (intent === "block" && formData.get("confirm") !== "yes") {
-    return redirect(`${paths.person(userId)}?${new URLSearchParams({ intent, returnTo })}`);
+    return redirect(`${personPath(userId)}?${new URLSearchParams({ intent, returnTo })}`);
   }
   const outcome =
     intent === "block" || intent === "unblock"
@@ -64,7 +65,7 @@ export default function BlockQuestionPage() {
     <section className="auth-card" aria-labelledby="block-heading">
       <h1 id="block-heading">Block {username}</h1>
       <ConfirmStep
-        action={paths.person(userId)}
+        action={personPath(userId)}
         intent="block"
         message={blockQuestion(username)}
         label="Block"

@@ -7,6 +7,7 @@ import { Icon } from "~/components/icons";
 import { LikeControls } from "~/components/like-button";
 import { RouteDialog } from "~/components/route-dialog";
 import { recipesFeedLink, recipesFeedPath } from "~/lib/feeds";
+import { reportPath } from "~/lib/reports";
 import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { absoluteUrl, shareMeta } from "~/lib/structured-data";
 import { listComments } from "~/server/queries/comments.server";
@@ -63,6 +64,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     previous: posts[index - 1]?.post_id ?? null,
     next: posts[index + 1]?.post_id ?? null,
     isAuthor: post.author?.id === viewer.id,
+    viewerId: viewer.id,
     // The comments the viewer may delete (docs/rules.md#deleting-a-comment); a post's author is its recipe's creator.
     deletable: deletableComments(viewer, comments, post.author?.id ?? null),
   };
@@ -97,7 +99,7 @@ export default function PostViewerRoute() {
       </RouteDialog>
     );
   }
-  const { post, comments, previous, next, isAuthor, uid, deletable } = loaded;
+  const { post, comments, previous, next, isAuthor, uid, deletable, viewerId } = loaded;
   const viewerHref = paths.post(uid, post.post_id);
   return (
     <RouteDialog title={post.title} closeTo={profileHref} wide>
@@ -112,7 +114,11 @@ export default function PostViewerRoute() {
             <Link to={paths.editor(post.recipe_id)} className="button button--ghost">
               Edit Recipe
             </Link>
-          ) : null}
+          ) : (
+            <Link to={reportPath("post", post.post_id)} className="button button--ghost">
+              Report
+            </Link>
+          )}
         </header>
         <Link to={paths.recipe(post.recipe_id)} className="post-viewer__photo">
           <img src={post.photo || RECIPE_PLACEHOLDER_IMAGE} alt={post.title} width={600} height={450} decoding="async" />
@@ -163,7 +169,13 @@ export default function PostViewerRoute() {
                   key={comment.comment_id}
                   comment={comment}
                   deleteReturnTo={deletable.includes(comment.comment_id) ? paths.post(uid, post.post_id) : undefined}
-                />
+                >
+                  {comment.author && comment.author.id !== viewerId ? (
+                    <Link to={reportPath("comment", comment.comment_id)} className="comment__report">
+                      Report
+                    </Link>
+                  ) : null}
+                </CommentItem>
               ))}
             </ol>
           )}

@@ -55,12 +55,12 @@ export async function signIn({ request, context }: ApiArgs): Promise<Response> {
     }
     throw error;
   }
-  return json(await ownApiUser(user.id), { headers: { "Set-Cookie": await startSession(request, user.id) } });
+  return json(await ownApiUser(user), { headers: { "Set-Cookie": await startSession(request, user.id) } });
 }
 
 /** The caller's own user as they see it: their lists without the people hidden from them. */
-async function ownApiUser(userId: string): Promise<ApiUser> {
-  return apiUser(userId, await readLens(userId));
+async function ownApiUser(user: SessionUser): Promise<ApiUser> {
+  return apiUser(user.id, await readLens(user.id, { admin: user.role === "ADMIN" }));
 }
 
 /** POST /api/users/signout: ends the session (if any). */
@@ -71,7 +71,7 @@ export async function signOut({ request }: ApiArgs): Promise<Response> {
 /** GET or POST /api/users/profile: the session user, or 401 (never `{}`). */
 export async function profile({ request }: ApiArgs): Promise<Response> {
   const user = await requireApiUser(request);
-  return json(await ownApiUser(user.id));
+  return json(await ownApiUser(user));
 }
 
 /** POST /api/users/signup: creates a USER and signs them in (201). */
@@ -335,12 +335,12 @@ export async function setSaved(args: ApiArgs, saved: boolean): Promise<Response>
   const parsed = SaveSchema.safeParse(await readJsonObject(args.request));
   if (!parsed.success) throw invalid(issuesToErrors(parsed.error));
   unwrap(await setSavedService({ actor, userId, recipeId: parsed.data.recipeId, saved }));
-  return json(await ownApiUser(actor.id));
+  return json(await ownApiUser(actor));
 }
 
 /** POST /api/users/follow/{id} and /unfollow/{id}: answers the caller's updated user. */
 export async function setFollowing(args: ApiArgs, following: boolean): Promise<Response> {
   const actor = await requireApiUser(args.request);
   unwrap(await setFollowingService({ actor, targetId: param(args, "id"), following }));
-  return json(await ownApiUser(actor.id));
+  return json(await ownApiUser(actor));
 }

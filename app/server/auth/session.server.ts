@@ -65,6 +65,7 @@ async function readUser(request: Request): Promise<SessionUser | null> {
     .select(sessionUserColumns.map((column) => `users.${column}` as const))
     .where("sessions.id", "=", sessionKey(sessionId))
     .where("sessions.expires_at", ">", Date.now())
+    .where("users.suspended_at", "is", null)
     .executeTakeFirst();
   return user ?? null;
 }
@@ -87,11 +88,14 @@ export function getUser(request: Request): Promise<SessionUser | null> {
 const lensesOfReads = new WeakMap<Request, Promise<Lens>>();
 
 /**
- * Whom the signed-in viewer does not see (docs/rules.md#blocking-and-muting); empty for visitors.
+ * Whom the viewer does not see (docs/rules.md#blocking-and-muting): for visitors only the suspended accounts.
  * Read once per page like the user; read afresh for a write.
  */
 export function getLens(request: Request): Promise<Lens> {
-  const read = async () => readLens((await getUser(request))?.id ?? null);
+  const read = async () => {
+    const user = await getUser(request);
+    return readLens(user?.id ?? null, { admin: user?.role === "ADMIN" });
+  };
   if (request.method !== "GET" && request.method !== "HEAD") return read();
   let lens = lensesOfReads.get(request);
   if (!lens) {

@@ -1,6 +1,8 @@
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 
+import { SUSPENDED_MESSAGE } from "~/lib/reports";
+
 import { verifyLogin, type SessionUser } from "../queries/users.server";
 import { beginSignInAttempt, clearSignInFailures, forgetSignInAttempt, type SignInSubject } from "./limits.server";
 import { FILL_ALL_FIELDS, LoginSchema } from "../validation/auth.server";
@@ -15,7 +17,7 @@ export const LOGIN_MESSAGES = {
 export class LoginError extends Error {
   constructor(
     message: string,
-    readonly status: 400 | 401 | 404 | 500,
+    readonly status: 400 | 401 | 403 | 404 | 500,
     readonly field?: "username" | "password",
   ) {
     super(message);
@@ -37,6 +39,7 @@ export async function checkCredentials(input: { username: unknown; password: unk
   const result = await verifyLogin(parsed.data);
   if (result.ok) return result.user;
   if (result.reason === "unknown-user") throw new LoginError(LOGIN_MESSAGES.unknownUser, 404, "username");
+  if (result.reason === "suspended") throw new LoginError(SUSPENDED_MESSAGE, 403);
   throw new LoginError(LOGIN_MESSAGES.invalid, 401, "password");
 }
 

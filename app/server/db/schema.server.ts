@@ -11,6 +11,8 @@ export interface UsersTable {
   profile: Generated<string>;
   created_at: string;
   seq: number;
+  /** When an admin suspended the account (docs/rules.md#suspension); null otherwise. */
+  suspended_at: Generated<string | null>;
 }
 
 export interface UserTagsTable {
@@ -109,6 +111,33 @@ export interface MutesTable {
   created_at: string;
 }
 
+export interface ReportsTable {
+  id: string;
+  reporter_id: string;
+  target_kind: "post" | "comment" | "user";
+  target_id: string;
+  target_user_id: string | null;
+  reason: "spam" | "harassment" | "inappropriate" | "other";
+  text: Generated<string>;
+  created_at: string;
+  resolved_at: string | null;
+  resolution: string | null;
+  seq: number;
+}
+
+export interface ModerationLogTable {
+  id: string;
+  moderator_id: string | null;
+  action: "dismiss" | "remove" | "suspend" | "unsuspend";
+  target_kind: "post" | "comment" | "user";
+  target_id: string;
+  target_user_id: string | null;
+  summary: Generated<string>;
+  why: Generated<string>;
+  created_at: string;
+  seq: number;
+}
+
 export interface SessionsTable {
   id: string;
   user_id: string;
@@ -147,7 +176,8 @@ export interface CacheScopingTable {
   id: number;
 }
 
-export type NotificationKind = "like" | "comment" | "follow" | "save";
+/** `report`: one of the person's reports was handled (no details, no actor). */
+export type NotificationKind = "like" | "comment" | "follow" | "save" | "report";
 
 /** Something that happened to `user_id` (migrations/20261126T0000-notifications-shopping.ts). */
 export interface NotificationsTable {
@@ -206,6 +236,8 @@ export interface Database {
   pending_uploads: PendingUploadsTable;
   shopping_items: ShoppingItemsTable;
   blocks: BlocksTable;
+  reports: ReportsTable;
+  moderation_log: ModerationLogTable;
   mutes: MutesTable;
   sessions: SessionsTable;
   seed_runs: SeedRunsTable;

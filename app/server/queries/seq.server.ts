@@ -14,6 +14,11 @@ export function nextSeq(table: string, userId?: string) {
   return sql<number>`(select coalesce(max(seq), 0) + 1 from ${sql.table(table)} where user_id = ${userId})`;
 }
 
+/** Next insertion-order number of a table only ever read in that order (reports, the moderation log). */
+export function nextSeqOf(table: "reports" | "moderation_log"): ReturnType<typeof sql<number>> {
+  return sql<number>`(select coalesce(max(seq), 0) + 1 from ${sql.table(table)})`;
+}
+
 export function nowIso(): string {
   return new Date().toISOString();
 }

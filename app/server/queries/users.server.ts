@@ -60,7 +60,7 @@ export async function isUsernameTaken(username: string, database: DB = db): Prom
 
 export type LoginResult =
   | { ok: true; user: SessionUser }
-  | { ok: false; reason: "unknown-user" | "wrong-password" };
+  | { ok: false; reason: "unknown-user" | "wrong-password" | "suspended" };
 
 /** The only place the password hash is read. It never leaves this function. */
 export async function verifyLogin(
@@ -69,12 +69,14 @@ export async function verifyLogin(
 ): Promise<LoginResult> {
   const row = await database
     .selectFrom("users")
-    .select([...sessionUserColumns, "password_hash"])
+    .select([...sessionUserColumns, "password_hash", "suspended_at"])
     .where(engineOf(database).equalsIgnoringCase("username", username))
     .executeTakeFirst();
   if (!row) return { ok: false, reason: "unknown-user" };
-  const { password_hash: hash, ...user } = row;
+  const { password_hash: hash, suspended_at: suspendedAt, ...user } = row;
   if (!(await verifyPassword(password, hash))) return { ok: false, reason: "wrong-password" };
+  // Said only to whoever knows the password (docs/rules.md#suspension).
+  if (suspendedAt) return { ok: false, reason: "suspended" };
   // A hash made at an older, lower cost is replaced now that the password is at hand. Only if it
   // is still the same hash: a password changed meanwhile is left alone.
   if (needsRehash(hash)) {

@@ -13,7 +13,7 @@ export { UNAVAILABLE_ACCOUNT, UNAVAILABLE_RECIPE };
 
 export interface Lens {
   viewerId: string | null;
-  /** Blocked by the viewer or blocking them: neither sees the other anywhere. */
+  /** Blocked by the viewer or blocking them (neither sees the other anywhere), and suspended accounts for all but admins. */
   hidden: readonly string[];
   /** `hidden` and the people the viewer muted: left out of the feed, comments and notifications. */
   quiet: readonly string[];
@@ -30,19 +30,36 @@ export function isHidden(lens: Lens, userId: string | null | undefined): boolean
 
 export const OPEN_LENS: Lens = { viewerId: null, hidden: [], quiet: [], blocking: [], muting: [] };
 
-/** The viewer's lens: one query over both ends of their blocks and their mutes. */
-export async function readLens(viewerId: string | null, database: DB = db): Promise<Lens> {
-  if (!viewerId) return OPEN_LENS;
-  const rows = await database
+/**
+ * The viewer's lens: one query over both ends of their blocks, their mutes and, unless they are an
+ * ADMIN, the suspended accounts (docs/rules.md#suspension), which everyone else sees as blocked.
+ * A visitor's lens holds the suspended accounts only.
+ */
+export async function readLens(viewerId: string | null, { admin = false }: { admin?: boolean } = {}, database: DB = db): Promise<Lens> {
+  const suspended = database.selectFrom("users").select(["id", sql<string>`'suspended'`.as("kind")]).where("suspended_at", "is not", null);
+  if (!viewerId) {
+    const rows = admin ? [] : await suspended.execute();
+    if (rows.length === 0) return OPEN_LENS;
+    const ids = rows.map((row) => row.id);
+    return { ...OPEN_LENS, hidden: ids, quiet: ids };
+  }
+  let query = database
     .selectFrom("blocks")
     .select(["blocked_id as id", sql<string>`'blocking'`.as("kind")])
     .where("blocker_id", "=", viewerId)
     .unionAll((eb) => eb.selectFrom("blocks").select(["blocker_id as id", sql<string>`'blocked'`.as("kind")]).where("blocked_id", "=", viewerId))
-    .unionAll((eb) => eb.selectFrom("mutes").select(["muted_id as id", sql<string>`'muting'`.as("kind")]).where("muter_id", "=", viewerId))
-    .execute();
+    .unionAll((eb) => eb.selectFrom("mutes").select(["muted_id as id", sql<string>`'muting'`.as("kind")]).where("muter_id", "=", viewerId));
+  if (!admin) query = query.unionAll(suspended);
+  const rows = await query.execute();
   if (rows.length === 0) return { ...OPEN_LENS, viewerId };
   const of = (...kinds: string[]) => [...new Set(rows.filter((row) => kinds.includes(row.kind)).map((row) => row.id))];
-  return { viewerId, hidden: of("blocking", "blocked"), quiet: of("blocking", "blocked", "muting"), blocking: of("blocking"), muting: of("muting") };
+  return {
+    viewerId,
+    hidden: of("blocking", "blocked", "suspended"),
+    quiet: of("blocking", "blocked", "suspended", "muting"),
+    blocking: of("blocking"),
+    muting: of("muting"),
+  };
 }
 
 /**

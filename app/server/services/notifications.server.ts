@@ -4,6 +4,8 @@ import { sql } from "kysely";
 import { z } from "zod";
 
 import { paths } from "~/lib/paths";
+import { isAdmin } from "~/lib/permissions";
+import { REPORT_MESSAGES } from "~/lib/reports";
 
 import type { DB } from "../db/connection.server";
 import type { NotificationKind } from "../db/schema.server";
@@ -116,6 +118,7 @@ const VERBS: Record<NotificationKind, string> = {
   comment: "commented on",
   follow: "started following you",
   save: "saved",
+  report: "",
 };
 
 function actorName(actor: NotificationGroup["actors"][number]): string {
@@ -139,6 +142,7 @@ export function whoDidIt(actors: NotificationGroup["actors"]): string {
 
 function groupKey(row: NotificationRow): string {
   if (row.kind === "follow") return "follow";
+  if (row.kind === "report") return `report:${row.id}`;
   return `${row.kind}:${row.post?.id ?? row.recipe?.id ?? row.id}`;
 }
 
@@ -171,14 +175,15 @@ export function groupNotifications(rows: readonly NotificationRow[], viewerId: s
       ids: [row.id],
       unread: !row.read,
       created_at: row.created_at,
-      subject: row.kind === "follow" ? null : (row.recipe?.name ?? row.post?.title ?? null),
+      subject: row.kind === "follow" || row.kind === "report" ? null : (row.recipe?.name ?? row.post?.title ?? null),
       href: hrefOf(row, viewerId),
       text: "",
     });
   }
   for (const group of groups.values()) {
     const who = whoDidIt(group.actors);
-    group.text = group.kind === "follow" ? `${who} ${VERBS.follow}` : `${who} ${VERBS[group.kind]} ${group.subject ?? "your recipe"}`;
+    if (group.kind === "report") group.text = REPORT_MESSAGES.resolved;
+    else group.text = group.kind === "follow" ? `${who} ${VERBS.follow}` : `${who} ${VERBS[group.kind]} ${group.subject ?? "your recipe"}`;
   }
   return [...groups.values()];
 }
@@ -195,7 +200,7 @@ export interface NotificationsPage {
 /** One page of the actor's notifications, grouped. */
 export async function getNotificationsPage({ actor, page }: { actor: Actor; page: number }): Promise<NotificationsPage> {
   // Blocked and muted people's notifications stay stored (an unblock or unmute brings them back) but are not shown.
-  const { quiet: without } = await readLens(actor.id);
+  const { quiet: without } = await readLens(actor.id, { admin: isAdmin(actor) });
   const rows = await listNotifications(actor.id, { offset: (page - 1) * NOTIFICATIONS_PAGE_SIZE, limit: NOTIFICATIONS_PAGE_SIZE + 1, without });
   const shown = rows.slice(0, NOTIFICATIONS_PAGE_SIZE);
   return {
@@ -217,7 +222,7 @@ export async function readNotifications({ actor, ids }: { actor: Actor; ids: unk
     if (!parsed.success) return refusal(400, NOTIFICATION_MESSAGES.badIds, { errors: { ids: NOTIFICATION_MESSAGES.badIds } });
     chosen = parsed.data;
   }
-  const { quiet: without } = await readLens(actor.id);
+  const { quiet: without } = await readLens(actor.id, { admin: isAdmin(actor) });
   const marked = await markRead(actor.id, chosen, { without });
   return done({ marked, unread: await countUnread(actor.id, { without }) });
 }

@@ -1,0 +1,127 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+
+import { Link } from "~/components/link";
+import { ADMIN_REPORTS_PATH } from "~/lib/reports";
+import { paths } from "~/lib/paths";
+import { REPORT_REASONS, REPORT_TEXT_MAX, type ReportReason } from "~/lib/reports";
+import { requireAdmin } from "~/server/auth/session.server";
+import { readForm } from "~/server/http/body.server";
+import { invariantResponse, readIntent } from "~/server/http/responses.server";
+import { getModerationQueue, moderate, type ReportGroup } from "~/server/services/moderation.server";
+
+// The moderation queue (docs/rules.md#reports-and-moderation): open reports grouped by what they
+// are about, the most recently reported first; per group Dismiss, Remove content, Suspend user,
+// each with an optional reason for the log, which is listed at the foot.
+
+export const meta: MetaFunction = () => [{ title: "Reports · Admin · ReciPals" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const actor = await requireAdmin({ request, context });
+  const queue = await getModerationQueue({ actor });
+  invariantResponse(queue.ok, queue.ok ? "" : queue.message, queue.ok ? 200 : queue.status);
+  return queue.value;
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const actor = await requireAdmin({ request, context });
+  const form = await readForm(request);
+  const outcome = await moderate({ actor, kind: form.get("kind"), targetId: form.get("targetId"), action: readIntent(form), why: form.get("why") ?? "" });
+  if (!outcome.ok) return data({ error: outcome.message, key: `${form.get("kind")}:${form.get("targetId")}` }, { status: outcome.status });
+  return redirect(ADMIN_REPORTS_PATH);
+}
+
+const ACTION_WORDS = { dismiss: "dismissed the reports of", remove: "removed", suspend: "suspended", unsuspend: "lifted the suspension of" } as const;
+
+function targetHref(group: ReportGroup): string | null {
+  const target = group.target;
+  if (!target) return null;
+  if (target.kind === "user") return paths.profile(target.id);
+  if (!target.recipeId) return null;
+  return target.kind === "comment" ? `${paths.recipe(target.recipeId)}#comment-${target.id}` : paths.recipe(target.recipeId);
+}
+
+function reasonsText(reasons: ReportGroup["reasons"]): string {
+  return (Object.entries(reasons) as [ReportReason, number][]).map(([reason, n]) => `${REPORT_REASONS[reason]} ×${n}`).join(", ");
+}
+
+export default function AdminReports() {
+  const { groups, log } = useLoaderData<typeof loader>();
+  const failed = useActionData<typeof action>();
+  return (
+    <section className="admin-reports" aria-labelledby="reports-heading">
+      <h2 id="reports-heading">Open reports</h2>
+      {groups.length === 0 ? <p className="muted">No open reports.</p> : null}
+      <ul className="report-groups">
+        {groups.map((group) => {
+          const key = `${group.kind}:${group.targetId}`;
+          const href = targetHref(group);
+          const title = group.target ? (group.kind === "user" ? `@${group.target.label}` : group.target.label) : "(already gone)";
+          return (
+            <li key={key} className="report-group">
+              <p className="report-group__what">
+                <strong>{group.kind === "post" ? "Recipe" : group.kind === "comment" ? "Comment" : "Person"}</strong>{" "}
+                {href ? <Link to={href}>{title}</Link> : title}
+                {group.target?.ownerName && group.kind !== "user" ? <span className="muted"> by {group.target.ownerName}</span> : null}
+                {group.ownerSuspended ? <span className="muted"> (owner suspended)</span> : null}
+              </p>
+              <p className="report-group__count">
+                {group.count === 1 ? "1 report" : `${group.count} reports`}: {reasonsText(group.reasons)}
+              </p>
+              <ul className="report-group__reports">
+                {group.reports.map((report) => (
+                  <li key={report.id}>
+                    <span className="muted">
+                      {report.reporter ?? "Unknown User"}, {report.created_at.slice(0, 10)}, {REPORT_REASONS[report.reason]}
+                    </span>
+                    {report.text ? <q>{report.text}</q> : null}
+                  </li>
+                ))}
+              </ul>
+              {failed && failed.key === key ? (
+                <p className="form-alert" role="alert">
+                  {failed.error}
+                </p>
+              ) : null}
+              <Form method="post" className="report-group__actions">
+                <input type="hidden" name="kind" value={group.kind} />
+                <input type="hidden" name="targetId" value={group.targetId} />
+                <label className="field">
+                  <span>Why (for the log, optional)</span>
+                  <input type="text" name="why" maxLength={REPORT_TEXT_MAX} />
+                </label>
+                <div className="actions">
+                  <button type="submit" name="intent" value="dismiss" className="button button--ghost">
+                    Dismiss
+                  </button>
+                  {group.kind !== "user" && group.target ? (
+                    <button type="submit" name="intent" value="remove" className="button button--ghost button--danger">
+                      Remove content
+                    </button>
+                  ) : null}
+                  {group.target?.ownerId && !group.ownerSuspended ? (
+                    <button type="submit" name="intent" value="suspend" className="button button--danger">
+                      Suspend user
+                    </button>
+                  ) : null}
+                </div>
+              </Form>
+            </li>
+          );
+        })}
+      </ul>
+      <h2>Moderation log</h2>
+      {log.length === 0 ? <p className="muted">Nothing yet.</p> : null}
+      <ol className="moderation-log">
+        {log.map((entry) => (
+          <li key={entry.id}>
+            <time dateTime={entry.created_at}>{entry.created_at.slice(0, 16).replace("T", " ")}</time> {entry.moderator ?? "Unknown User"}{" "}
+            {ACTION_WORDS[entry.action]} {entry.target_kind === "user" ? "@" : `a ${entry.target_kind === "post" ? "recipe" : "comment"}: `}
+            {entry.summary}
+            {entry.why ? <span className="muted"> — {entry.why}</span> : null}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

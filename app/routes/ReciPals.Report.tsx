@@ -1,0 +1,103 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+
+import { Link } from "~/components/link";
+import { paths } from "~/lib/paths";
+import { REPORT_MESSAGES, REPORT_REASONS, REPORT_TEXT_MAX, type ReportKind } from "~/lib/reports";
+import { getLens, requireUser } from "~/server/auth/session.server";
+import { readForm } from "~/server/http/body.server";
+import { invariantResponse } from "~/server/http/responses.server";
+import { isHidden } from "~/server/queries/visibility.server";
+import { fileReport, reportableTarget } from "~/server/services/moderation.server";
+
+// Reporting a post, a comment or a person (docs/rules.md#reports-and-moderation): a plain page with
+// a form, the same with and without JavaScript. /ReciPals/Report?kind=post|comment|user&id=…
+
+export const meta: MetaFunction = () => [{ title: "Report · ReciPals" }];
+
+const WHAT: Record<ReportKind, string> = { post: "Report a recipe", comment: "Report a comment", user: "Report a person" };
+
+async function targetOf(request: Request, kind: string, id: string) {
+  const user = await requireUser(request);
+  const target = await reportableTarget(user, kind, id);
+  invariantResponse(target && !isHidden(await getLens(request), target.ownerId), REPORT_MESSAGES.gone, 404);
+  return { user, target };
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const { target } = await targetOf(request, url.searchParams.get("kind") ?? "", url.searchParams.get("id") ?? "");
+  return { kind: target.kind, id: target.id, label: target.label, owner: target.ownerName, recipeId: target.recipeId };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const url = new URL(request.url);
+  const { user, target } = await targetOf(request, url.searchParams.get("kind") ?? "", url.searchParams.get("id") ?? "");
+  const form = await readForm(request);
+  const fields = { reason: String(form.get("reason") ?? ""), text: String(form.get("text") ?? "") };
+  const outcome = await fileReport({ actor: user, kind: target.kind, targetId: target.id, reason: form.get("reason") ?? "", text: form.get("text") ?? "" });
+  if (!outcome.ok) return data({ sent: false as const, message: outcome.message, errors: outcome.errors ?? {}, fields }, { status: outcome.status });
+  return { sent: true as const };
+}
+
+/** Where "Back" goes: the recipe (a post or a comment on it), or the person's profile. */
+function backHref(kind: ReportKind, id: string, recipeId: string | null): string {
+  if (kind === "user") return paths.profile(id);
+  return recipeId ? paths.recipe(recipeId) : paths.home();
+}
+
+export default function ReportPage() {
+  const { kind, id, label, owner, recipeId } = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>();
+  const back = backHref(kind, id, recipeId);
+  if (answer?.sent) {
+    return (
+      <section className="auth-card" aria-labelledby="report-heading">
+        <h1 id="report-heading">{WHAT[kind]}</h1>
+        <p role="status">{REPORT_MESSAGES.thanks}</p>
+        <Link to={back} className="button button--ghost">
+          Back
+        </Link>
+      </section>
+    );
+  }
+  const failed = answer && !answer.sent ? answer : undefined;
+  return (
+    <section className="auth-card auth-card--wide" aria-labelledby="report-heading">
+      <h1 id="report-heading">{WHAT[kind]}</h1>
+      <blockquote className="report__target">
+        {kind === "user" ? `@${label}` : label}
+        {kind !== "user" && owner ? <footer>by {owner}</footer> : null}
+      </blockquote>
+      {failed ? (
+        <p className="form-alert" role="alert">
+          {failed.message}
+        </p>
+      ) : null}
+      <Form method="post" className="stack">
+        <fieldset className="field">
+          <legend>Reason</legend>
+          {Object.entries(REPORT_REASONS).map(([value, text]) => (
+            <label key={value} className="radio">
+              <input type="radio" name="reason" value={value} defaultChecked={failed?.fields.reason === value} required /> {text}
+            </label>
+          ))}
+          {failed?.errors.reason ? <p className="field__error">{failed.errors.reason}</p> : null}
+        </fieldset>
+        <div className="field">
+          <label htmlFor="report-text">What happened (optional)</label>
+          <textarea id="report-text" name="text" rows={4} maxLength={REPORT_TEXT_MAX} defaultValue={failed?.fields.text ?? ""} />
+          <p className={failed?.errors.text ? "field__error" : "field__hint"}>{failed?.errors.text ?? `At most ${REPORT_TEXT_MAX} characters.`}</p>
+        </div>
+        <div className="actions">
+          <Link to={back} className="button button--ghost">
+            Cancel
+          </Link>
+          <button type="submit" className="button">
+            Send report
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
+}

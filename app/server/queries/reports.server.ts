@@ -1,0 +1,196 @@
+import crypto from "node:crypto";
+
+import type { ReportKind, ReportReason } from "~/lib/reports";
+
+import { db, type DB } from "../db/connection.server";
+import { nextSeqOf, nowIso } from "./seq.server";
+
+// Reports and the moderation log as stored (docs/rules.md#reports-and-moderation). Who may file
+// or act on them is the moderation service's rule (services/moderation.server.ts).
+
+/** What a report is about, as it is now: whose it is, a short description and where it lives. */
+export interface ReportTarget {
+  kind: ReportKind;
+  id: string;
+  ownerId: string | null;
+  ownerName: string | null;
+  /** The recipe's name, the comment's text, or the username. */
+  label: string;
+  /** The recipe it is (or its comment is) on. */
+  recipeId: string | null;
+}
+
+/** The target as it is now; undefined when it is gone. */
+export async function getReportTarget(kind: ReportKind, id: string, database: DB = db): Promise<ReportTarget | undefined> {
+  if (kind === "post") {
+    const row = await database
+      .selectFrom("posts as p")
+      .leftJoin("users as u", "u.id", "p.created_by")
+      .select(["p.id", "p.created_by", "p.title", "p.recipe_id", "u.username"])
+      .where("p.id", "=", id)
+      .executeTakeFirst();
+    return row && { kind, id, ownerId: row.created_by, ownerName: row.username, label: row.title, recipeId: row.recipe_id };
+  }
+  if (kind === "comment") {
+    const row = await database
+      .selectFrom("comments as c")
+      .innerJoin("posts as p", "p.id", "c.post_id")
+      .leftJoin("users as u", "u.id", "c.user_id")
+      .select(["c.id", "c.user_id", "c.text", "p.recipe_id", "u.username"])
+      .where("c.id", "=", id)
+      .executeTakeFirst();
+    return row && { kind, id, ownerId: row.user_id, ownerName: row.username, label: row.text, recipeId: row.recipe_id };
+  }
+  const row = await database.selectFrom("users").select(["id", "username"]).where("id", "=", id).executeTakeFirst();
+  return row && { kind, id, ownerId: row.id, ownerName: row.username, label: row.username, recipeId: null };
+}
+
+export async function hasOpenReport({ reporterId, kind, targetId }: { reporterId: string; kind: ReportKind; targetId: string }, database: DB = db): Promise<boolean> {
+  const row = await database
+    .selectFrom("reports")
+    .select("id")
+    .where("reporter_id", "=", reporterId)
+    .where("target_kind", "=", kind)
+    .where("target_id", "=", targetId)
+    .where("resolved_at", "is", null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function countReportsSince(reporterId: string, since: string, database: DB = db): Promise<number> {
+  const row = await database
+    .selectFrom("reports")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("reporter_id", "=", reporterId)
+    .where("created_at", ">", since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function insertReport(
+  { reporterId, target, reason, text }: { reporterId: string; target: ReportTarget; reason: ReportReason; text: string },
+  database: DB,
+): Promise<string> {
+  const id = crypto.randomUUID();
+  await database
+    .insertInto("reports")
+    .values({
+      id,
+      reporter_id: reporterId,
+      target_kind: target.kind,
+      target_id: target.id,
+      target_user_id: target.ownerId,
+      reason,
+      text,
+      created_at: nowIso(),
+      resolved_at: null,
+      resolution: null,
+      seq: nextSeqOf("reports"),
+    })
+    .execute();
+  return id;
+}
+
+export interface OpenReport {
+  id: string;
+  target_kind: ReportKind;
+  target_id: string;
+  target_user_id: string | null;
+  reason: ReportReason;
+  text: string;
+  created_at: string;
+  reporter: string | null;
+}
+
+/** Every open report, newest first, with its reporter's username. */
+export async function listOpenReports(database: DB = db): Promise<OpenReport[]> {
+  const rows = await database
+    .selectFrom("reports as r")
+    .leftJoin("users as u", "u.id", "r.reporter_id")
+    .select(["r.id", "r.target_kind", "r.target_id", "r.target_user_id", "r.reason", "r.text", "r.created_at", "u.username as reporter"])
+    .where("r.resolved_at", "is", null)
+    .orderBy("r.seq", "desc")
+    .limit(2000)
+    .execute();
+  return rows as OpenReport[];
+}
+
+/**
+ * Closes the open reports of a target (or, with `ownerId`, of everything of that person) and
+ * answers who filed them; none when another moderator was first.
+ */
+export async function resolveReports(
+  { kind, targetId, ownerId, resolution }: { kind: ReportKind; targetId: string; ownerId?: string; resolution: string },
+  database: DB,
+): Promise<string[]> {
+  let open = database.selectFrom("reports").select("reporter_id").where("resolved_at", "is", null);
+  open = ownerId ? open.where((eb) => eb.or([eb("target_user_id", "=", ownerId), eb.and([eb("target_kind", "=", kind), eb("target_id", "=", targetId)])])) : open.where("target_kind", "=", kind).where("target_id", "=", targetId);
+  const reporters = (await open.execute()).map((row) => row.reporter_id);
+  if (reporters.length === 0) return [];
+  let update = database.updateTable("reports").set({ resolved_at: nowIso(), resolution }).where("resolved_at", "is", null);
+  update = ownerId ? update.where((eb) => eb.or([eb("target_user_id", "=", ownerId), eb.and([eb("target_kind", "=", kind), eb("target_id", "=", targetId)])])) : update.where("target_kind", "=", kind).where("target_id", "=", targetId);
+  await update.execute();
+  return [...new Set(reporters)];
+}
+
+export type ModerationAction = "dismiss" | "remove" | "suspend" | "unsuspend";
+
+export async function writeLog(
+  entry: { moderatorId: string; action: ModerationAction; kind: ReportKind; targetId: string; targetUserId: string | null; summary: string; why: string },
+  database: DB,
+): Promise<void> {
+  await database
+    .insertInto("moderation_log")
+    .values({
+      id: crypto.randomUUID(),
+      moderator_id: entry.moderatorId,
+      action: entry.action,
+      target_kind: entry.kind,
+      target_id: entry.targetId,
+      target_user_id: entry.targetUserId,
+      summary: entry.summary.slice(0, 200),
+      why: entry.why,
+      created_at: nowIso(),
+      seq: nextSeqOf("moderation_log"),
+    })
+    .execute();
+}
+
+export interface LogEntry {
+  id: string;
+  action: ModerationAction;
+  target_kind: ReportKind;
+  target_id: string;
+  summary: string;
+  why: string;
+  created_at: string;
+  moderator: string | null;
+}
+
+/** The newest entries of the moderation log. */
+export async function listLog(limit: number, database: DB = db): Promise<LogEntry[]> {
+  const rows = await database
+    .selectFrom("moderation_log as l")
+    .leftJoin("users as u", "u.id", "l.moderator_id")
+    .select(["l.id", "l.action", "l.target_kind", "l.target_id", "l.summary", "l.why", "l.created_at", "u.username as moderator"])
+    .orderBy("l.seq", "desc")
+    .limit(limit)
+    .execute();
+  return rows as LogEntry[];
+}
+
+export async function isSuspended(userId: string, database: DB = db): Promise<boolean> {
+  const row = await database.selectFrom("users").select("suspended_at").where("id", "=", userId).executeTakeFirst();
+  return Boolean(row?.suspended_at);
+}
+
+/** Suspends (a time) or restores (null) a person; true when it changed. */
+export async function setSuspended(userId: string, at: string | null, database: DB): Promise<boolean> {
+  const result = await database
+    .updateTable("users")
+    .set({ suspended_at: at })
+    .where("id", "=", userId)
+    .where("suspended_at", at === null ? "is not" : "is", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
