@@ -33,7 +33,7 @@ async function startServer(fresh: boolean) {
   }
   try {
     const database = await import("~/server/db/connection.server");
-    const [recipes, interactions, posts, follows, users, session, auth, passwords, entry, facade] = await Promise.all([
+    const [recipes, interactions, posts, follows, users, session, auth, passwords, entry, facade, moderation] = await Promise.all([
       import("~/server/services/recipes.server"),
       import("~/server/services/interactions.server"),
       import("~/server/services/posts.server"),
@@ -44,6 +44,7 @@ async function startServer(fresh: boolean) {
       import("~/server/auth/password.server"),
       import("~/entry.server"),
       import("~/server/facade.server"),
+      import("~/server/services/moderation.server"),
     ]);
     // The routes a visitor's cached answers come from, nested as the compiler nests them.
     const modules = {
@@ -118,6 +119,7 @@ async function startServer(fresh: boolean) {
       session,
       auth,
       passwords,
+      moderation,
       cache,
       renders,
       handle,
@@ -440,6 +442,13 @@ const CASES: WriteCase[] = [
     name: "username (users.updateProfile): shown on every page they posted or commented on",
     write: (c, a) => ok(a.users.updateProfile({ actor: as(c.carol), userId: c.carol.id, changes: { username: `${c.carol.username}x` } })),
     changed: [...HOME, "recipeA", "recipeAData", "searchPeople", "apiUserCarol", "apiPeople"],
+    kept: [],
+  },
+  {
+    // docs/rules.md#suspension: what Alice made leaves every visitor's page at once, on every server.
+    name: "user suspended by an admin (moderation.suspend)",
+    write: (c, a) => ok(a.moderation.suspend({ actor: as(c.boss), userId: c.alice.id, why: "Spam" })),
+    changed: [...HOME, "recipeA", "recipeAData", "apiPostA", "apiRecipeA", "searchPeople"],
     kept: [],
   },
   {
