@@ -42,6 +42,8 @@ export const CONTENT_TABLES = [
   "shopping_items",
   "blocks",
   "mutes",
+  "reports",
+  "moderation_log",
 ] as const;
 
 export const ALL_TABLES = [...CONTENT_TABLES, "sessions", "seed_runs"] as const;

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { db } from "~/server/db/connection.server";
 import { addRecipeToList } from "~/server/services/shopping.server";
+import { fileReport } from "~/server/services/moderation.server";
 import { commitSignupDraft } from "~/server/auth/session.server";
 
 import { formRequest, uniqueUsername } from "../support/app";
@@ -118,6 +119,12 @@ const relationOfOwner =
     expect((change?.added ?? []).map((row) => JSON.parse(row) as Record<string, unknown>).map((row) => [row[by], row[of]])).toEqual([[idOf(w, actor), w.owner.id]]);
   };
 
+/** `other` reports the owner's post, so an admin has something in the queue to act on. */
+async function reportedPost(w: World): Promise<void> {
+  const filed = await fileReport({ actor: w.other, kind: "post", targetId: w.postId, reason: "spam", text: "" });
+  if (!filed.ok) throw new Error(filed.message);
+}
+
 /** One of the owner's notifications (the world's like, comment, save and follow by `other` wrote some). */
 async function ownersNotification(w: World): Promise<string> {
   const row = await db.selectFrom("notifications").select("id").where("user_id", "=", w.owner.id).executeTakeFirst();
@@ -229,6 +236,22 @@ const PAGE_MATRIX: Record<string, Entry> = {
         },
       },
       {
+        // docs/rules.md#suspension: the owner's sessions end with it.
+        name: "suspend the owner",
+        call: (w) => ({ url: "/x", params: [w.owner.id], form: { intent: "suspend", why: "Probe" } }),
+        expect: {
+          anon: toLogin,
+          other: forbidden,
+          owner: forbidden,
+          admin: { ok: 302, touches: ["users", "sessions", "moderation_log"], effect: async (w) => expect((await rowsOf("users", "id", w.owner.id))[0]?.suspended_at).toBeTruthy() },
+        },
+      },
+      {
+        name: "unsuspend the owner, who is not suspended",
+        call: (w) => ({ url: "/x", params: [w.owner.id], form: { intent: "unsuspend" } }),
+        expect: { anon: toLogin, other: forbidden, owner: forbidden, admin: { refused: 409 } },
+      },
+      {
         name: "delete the owner",
         call: (w) => ({ url: "/x", params: [w.owner.id], form: { intent: "delete", confirm: "yes" } }),
         expect: {
@@ -289,6 +312,51 @@ const PAGE_MATRIX: Record<string, Entry> = {
           // Only the owner has `other` as a follower: for anyone else it is a no-op on their own list.
           owner: { ok: 302, touches: ["follows"], effect: onlyActorsRows("followee_id") },
           admin: { ok: 302, touches: [] },
+        },
+      },
+    ],
+  },
+  "/ReciPals/Report": {
+    probes: [
+      {
+        name: "report the owner's post",
+        call: (w) => ({ url: `/ReciPals/Report?kind=post&id=${w.postId}`, form: { reason: "spam", text: "Probe" } }),
+        expect: {
+          anon: toLogin,
+          other: { ok: 200, touches: ["reports"], effect: onlyActorsRows("reporter_id") },
+          // One's own post is not there to report.
+          owner: { refused: 404 },
+          admin: { ok: 200, touches: ["reports"], effect: onlyActorsRows("reporter_id") },
+        },
+      },
+      {
+        name: "report without a reason",
+        call: (w) => ({ url: `/ReciPals/Report?kind=post&id=${w.postId}`, form: { text: "Probe" } }),
+        expect: { anon: toLogin, other: { refused: 400 }, owner: { refused: 404 }, admin: { refused: 400 } },
+      },
+    ],
+  },
+  "/ReciPals/Account/Admin/Reports": {
+    probes: [
+      {
+        name: "dismiss the reports of the owner's post",
+        call: async (w) => {
+          await reportedPost(w);
+          return { url: "/x", form: { intent: "dismiss", kind: "post", targetId: w.postId, why: "Probe" } };
+        },
+        expect: { anon: toLogin, other: forbidden, owner: forbidden, admin: { ok: 302, touches: ["reports", "moderation_log", "notifications"] } },
+      },
+      {
+        name: "remove the owner's reported post",
+        call: async (w) => {
+          await reportedPost(w);
+          return { url: "/x", form: { intent: "remove", kind: "post", targetId: w.postId } };
+        },
+        expect: {
+          anon: toLogin,
+          other: forbidden,
+          owner: forbidden,
+          admin: { ok: 302, touches: ["reports", "moderation_log", "notifications", "recipes", "posts", "recipe_tags", "ingredient_sections", "ingredient_lines", "steps", "likes", "comments", "saved_recipes"] },
         },
       },
     ],
@@ -914,6 +982,32 @@ const API_MATRIX: Record<string, Entry> = {
           owner: { ok: API_OK, touches: ["recipes", "recipe_tags", "ingredient_sections", "ingredient_lines", "steps", "posts", "likes", "comments", "saved_recipes"] },
           admin: { ok: API_OK, touches: ["recipes", "recipe_tags", "ingredient_sections", "ingredient_lines", "steps", "posts", "likes", "comments", "saved_recipes"] },
         },
+      },
+    ],
+  },
+  "/api/reports": {
+    probes: [
+      {
+        name: "report the owner's post",
+        call: (w) => ({ url: "/api/reports", json: { kind: "post", target_id: w.postId, reason: "spam" } }),
+        expect: {
+          anon: unauthorized,
+          other: { ok: API_OK, touches: ["reports"], effect: onlyActorsRows("reporter_id") },
+          owner: { refused: 400 },
+          admin: { ok: API_OK, touches: ["reports"], effect: onlyActorsRows("reporter_id") },
+        },
+      },
+    ],
+  },
+  "/api/reports/resolve": {
+    probes: [
+      {
+        name: "dismiss the reports of the owner's post",
+        call: async (w) => {
+          await reportedPost(w);
+          return { url: "/api/reports/resolve", json: { kind: "post", target_id: w.postId, action: "dismiss" } };
+        },
+        expect: { anon: unauthorized, other: forbidden, owner: forbidden, admin: { ok: API_OK, touches: ["reports", "moderation_log", "notifications"] } },
       },
     ],
   },
