@@ -31,7 +31,7 @@ export function PersonActions({ userId, username, muted, returnTo }: { userId: s
         fields={{ returnTo }}
         className="button button--ghost button--danger"
       />
-      <a href={reportPath("user", userId)} className="button button--ghost">
+      <a href={reportPath("user", userId)} className="button button--ghost" aria-label={`Report ${username}`}>
         Report
       </a>
     </div>

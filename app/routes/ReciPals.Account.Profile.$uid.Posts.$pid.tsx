@@ -115,7 +115,7 @@ export default function PostViewerRoute() {
               Edit Recipe
             </Link>
           ) : (
-            <Link to={reportPath("post", post.post_id)} className="button button--ghost">
+            <Link to={reportPath("post", post.post_id)} className="button button--ghost" aria-label="Report this recipe">
               Report
             </Link>
           )}
@@ -171,7 +171,7 @@ export default function PostViewerRoute() {
                   deleteReturnTo={deletable.includes(comment.comment_id) ? paths.post(uid, post.post_id) : undefined}
                 >
                   {comment.author && comment.author.id !== viewerId ? (
-                    <Link to={reportPath("comment", comment.comment_id)} className="comment__report">
+                    <Link to={reportPath("comment", comment.comment_id)} className="comment__report" aria-label={`Report the comment by ${comment.author.username}`}>
                       Report
                     </Link>
                   ) : null}
