@@ -47,8 +47,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   }
   if (intent === "suspend" || intent === "unsuspend") {
     // docs/rules.md#suspension: every session ends and what they made is hidden from all but admins, or shown again.
-    const why = formData.get("why");
-    const args = { actor: admin, userId, why: typeof why === "string" ? why.slice(0, 500) : "" };
+    const args = { actor: admin, userId, why: formData.get("why") ?? "" };
     const outcome = intent === "suspend" ? await suspend(args) : await unsuspend(args);
     if (!outcome.ok) return data({ error: outcome.message }, { status: outcome.status });
     return redirect(paths.adminUser(userId));
@@ -113,7 +112,11 @@ export default function AdminUserDetail() {
           </select>
         </div>
       </Form>
-      <Form method="post" className="inline-form">
+      <Form method="post" className="stack">
+        <div className="field">
+          <label htmlFor="admin-why">Why (for the moderation log, optional)</label>
+          <input id="admin-why" type="text" name="why" maxLength={500} />
+        </div>
         <button type="submit" name="intent" value={suspended ? "unsuspend" : "suspend"} className="button button--ghost">
           {suspended ? "Unsuspend" : "Suspend"}
         </button>

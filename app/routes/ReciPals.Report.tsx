@@ -7,7 +7,6 @@ import { REPORT_MESSAGES, REPORT_REASONS, REPORT_TEXT_MAX, type ReportKind } fro
 import { getLens, requireUser } from "~/server/auth/session.server";
 import { readForm } from "~/server/http/body.server";
 import { invariantResponse } from "~/server/http/responses.server";
-import { isHidden } from "~/server/queries/visibility.server";
 import { fileReport, reportableTarget } from "~/server/services/moderation.server";
 
 // Reporting a post, a comment or a person (docs/rules.md#reports-and-moderation): a plain page with
@@ -19,9 +18,10 @@ const WHAT: Record<ReportKind, string> = { post: "Report a recipe", comment: "Re
 
 async function targetOf(request: Request, kind: string, id: string) {
   const user = await requireUser(request);
-  const target = await reportableTarget(user, kind, id);
-  invariantResponse(target && !isHidden(await getLens(request), target.ownerId), REPORT_MESSAGES.gone, 404);
-  return { user, target };
+  const { hidden } = await getLens(request);
+  const target = await reportableTarget(user, kind, id, hidden);
+  invariantResponse(target, REPORT_MESSAGES.gone, 404);
+  return { user, target, hidden };
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -32,10 +32,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const url = new URL(request.url);
-  const { user, target } = await targetOf(request, url.searchParams.get("kind") ?? "", url.searchParams.get("id") ?? "");
+  const { user, target, hidden } = await targetOf(request, url.searchParams.get("kind") ?? "", url.searchParams.get("id") ?? "");
   const form = await readForm(request);
   const fields = { reason: String(form.get("reason") ?? ""), text: String(form.get("text") ?? "") };
-  const outcome = await fileReport({ actor: user, kind: target.kind, targetId: target.id, reason: form.get("reason") ?? "", text: form.get("text") ?? "" });
+  const outcome = await fileReport({ actor: user, kind: target.kind, targetId: target.id, reason: form.get("reason") ?? "", text: form.get("text") ?? "", hidden });
   if (!outcome.ok) return data({ sent: false as const, message: outcome.message, errors: outcome.errors ?? {}, fields }, { status: outcome.status });
   return { sent: true as const };
 }

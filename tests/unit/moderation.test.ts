@@ -12,7 +12,11 @@ import * as userRoute from "~/routes/api.users.$id";
 import { getUser } from "~/server/auth/session.server";
 import { checkCredentials, LoginError } from "~/server/auth/sign-in.server";
 import { db } from "~/server/db/connection.server";
-import { addComment } from "~/server/services/interactions.server";
+import * as signinRoute from "~/routes/api.users.signin";
+import { setFollowing } from "~/server/services/follows.server";
+import { addComment, setLike, setSaved } from "~/server/services/interactions.server";
+import { setBlock } from "~/server/services/people.server";
+import { addRecipeToList } from "~/server/services/shopping.server";
 import { fileReport, getModerationQueue, moderate, MODERATION_MESSAGES, suspend, unsuspend } from "~/server/services/moderation.server";
 import type { Outcome } from "~/server/services/outcome.server";
 
@@ -82,6 +86,30 @@ describe("filing a report", () => {
     const targets = await Promise.all(Array.from({ length: REPORTS_PER_DAY + 1 }, () => makeUser()));
     for (const target of targets.slice(0, REPORTS_PER_DAY)) ok(await fileReport({ actor: reporter, kind: "user", targetId: target.id, reason: "spam", text: "" }));
     expect(await fileReport({ actor: reporter, kind: "user", targetId: targets.at(-1)!.id, reason: "spam", text: "" })).toMatchObject({ ok: false, status: 429, message: REPORT_MESSAGES.limit });
+    // A day later (the window is the last 24 hours) they may report again.
+    const dayAgo = new Date(Date.now() - 24 * 60 * 60 * 1000 - 60_000).toISOString();
+    await db.updateTable("reports").set({ created_at: dayAgo }).where("reporter_id", "=", reporter.id).execute();
+    ok(await fileReport({ actor: reporter, kind: "user", targetId: targets.at(-1)!.id, reason: "spam", text: "" }));
+  });
+
+  it("content hidden from the reporter (a block, a suspension) is not there to report, on the page or through the API", async () => {
+    const c = await content();
+    const reporter = await person();
+    const admin = await person("ADMIN");
+    ok(await setBlock({ actor: c.author, targetId: reporter.id, blocked: true }));
+    // The commenter's comment sits on the blocker's post: hidden with it.
+    for (const [kind, id] of [
+      ["post", c.postId],
+      ["comment", c.commentId],
+      ["user", c.author.id],
+    ] as const) {
+      expect((await call(reportsRoute, "POST", "/api/reports", { cookie: reporter.cookie, body: { kind, target_id: id, reason: "spam" } })).status).toBe(404);
+      expect(((await settle(() => reportLoader(routeArgs(getRequest(`/ReciPals/Report?kind=${kind}&id=${id}`, reporter.cookie))))) as Response).status).toBe(404);
+    }
+    const other = await person();
+    ok(await suspend({ actor: admin, userId: c.commenter.id, why: "" }));
+    expect((await call(reportsRoute, "POST", "/api/reports", { cookie: other.cookie, body: { kind: "comment", target_id: c.commentId, reason: "spam" } })).status).toBe(404);
+    expect(await db.selectFrom("reports").select("id").where("reporter_id", "in", [reporter.id, other.id]).execute()).toEqual([]);
   });
 
   it("the report page: a form without JavaScript, the thanks, and the message beside the reason", async () => {
@@ -136,6 +164,16 @@ describe("the moderation queue", () => {
     expect(await db.selectFrom("recipes").select("id").where("id", "=", c.recipeId).execute()).toHaveLength(1);
   });
 
+  it("Suspend user from a group another admin has just dismissed: 409, nobody suspended", async () => {
+    const c = await content();
+    const reporter = await person();
+    const admin = await person("ADMIN");
+    ok(await fileReport({ actor: reporter, kind: "comment", targetId: c.commentId, reason: "spam", text: "" }));
+    ok(await moderate({ actor: admin, kind: "comment", targetId: c.commentId, action: "dismiss", why: "" }));
+    expect(await moderate({ actor: admin, kind: "comment", targetId: c.commentId, action: "suspend", why: "" })).toMatchObject({ ok: false, status: 409, message: REPORT_MESSAGES.handled });
+    expect(await db.selectFrom("users").select("suspended_at").where("id", "=", c.commenter.id).executeTakeFirstOrThrow()).toEqual({ suspended_at: null });
+  });
+
   it("two admins acting on the same reports at once: one acts, the other is told, the log has one entry", async () => {
     const c = await content();
     const reporter = await person();
@@ -179,6 +217,10 @@ describe("suspension", () => {
     // Both reports about them are closed; their session is gone; sign-in says why.
     expect(await db.selectFrom("reports").select("id").where("target_user_id", "=", c.commenter.id).where("resolved_at", "is", null).execute()).toEqual([]);
     expect(await getUser(getRequest("/ReciPals/Home", c.commenter.cookie))).toBeNull();
+    expect(await db.selectFrom("sessions").select("id").where("user_id", "=", c.commenter.id).execute()).toEqual([]);
+    // Through the API too: 403 with the same words.
+    const api = await call(signinRoute, "POST", "/api/users/signin", { body: { username: c.commenter.username, password: c.commenter.password } });
+    expect(api).toMatchObject({ status: 403, body: { message: SUSPENDED_MESSAGE } });
     const refused = await checkCredentials({ username: c.commenter.username, password: c.commenter.password }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(LoginError);
     expect(refused).toMatchObject({ status: 403, message: SUSPENDED_MESSAGE });
@@ -199,6 +241,26 @@ describe("suspension", () => {
     expect(await commentsSeenBy()).toContain(c.commentId);
     await expect(checkCredentials({ username: c.commenter.username, password: c.commenter.password })).resolves.toMatchObject({ id: c.commenter.id });
     expect(await unsuspend({ actor: admin, userId: c.commenter.id })).toMatchObject({ ok: false, status: 409 });
+  });
+
+  it("nobody can follow, like, comment on, save or list what a suspended person made", async () => {
+    const c = await content();
+    const admin = await person("ADMIN");
+    const fan = await person();
+    ok(await suspend({ actor: admin, userId: c.author.id, why: "" }));
+    for (const outcome of [
+      await setFollowing({ actor: fan, targetId: c.author.id, following: true }),
+      await setLike({ actor: fan, postId: c.postId, liked: true }),
+      await addComment({ actor: fan, postId: c.postId, text: "Hello?" }),
+      await setSaved({ actor: fan, recipeId: c.recipeId, saved: true }),
+    ]) {
+      expect(outcome).toMatchObject({ ok: false, status: 403 });
+    }
+    expect(await addRecipeToList({ actor: fan, recipeId: c.recipeId })).toMatchObject({ ok: false, status: 404 });
+    for (const table of ["follows", "likes", "comments", "saved_recipes", "shopping_items"] as const) {
+      const column = table === "follows" ? "follower_id" : "user_id";
+      expect(await db.selectFrom(table).select(column as never).where(column as never, "=", fan.id as never).execute(), table).toEqual([]);
+    }
   });
 
   it("refuses oneself, administrators and non-admins", async () => {

@@ -97,7 +97,7 @@ export async function createPost({ request }: ApiArgs): Promise<Response> {
   const recipe = await getRecipeOwnership(body.recipe_id);
   if (!recipe) throw new ApiError(404, NOT_FOUND.recipe);
   if (!canEditRecipe(user, recipe.user_created)) throw new ApiError(403, NOT_YOUR_RECIPE);
-  if (recipe.post_id) return json(await apiPost(recipe.post_id));
+  if (recipe.post_id) return json(await apiPost(recipe.post_id, await getLens(request)));
   const wanted = body.post_id ?? body._id;
   const postId = wanted && isUsableRecipeId(wanted) && !(await postExists(wanted)) ? wanted : crypto.randomUUID();
   try {
@@ -105,10 +105,10 @@ export async function createPost({ request }: ApiArgs): Promise<Response> {
   } catch (error) {
     // Two creates at once: the other one won; answer its post.
     const existing = await getPostForRecipe(recipe.id);
-    if (existing) return json(await apiPost(existing.id));
+    if (existing) return json(await apiPost(existing.id, await getLens(request)));
     throw error;
   }
-  return json(await apiPost(postId), { status: 201 });
+  return json(await apiPost(postId, await getLens(request)), { status: 201 });
 }
 
 /** PUT /api/posts/{id}: see the comment at the top. */

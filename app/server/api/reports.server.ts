@@ -1,5 +1,6 @@
 import { REPORT_MESSAGES } from "~/lib/reports";
 
+import { getLens } from "../auth/session.server";
 import { json, readJsonObject, requireApiUser, type ApiArgs } from "../http/api.server";
 import { fileReport, getModerationQueue, moderate } from "../services/moderation.server";
 import { unwrap } from "./outcome.server";
@@ -11,7 +12,8 @@ import { unwrap } from "./outcome.server";
 export async function postReport(args: ApiArgs): Promise<Response> {
   const actor = await requireApiUser(args.request);
   const body = await readJsonObject(args.request);
-  const filed = unwrap(await fileReport({ actor, kind: body.kind, targetId: body.target_id, reason: body.reason, text: body.text ?? "" }));
+  const { hidden } = await getLens(args.request);
+  const filed = unwrap(await fileReport({ actor, kind: body.kind, targetId: body.target_id, reason: body.reason, text: body.text ?? "", hidden }));
   return json({ _id: filed.id, message: REPORT_MESSAGES.thanks }, { status: 201 });
 }
 

@@ -18,6 +18,8 @@ export interface ReportTarget {
   label: string;
   /** The recipe it is (or its comment is) on. */
   recipeId: string | null;
+  /** Whose post a comment is on (for a post, its own author). */
+  postOwnerId: string | null;
 }
 
 /** The target as it is now; undefined when it is gone. */
@@ -29,20 +31,20 @@ export async function getReportTarget(kind: ReportKind, id: string, database: DB
       .select(["p.id", "p.created_by", "p.title", "p.recipe_id", "u.username"])
       .where("p.id", "=", id)
       .executeTakeFirst();
-    return row && { kind, id, ownerId: row.created_by, ownerName: row.username, label: row.title, recipeId: row.recipe_id };
+    return row && { kind, id, ownerId: row.created_by, ownerName: row.username, label: row.title, recipeId: row.recipe_id, postOwnerId: row.created_by };
   }
   if (kind === "comment") {
     const row = await database
       .selectFrom("comments as c")
       .innerJoin("posts as p", "p.id", "c.post_id")
       .leftJoin("users as u", "u.id", "c.user_id")
-      .select(["c.id", "c.user_id", "c.text", "p.recipe_id", "u.username"])
+      .select(["c.id", "c.user_id", "c.text", "p.recipe_id", "p.created_by", "u.username"])
       .where("c.id", "=", id)
       .executeTakeFirst();
-    return row && { kind, id, ownerId: row.user_id, ownerName: row.username, label: row.text, recipeId: row.recipe_id };
+    return row && { kind, id, ownerId: row.user_id, ownerName: row.username, label: row.text, recipeId: row.recipe_id, postOwnerId: row.created_by };
   }
   const row = await database.selectFrom("users").select(["id", "username"]).where("id", "=", id).executeTakeFirst();
-  return row && { kind, id, ownerId: row.id, ownerName: row.username, label: row.username, recipeId: null };
+  return row && { kind, id, ownerId: row.id, ownerName: row.username, label: row.username, recipeId: null, postOwnerId: null };
 }
 
 export async function hasOpenReport({ reporterId, kind, targetId }: { reporterId: string; kind: ReportKind; targetId: string }, database: DB = db): Promise<boolean> {
@@ -50,6 +52,18 @@ export async function hasOpenReport({ reporterId, kind, targetId }: { reporterId
     .selectFrom("reports")
     .select("id")
     .where("reporter_id", "=", reporterId)
+    .where("target_kind", "=", kind)
+    .where("target_id", "=", targetId)
+    .where("resolved_at", "is", null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Whether a target still has open reports (read in a moderator's transaction). */
+export async function hasOpenReports({ kind, targetId }: { kind: ReportKind; targetId: string }, database: DB = db): Promise<boolean> {
+  const row = await database
+    .selectFrom("reports")
+    .select("id")
     .where("target_kind", "=", kind)
     .where("target_id", "=", targetId)
     .where("resolved_at", "is", null)
@@ -190,6 +204,7 @@ export async function setSuspended(userId: string, at: string | null, database: 
     .updateTable("users")
     .set({ suspended_at: at })
     .where("id", "=", userId)
+    .where("role", "<>", "ADMIN")
     .where("suspended_at", at === null ? "is not" : "is", null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;

@@ -72,6 +72,12 @@ export function shownPerson(column: string, people: readonly string[]): RawBuild
   return sql<boolean>`(${ref} is null or ${ref} not in (${sql.join(people.map((id) => sql`${id}`))}))`;
 }
 
+/** Whether an admin suspended the person (docs/rules.md#suspension). */
+export async function isSuspendedPerson(userId: string, database: DB = db): Promise<boolean> {
+  const row = await database.selectFrom("users").select("suspended_at").where("id", "=", userId).executeTakeFirst();
+  return Boolean(row?.suspended_at);
+}
+
 /** Whether either of the two blocked the other (read inside a write's transaction, so a block landing meanwhile counts). */
 export async function isBlockedBetween(a: string, b: string, database: DB = db): Promise<boolean> {
   const row = await database

@@ -15,6 +15,7 @@ import {
   countReportsSince,
   getReportTarget,
   hasOpenReport,
+  hasOpenReports,
   insertReport,
   isSuspended,
   listLog,
@@ -60,8 +61,14 @@ const WhySchema = z.string({ error: MODERATION_MESSAGES.whyTooLong }).trim().max
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The actor reports a post, a comment or a person (docs/rules.md#reports-and-moderation). */
-export async function fileReport(input: { actor: Actor; kind: unknown; targetId: unknown; reason: unknown; text: unknown }): Promise<Outcome<{ id: string }>> {
+/** Whether the target, or the post a comment is on, belongs to someone hidden from the reporter (their lens). */
+const hiddenFrom = (target: ReportTarget, hidden: readonly string[]) => [target.ownerId, target.postOwnerId].some((id) => id !== null && hidden.includes(id));
+
+/**
+ * The actor reports a post, a comment or a person (docs/rules.md#reports-and-moderation). `hidden`:
+ * the people the actor does not see (their lens), whose content is not there to report.
+ */
+export async function fileReport(input: { actor: Actor; kind: unknown; targetId: unknown; reason: unknown; text: unknown; hidden?: readonly string[] }): Promise<Outcome<{ id: string }>> {
   const parsed = ReportSchema.safeParse({ kind: input.kind, targetId: input.targetId, reason: input.reason, text: input.text ?? "" });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -74,7 +81,7 @@ export async function fileReport(input: { actor: Actor; kind: unknown; targetId:
   return refusing(async () => {
     const id = await changing([], async (trx) => {
       const target = await getReportTarget(kind, targetId, trx);
-      if (!target) throw new RefusedError(refusal(404, REPORT_MESSAGES.gone));
+      if (!target || hiddenFrom(target, input.hidden ?? [])) throw new RefusedError(refusal(404, REPORT_MESSAGES.gone));
       if (target.ownerId === actor.id) throw new RefusedError(refusal(400, REPORT_MESSAGES.own));
       if (await hasOpenReport({ reporterId: actor.id, kind, targetId }, trx)) throw new RefusedError(refusal(409, REPORT_MESSAGES.twice));
       if ((await countReportsSince(actor.id, new Date(Date.now() - DAY_MS).toISOString(), trx)) >= REPORTS_PER_DAY) {
@@ -86,11 +93,11 @@ export async function fileReport(input: { actor: Actor; kind: unknown; targetId:
   });
 }
 
-/** What a report page shows of its target; undefined when it is gone or is the viewer's own. */
-export async function reportableTarget(actor: Actor, kind: string, targetId: string): Promise<ReportTarget | undefined> {
+/** What a report page shows of its target; undefined when it is gone, hidden from the viewer, or their own. */
+export async function reportableTarget(actor: Actor, kind: string, targetId: string, hidden: readonly string[]): Promise<ReportTarget | undefined> {
   if (!(REPORT_KINDS as readonly string[]).includes(kind)) return undefined;
   const target = await getReportTarget(kind as ReportKind, targetId);
-  return target && target.ownerId !== actor.id ? target : undefined;
+  return target && target.ownerId !== actor.id && !hiddenFrom(target, hidden) ? target : undefined;
 }
 
 /** The reports of one target, as the queue shows them. */
@@ -202,19 +209,23 @@ export async function moderate({ actor, kind, targetId, action, why }: { actor: 
  * they made disappears for everyone but admins at once — every server's page cache is dropped. The
  * open reports about them and their content close with it.
  */
-export async function suspend({ actor, userId, why, about }: { actor: Actor; userId: string; why: string; about?: { kind: ReportKind; targetId: string } }): Promise<Outcome<{ action: ModerationAction }>> {
+export async function suspend({ actor, userId, why, about }: { actor: Actor; userId: string; why: unknown; about?: { kind: ReportKind; targetId: string } }): Promise<Outcome<{ action: ModerationAction }>> {
   if (!isAdmin(actor)) return refusal(403, MODERATION_MESSAGES.adminOnly);
+  const reason = WhySchema.safeParse(why ?? "");
+  if (!reason.success) return refusal(400, MODERATION_MESSAGES.whyTooLong, { errors: { why: MODERATION_MESSAGES.whyTooLong } });
   if (userId === actor.id) return refusal(400, MODERATION_MESSAGES.selfSuspend);
   const person = await getSessionUserById(userId);
   if (!person) return refusal(404, MODERATION_MESSAGES.missingUser);
   if (person.role === "ADMIN") return refusal(400, MODERATION_MESSAGES.adminSuspend);
   return refusing(async () => {
     await changing([CacheScope.everything], async (trx) => {
+      // From the queue: the group's reports must still be open (another admin may have just handled them).
+      if (about && !(await hasOpenReports(about, trx))) throw new RefusedError(refusal(409, REPORT_MESSAGES.handled));
       const changed = await setSuspended(userId, nowIso(), trx);
       const reporters = await resolveReports({ kind: about?.kind ?? "user", targetId: about?.targetId ?? userId, ownerId: userId, resolution: "suspended" }, trx);
       if (!changed && reporters.length === 0) throw new RefusedError(refusal(409, REPORT_MESSAGES.handled));
       await endSessionsOf(userId, trx);
-      await writeLog({ moderatorId: actor.id, action: "suspend", kind: "user", targetId: userId, targetUserId: userId, summary: person.username, why }, trx);
+      await writeLog({ moderatorId: actor.id, action: "suspend", kind: "user", targetId: userId, targetUserId: userId, summary: person.username, why: reason.data }, trx);
       await tellReporters(reporters, trx);
     });
     return done({ action: "suspend" as const });
@@ -222,14 +233,16 @@ export async function suspend({ actor, userId, why, about }: { actor: Actor; use
 }
 
 /** Lifts a suspension: the person may sign in again and what they made is shown again. */
-export async function unsuspend({ actor, userId, why = "" }: { actor: Actor; userId: string; why?: string }): Promise<Outcome<{ action: ModerationAction }>> {
+export async function unsuspend({ actor, userId, why = "" }: { actor: Actor; userId: string; why?: unknown }): Promise<Outcome<{ action: ModerationAction }>> {
   if (!isAdmin(actor)) return refusal(403, MODERATION_MESSAGES.adminOnly);
+  const reason = WhySchema.safeParse(why ?? "");
+  if (!reason.success) return refusal(400, MODERATION_MESSAGES.whyTooLong, { errors: { why: MODERATION_MESSAGES.whyTooLong } });
   const person = await getSessionUserById(userId);
   if (!person) return refusal(404, MODERATION_MESSAGES.missingUser);
   return refusing(async () => {
     await changing([CacheScope.everything], async (trx) => {
       if (!(await setSuspended(userId, null, trx))) throw new RefusedError(refusal(409, MODERATION_MESSAGES.notSuspended));
-      await writeLog({ moderatorId: actor.id, action: "unsuspend", kind: "user", targetId: userId, targetUserId: userId, summary: person.username, why }, trx);
+      await writeLog({ moderatorId: actor.id, action: "unsuspend", kind: "user", targetId: userId, targetUserId: userId, summary: person.username, why: reason.data }, trx);
     });
     return done({ action: "unsuspend" as const });
   });

@@ -2,7 +2,7 @@ import { CacheScope, changing } from "../cache/scopes.server";
 import type { DB } from "../db/connection.server";
 import { unfollow } from "../queries/follows.server";
 import { getSessionUserById } from "../queries/users.server";
-import { isBlockedBetween, setBlocked, setMuted, UNAVAILABLE_ACCOUNT } from "../queries/visibility.server";
+import { isBlockedBetween, isSuspendedPerson, setBlocked, setMuted, UNAVAILABLE_ACCOUNT } from "../queries/visibility.server";
 import { withdraw } from "./notifications.server";
 import { done, refusal, RefusedError, type Actor, type Outcome, type Refusal } from "./outcome.server";
 
@@ -19,12 +19,13 @@ export const PEOPLE_MESSAGES = {
 } as const;
 
 /**
- * Throws the refusal of docs/rules.md#blocking-and-muting when either person blocked the other.
- * Call inside the write's transaction, wrapped in `refusing`, so nothing is written.
+ * Throws the refusal of docs/rules.md#blocking-and-muting when either person blocked the other, or
+ * the owner is suspended (docs/rules.md#suspension: a block of everyone). Call inside the write's
+ * transaction, wrapped in `refusing`, so nothing is written.
  */
 export async function refuseIfBlocked(trx: DB, actorId: string, ownerId: string | null): Promise<void> {
   if (!ownerId || ownerId === actorId) return;
-  if (await isBlockedBetween(actorId, ownerId, trx)) throw new RefusedError(refusal(403, PEOPLE_MESSAGES.unavailable));
+  if ((await isBlockedBetween(actorId, ownerId, trx)) || (await isSuspendedPerson(ownerId, trx))) throw new RefusedError(refusal(403, PEOPLE_MESSAGES.unavailable));
 }
 
 async function checkTarget(actor: Actor, targetId: string, selfMessage: string): Promise<Refusal | null> {
