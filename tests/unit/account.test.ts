@@ -1,4 +1,6 @@
 import crypto from "node:crypto";
+import v8 from "node:v8";
+import vm from "node:vm";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import yauzl from "yauzl";
@@ -51,6 +53,12 @@ function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
   });
 }
 
+/** V8's full garbage collection, switched on for this test (no command-line flag needed). */
+function collector(): () => void {
+  v8.setFlagsFromString("--expose-gc");
+  return vm.runInNewContext("gc") as () => void;
+}
+
 /** A photo in the image store, as the pipeline would have stored it. */
 async function storedPhoto(): Promise<{ url: string; name: string; bytes: Buffer }> {
   const bytes = crypto.randomBytes(2048);
@@ -98,6 +106,58 @@ describe("Download my data", () => {
     expect(read("followers.json")).toEqual([{ id: s.friend.id, username: s.friend.username }]);
     expect(read("following.json")).toEqual([{ id: s.friend.id, username: s.friend.username }]);
   });
+
+  it("streams a person with 1,000 recipes without holding their photos in memory", async () => {
+    const me = await makeUser();
+    // 1,000 recipes, the first 60 with a 1 MB photo of their own (60 MB of photos in all).
+    const photos = await Promise.all(
+      Array.from({ length: 60 }, async () => {
+        const bytes = crypto.randomBytes(1024 * 1024);
+        const name = `${crypto.createHash("sha256").update(bytes).digest("hex")}.webp`;
+        await writeStoredFile(name, bytes);
+        return urlOf(name);
+      }),
+    );
+    const top = Number((await db.selectFrom("recipes").select((eb) => eb.fn.max("seq").as("m")).executeTakeFirstOrThrow()).m ?? 0);
+    const rows = Array.from({ length: 1000 }, (_, i) => ({
+      id: `bulk-${me.id}-${i}`,
+      user_created: me.id,
+      name: `Bulk recipe ${i}`,
+      photo: photos[i] ?? "",
+      created_at: new Date().toISOString(),
+      seq: top + 1 + i,
+    }));
+    for (let i = 0; i < rows.length; i += 100) await db.insertInto("recipes").values(rows.slice(i, i + 100)).execute();
+
+    const cookie = await signedInCookie(me.id);
+    // Measured after a full collection, so the photos made above (now garbage) do not count.
+    const gc = collector();
+    gc();
+    const before = process.memoryUsage().arrayBuffers;
+    const response = await exportLoader(routeArgs(getRequest("/ReciPals/Account/Export", cookie)));
+    const reader = response.body!.getReader();
+    // Take the first megabyte, then stop reading a moment: what the zip holds now is what it has read ahead.
+    let taken = 0;
+    const chunks: Uint8Array[] = [];
+    while (taken < 1024 * 1024) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      taken += value.byteLength;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    gc();
+    const held = process.memoryUsage().arrayBuffers - before;
+    expect(held, `bytes held after the first megabyte: ${held}`).toBeLessThan(20 * 1024 * 1024);
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+    }
+    const entries = await unzip(Buffer.concat(chunks));
+    expect([...entries.keys()].filter((name) => name.startsWith("recipes/"))).toHaveLength(1000);
+    expect([...entries.keys()].filter((name) => name.startsWith("photos/"))).toHaveLength(60);
+  }, 60_000);
 
   it("is for the signed-in person only", async () => {
     const response = await exportLoader(routeArgs(getRequest("/ReciPals/Account/Export"))).catch((thrown: unknown) => thrown as Response);
