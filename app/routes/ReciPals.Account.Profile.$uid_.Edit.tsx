@@ -11,6 +11,7 @@ import { isRouteErrorResponse, useActionData, useLoaderData, useNavigation, useR
 import { ErrorPage } from "~/components/error-page";
 import { ProfileEditor, type ProfileEditorFailure } from "~/components/profile-editor";
 import { BlockedAndMuted } from "~/components/person-actions";
+import { DELETE_ACCOUNT_PATH, EXPORT_PATH } from "~/lib/account";
 import { paths } from "~/lib/paths";
 import { canEditProfile } from "~/lib/permissions";
 import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
@@ -159,6 +160,19 @@ export default function ProfileEditRoute() {
       </h1>
       <ProfileEditor user={user} failure={failure} refusal={refusal} viewerIsAdmin={viewerIsAdmin} ownProfile={ownProfile} busy={busy} />
       {ownProfile ? <BlockedAndMuted blocked={blocked} muted={muted} returnTo={paths.profileEdit(user.id)} /> : null}
+      {ownProfile ? (
+        <section className="people-list" aria-labelledby="own-data-title">
+          <h2 id="own-data-title">Your data</h2>
+          <div className="person-actions">
+            <a href={EXPORT_PATH} download className="button button--ghost">
+              Download my data
+            </a>
+            <a href={DELETE_ACCOUNT_PATH} className="button button--ghost button--danger">
+              Delete my account
+            </a>
+          </div>
+        </section>
+      ) : null}
     </section>
   );
 }

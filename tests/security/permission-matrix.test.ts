@@ -316,6 +316,30 @@ const PAGE_MATRIX: Record<string, Entry> = {
       },
     ],
   },
+  "/ReciPals/Account/Delete": {
+    probes: [
+      {
+        // Only ever one's own account: the actor's own password deletes the actor (the world's `other` and owner are USERs).
+        name: "delete one's own account with one's password",
+        call: () => ({ url: "/x", form: { password: PASSWORD, confirm: "yes" } }),
+        expect: {
+          anon: toLogin,
+          other: { ok: 302, location: /notice=account-deleted/, touches: ["users", "likes", "comments", "saved_recipes", "follows", "sessions", "notifications"], effect: async (w) => expect(await rowsOf("users", "id", w.other.id)).toEqual([]) },
+          owner: {
+            ok: 302,
+            touches: ["users", "recipes", "posts", "recipe_tags", "ingredient_sections", "ingredient_lines", "steps", "likes", "comments", "saved_recipes", "follows", "sessions", "notifications"],
+            effect: async (w) => expect(await rowsOf("recipes", "id", w.recipeId)).toEqual([]),
+          },
+          admin: { ok: 302, touches: ["users", "sessions"] },
+        },
+      },
+      {
+        name: "with a wrong password",
+        call: () => ({ url: "/x", form: { password: "not the password", confirm: "yes" } }),
+        expect: { anon: toLogin, other: { refused: 400 }, owner: { refused: 400 }, admin: { refused: 400 } },
+      },
+    ],
+  },
   "/ReciPals/Report": {
     probes: [
       {

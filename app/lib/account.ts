@@ -1,0 +1,7 @@
+import { BASE } from "./paths";
+
+// One's own account (docs/rules.md#own-account): its addresses, kept out of paths.ts so pages
+// without these links do not download them.
+
+export const EXPORT_PATH = `${BASE}/Account/Export`;
+export const DELETE_ACCOUNT_PATH = `${BASE}/Account/Delete`;
