@@ -5,3 +5,4 @@ import { BASE } from "./paths";
 
 export const EXPORT_PATH = `${BASE}/Account/Export`;
 export const DELETE_ACCOUNT_PATH = `${BASE}/Account/Delete`;
+export const ACCOUNT_DELETED = "Your account and everything in it were deleted.";

@@ -5,7 +5,6 @@
 export const NOTICES = {
   "tags-cut": "Only the first three tags were kept.",
   "shopping-added": "Added to your shopping list.",
-  "account-deleted": "Your account and everything in it were deleted.",
 } as const;
 
 export type NoticeCode = keyof typeof NOTICES;

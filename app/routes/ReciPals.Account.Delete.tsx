@@ -2,9 +2,9 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 
 import { Link } from "~/components/link";
-import { withNotice } from "~/lib/notices";
+import { ACCOUNT_DELETED, DELETE_ACCOUNT_PATH } from "~/lib/account";
 import { paths } from "~/lib/paths";
-import { endSession, requireUser, SIGNED_OUT_HEADERS } from "~/server/auth/session.server";
+import { endSession, getUser, requireUser, SIGNED_OUT_HEADERS } from "~/server/auth/session.server";
 import { readForm } from "~/server/http/body.server";
 import { deleteOwnAccount } from "~/server/services/account.server";
 
@@ -14,8 +14,10 @@ import { deleteOwnAccount } from "~/server/services/account.server";
 export const meta: MetaFunction = () => [{ title: "Delete my account · ReciPals" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
+  // After the deletion this browser is signed out: the page says it is done.
+  if (new URL(request.url).searchParams.has("done") && !(await getUser(request))) return { deleted: true as const };
   const user = await requireUser(request);
-  return { userId: user.id, username: user.username };
+  return { deleted: false as const, userId: user.id, username: user.username };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -23,12 +25,24 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const outcome = await deleteOwnAccount({ actor: user, password: form.get("password"), confirm: form.get("confirm") });
   if (!outcome.ok) return data({ message: outcome.message, errors: outcome.errors ?? {} }, { status: outcome.status });
-  return redirect(withNotice(paths.home(), "account-deleted"), { headers: { ...SIGNED_OUT_HEADERS, "Set-Cookie": await endSession(request) } });
+  return redirect(`${DELETE_ACCOUNT_PATH}?done=1`, { headers: { ...SIGNED_OUT_HEADERS, "Set-Cookie": await endSession(request) } });
 }
 
 export default function DeleteAccountPage() {
-  const { userId, username } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
   const failed = useActionData<typeof action>();
+  if (loaded.deleted) {
+    return (
+      <section className="auth-card" aria-labelledby="delete-account-heading">
+        <h1 id="delete-account-heading">Account deleted</h1>
+        <p role="status">{ACCOUNT_DELETED}</p>
+        <Link to={paths.home()} className="button">
+          Home
+        </Link>
+      </section>
+    );
+  }
+  const { userId, username } = loaded;
   return (
     <section className="auth-card" aria-labelledby="delete-account-heading">
       <h1 id="delete-account-heading">Delete my account</h1>

@@ -52,8 +52,8 @@ test("download my data, then delete my account", async ({ page }) => {
   await page.getByLabel("Password").fill("time to go now");
   await page.getByLabel("I understand my account and everything in it will be deleted.").check();
   await page.getByRole("button", { name: "Delete my account" }).click();
-  await expect(page).toHaveURL(/\/ReciPals\/Home\?notice=account-deleted$/);
-  await expect(page.getByText("Your account and everything in it were deleted.")).toBeVisible();
+  await expect(page).toHaveURL(/\/ReciPals\/Account\/Delete\?done=1$/);
+  await expect(page.getByRole("status")).toHaveText("Your account and everything in it were deleted.");
 
   await page.goto(`/ReciPals/Recipes/${recipeId}`);
   await expect(page.getByRole("heading", { name: "Recipe not found." }).or(page.getByText("Recipe not found."))).toBeVisible();

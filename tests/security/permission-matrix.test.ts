@@ -324,7 +324,7 @@ const PAGE_MATRIX: Record<string, Entry> = {
         call: () => ({ url: "/x", form: { password: PASSWORD, confirm: "yes" } }),
         expect: {
           anon: toLogin,
-          other: { ok: 302, location: /notice=account-deleted/, touches: ["users", "likes", "comments", "saved_recipes", "follows", "sessions", "notifications"], effect: async (w) => expect(await rowsOf("users", "id", w.other.id)).toEqual([]) },
+          other: { ok: 302, location: /\/Account\/Delete\?done=1$/, touches: ["users", "likes", "comments", "saved_recipes", "follows", "sessions", "notifications"], effect: async (w) => expect(await rowsOf("users", "id", w.other.id)).toEqual([]) },
           owner: {
             ok: 302,
             touches: ["users", "recipes", "posts", "recipe_tags", "ingredient_sections", "ingredient_lines", "steps", "likes", "comments", "saved_recipes", "follows", "sessions", "notifications"],

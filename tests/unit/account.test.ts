@@ -179,7 +179,7 @@ describe("Delete my account", () => {
   it("removes the person with their recipes, posts, photos, comments, likes, saves, follows, notifications and sessions, and signs out", async () => {
     const s = await someone();
     const response = await deleteAction(routeArgs(formRequest("/x", { password: s.me.password, confirm: "yes" }, s.cookie)));
-    expectRedirect(response, "/ReciPals/Home?notice=account-deleted");
+    expectRedirect(response, "/ReciPals/Account/Delete?done=1");
     expect((response as Response).headers.get("Set-Cookie")).toMatch(/Max-Age=0/i);
     for (const [table, column] of [
       ["users", "id"],
