@@ -99,7 +99,9 @@ describe("Download my data", () => {
     );
     expect(read("profile.json")).toMatchObject({ id: s.me.id, username: s.me.username });
     expect(JSON.stringify(read("profile.json"))).not.toMatch(/password|scrypt/i);
-    expect(read(`recipes/${s.mine.recipeId}.json`)).toMatchObject({ "@context": "https://schema.org", "@type": "Recipe", name: "My Soup" });
+    expect(read(`recipes/${s.mine.recipeId}.json`)).toMatchObject({ "@context": "https://schema.org", "@type": "Recipe", name: "My Soup", commentCount: 0 });
+    // The friend's like of My Soup is counted as the recipe page counts it.
+    expect(read(`recipes/${s.mine.recipeId}.json`).interactionStatistic[0]).toMatchObject({ userInteractionCount: 1 });
     expect(entries.get(`photos/${s.photo.name}`)).toEqual(s.photo.bytes);
     expect(read("comments.json")).toEqual([expect.objectContaining({ post_id: s.theirs.postId, text: "Lovely pie" })]);
     expect(read("saved.json")).toEqual([s.theirs.recipeId]);

@@ -29,6 +29,15 @@ export async function listComments(postId: string, { without = [] }: { without?:
   }));
 }
 
+export async function countComments(postId: string, database: DB = db): Promise<number> {
+  const row = await database
+    .selectFrom("comments")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("post_id", "=", postId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** Appends a comment by the session user (the actor is never taken from the request body). */
 export async function addComment(
   { postId, userId, text }: { postId: string; userId: string; text: string },

@@ -10,6 +10,8 @@ import { db } from "../db/connection.server";
 import { readStoredFile, storedNameOf } from "../media/storage.server";
 import { deleteImageIfUnreferenced } from "../media/uploads.server";
 import { deleteUserRow } from "../queries/admin.server";
+import { countComments } from "../queries/comments.server";
+import { countLikes } from "../queries/likes.server";
 import { readRecipesFull } from "../queries/recipes.server";
 import { deleteRecipe as deleteRecipeRows } from "../queries/recipe-writes.server";
 import { getUserProfile, isCurrentPassword, isLastAdmin } from "../queries/users.server";
@@ -51,6 +53,14 @@ function jsonArrayStream<Row>(read: (after: number, limit: number) => Promise<Ro
   );
 }
 
+/** One recipe as the recipe page publishes it (schema.org Recipe JSON-LD), with its post's counts. */
+async function recipeEntry(id: string, { origin, username }: { origin: string; username: string }): Promise<Buffer> {
+  const [recipe] = await readRecipesFull({ ids: [id] });
+  if (!recipe) return json(null);
+  const [likes, comments] = recipe.post_id ? await Promise.all([countLikes(recipe.post_id), countComments(recipe.post_id)]) : [0, 0];
+  return json(recipeJsonLd({ ...recipe, creator: { username } }, { origin, url: `${origin}${paths.recipe(id)}`, likes, comments }));
+}
+
 /**
  * The person's data as a zip, streamed: profile.json, recipes/<id>.json (schema.org Recipe JSON-LD),
  * photos/<file> (their recipes' and their own picture), comments.json, saved.json, followers.json,
@@ -67,11 +77,8 @@ export async function exportAccount({ actor, origin }: { actor: Actor; origin: s
   const photos = new Set<string>();
   for (const { id, photo } of recipes) {
     zip.addReadStreamLazy(`recipes/${id}.json`, (done) => {
-      readRecipesFull({ ids: [id] })
-        .then(([recipe]) => {
-          const url = `${origin}${paths.recipe(id)}`;
-          done(null, Readable.from([recipe ? json(recipeJsonLd({ ...recipe, creator: { username: profile.username } }, { origin, url, likes: 0, comments: 0 })) : json(null)]));
-        })
+      recipeEntry(id, { origin, username: profile.username })
+        .then((bytes) => done(null, Readable.from([bytes])))
         .catch((error: Error) => done(error, Readable.from([])));
     });
     const name = storedNameOf(photo);
