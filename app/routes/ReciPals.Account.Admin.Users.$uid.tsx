@@ -11,7 +11,7 @@ import { readForm } from "~/server/http/body.server";
 import { invariantResponse, readIntent } from "~/server/http/responses.server";
 import { changeRole, deleteUser } from "~/server/services/users.server";
 import { suspend, unsuspend } from "~/server/services/moderation.server";
-import { isSuspended } from "~/server/queries/reports.server";
+import { isSuspendedPerson } from "~/server/queries/visibility.server";
 import { listUserPosts } from "~/server/queries/posts.server";
 import { getUserProfile } from "~/server/queries/users.server";
 import { requireAdmin } from "~/server/auth/session.server";
@@ -24,7 +24,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await getUserProfile(params.uid ?? "");
   invariantResponse(user, "User not found.", 404);
   const posts = await listUserPosts(user.id);
-  return { user, postIds: posts.map((p) => p.post_id), suspended: await isSuspended(user.id) };
+  return { user, postIds: posts.map((p) => p.post_id), suspended: await isSuspendedPerson(user.id) };
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {

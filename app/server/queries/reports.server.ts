@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import type { ReportKind, ReportReason } from "~/lib/reports";
 
 import { db, type DB } from "../db/connection.server";
-import { nextSeqOf, nowIso } from "./seq.server";
+import { nextSeq, nowIso } from "./seq.server";
 
 // Reports and the moderation log as stored (docs/rules.md#reports-and-moderation). Who may file
 // or act on them is the moderation service's rule (services/moderation.server.ts).
@@ -47,28 +47,14 @@ export async function getReportTarget(kind: ReportKind, id: string, database: DB
   return row && { kind, id, ownerId: row.id, ownerName: row.username, label: row.username, recipeId: null, postOwnerId: null };
 }
 
-export async function hasOpenReport({ reporterId, kind, targetId }: { reporterId: string; kind: ReportKind; targetId: string }, database: DB = db): Promise<boolean> {
-  const row = await database
-    .selectFrom("reports")
-    .select("id")
-    .where("reporter_id", "=", reporterId)
-    .where("target_kind", "=", kind)
-    .where("target_id", "=", targetId)
-    .where("resolved_at", "is", null)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/** Whether a target still has open reports (read in a moderator's transaction). */
-export async function hasOpenReports({ kind, targetId }: { kind: ReportKind; targetId: string }, database: DB = db): Promise<boolean> {
-  const row = await database
-    .selectFrom("reports")
-    .select("id")
-    .where("target_kind", "=", kind)
-    .where("target_id", "=", targetId)
-    .where("resolved_at", "is", null)
-    .executeTakeFirst();
-  return row !== undefined;
+/** Whether a target has open reports: anyone's, or with `reporterId` that person's (read in the writer's transaction). */
+export async function hasOpenReports(
+  { kind, targetId, reporterId }: { kind: ReportKind; targetId: string; reporterId?: string },
+  database: DB = db,
+): Promise<boolean> {
+  let query = database.selectFrom("reports").select("id").where("target_kind", "=", kind).where("target_id", "=", targetId).where("resolved_at", "is", null);
+  if (reporterId !== undefined) query = query.where("reporter_id", "=", reporterId);
+  return (await query.executeTakeFirst()) !== undefined;
 }
 
 export async function countReportsSince(reporterId: string, since: string, database: DB = db): Promise<number> {
@@ -99,7 +85,7 @@ export async function insertReport(
       created_at: nowIso(),
       resolved_at: null,
       resolution: null,
-      seq: nextSeqOf("reports"),
+      seq: nextSeq("reports"),
     })
     .execute();
   return id;
@@ -165,7 +151,7 @@ export async function writeLog(
       summary: entry.summary.slice(0, 200),
       why: entry.why,
       created_at: nowIso(),
-      seq: nextSeqOf("moderation_log"),
+      seq: nextSeq("moderation_log"),
     })
     .execute();
 }
@@ -191,11 +177,6 @@ export async function listLog(limit: number, database: DB = db): Promise<LogEntr
     .limit(limit)
     .execute();
   return rows as LogEntry[];
-}
-
-export async function isSuspended(userId: string, database: DB = db): Promise<boolean> {
-  const row = await database.selectFrom("users").select("suspended_at").where("id", "=", userId).executeTakeFirst();
-  return Boolean(row?.suspended_at);
 }
 
 /** Suspends (a time) or restores (null) a person; true when it changed. */

@@ -7,16 +7,11 @@ import { shownPerson } from "./visibility.server";
  * that are one person's own rows (notifications, a shopping list) number per person (`userId`):
  * their index on (user_id, seq) or (user_id, …) answers the max without reading the whole table.
  */
-export function nextSeq(table: "users" | "recipes" | "posts" | "comments" | "saved_recipes"): ReturnType<typeof sql<number>>;
+export function nextSeq(table: "users" | "recipes" | "posts" | "comments" | "saved_recipes" | "reports" | "moderation_log"): ReturnType<typeof sql<number>>;
 export function nextSeq(table: "notifications" | "shopping_recipes", userId: string): ReturnType<typeof sql<number>>;
 export function nextSeq(table: string, userId?: string) {
   if (userId === undefined) return sql<number>`(select coalesce(max(seq), 0) + 1 from ${sql.table(table)})`;
   return sql<number>`(select coalesce(max(seq), 0) + 1 from ${sql.table(table)} where user_id = ${userId})`;
-}
-
-/** Next insertion-order number of a table only ever read in that order (reports, the moderation log). */
-export function nextSeqOf(table: "reports" | "moderation_log"): ReturnType<typeof sql<number>> {
-  return sql<number>`(select coalesce(max(seq), 0) + 1 from ${sql.table(table)})`;
 }
 
 export function nowIso(): string {

@@ -78,6 +78,15 @@ export async function isSuspendedPerson(userId: string, database: DB = db): Prom
   return Boolean(row?.suspended_at);
 }
 
+/**
+ * Whether what `ownerId` made is out of `actorId`'s reach: either blocked the other, or the owner is
+ * suspended (docs/rules.md#suspension). Read inside a write's transaction, so a block or a
+ * suspension landing meanwhile counts.
+ */
+export async function isOutOfReach(actorId: string, ownerId: string, database: DB = db): Promise<boolean> {
+  return (await isBlockedBetween(actorId, ownerId, database)) || (await isSuspendedPerson(ownerId, database));
+}
+
 /** Whether either of the two blocked the other (read inside a write's transaction, so a block landing meanwhile counts). */
 export async function isBlockedBetween(a: string, b: string, database: DB = db): Promise<boolean> {
   const row = await database

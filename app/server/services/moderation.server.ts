@@ -14,10 +14,8 @@ import { deleteRecipe as deleteRecipeRows } from "../queries/recipe-writes.serve
 import {
   countReportsSince,
   getReportTarget,
-  hasOpenReport,
   hasOpenReports,
   insertReport,
-  isSuspended,
   listLog,
   listOpenReports,
   resolveReports,
@@ -30,6 +28,7 @@ import {
 } from "../queries/reports.server";
 import { nextSeq, nowIso } from "../queries/seq.server";
 import { getSessionUserById } from "../queries/users.server";
+import { isSuspendedPerson } from "../queries/visibility.server";
 import { storeCommentRemoved } from "./interactions.server";
 import { done, refusal, refusing, RefusedError, type Actor, type Outcome } from "./outcome.server";
 
@@ -83,7 +82,7 @@ export async function fileReport(input: { actor: Actor; kind: unknown; targetId:
       const target = await getReportTarget(kind, targetId, trx);
       if (!target || hiddenFrom(target, input.hidden ?? [])) throw new RefusedError(refusal(404, REPORT_MESSAGES.gone));
       if (target.ownerId === actor.id) throw new RefusedError(refusal(400, REPORT_MESSAGES.own));
-      if (await hasOpenReport({ reporterId: actor.id, kind, targetId }, trx)) throw new RefusedError(refusal(409, REPORT_MESSAGES.twice));
+      if (await hasOpenReports({ kind, targetId, reporterId: actor.id }, trx)) throw new RefusedError(refusal(409, REPORT_MESSAGES.twice));
       if ((await countReportsSince(actor.id, new Date(Date.now() - DAY_MS).toISOString(), trx)) >= REPORTS_PER_DAY) {
         throw new RefusedError(refusal(429, REPORT_MESSAGES.limit));
       }
@@ -130,8 +129,7 @@ export async function getModerationQueue({ actor }: { actor: Actor }): Promise<O
   }
   for (const group of groups.values()) {
     group.target = (await getReportTarget(group.kind, group.targetId)) ?? null;
-    const owner = group.target?.ownerId ? await getSessionUserById(group.target.ownerId) : undefined;
-    group.ownerSuspended = owner ? await isSuspended(owner.id) : false;
+    group.ownerSuspended = group.target?.ownerId ? await isSuspendedPerson(group.target.ownerId) : false;
   }
   return done({ groups: [...groups.values()], log: await listLog(50) });
 }

@@ -2,7 +2,7 @@ import { CacheScope, changing } from "../cache/scopes.server";
 import type { DB } from "../db/connection.server";
 import { unfollow } from "../queries/follows.server";
 import { getSessionUserById } from "../queries/users.server";
-import { isBlockedBetween, isSuspendedPerson, setBlocked, setMuted, UNAVAILABLE_ACCOUNT } from "../queries/visibility.server";
+import { isOutOfReach, setBlocked, setMuted, UNAVAILABLE_ACCOUNT } from "../queries/visibility.server";
 import { withdraw } from "./notifications.server";
 import { done, refusal, RefusedError, type Actor, type Outcome, type Refusal } from "./outcome.server";
 
@@ -25,7 +25,7 @@ export const PEOPLE_MESSAGES = {
  */
 export async function refuseIfBlocked(trx: DB, actorId: string, ownerId: string | null): Promise<void> {
   if (!ownerId || ownerId === actorId) return;
-  if ((await isBlockedBetween(actorId, ownerId, trx)) || (await isSuspendedPerson(ownerId, trx))) throw new RefusedError(refusal(403, PEOPLE_MESSAGES.unavailable));
+  if (await isOutOfReach(actorId, ownerId, trx)) throw new RefusedError(refusal(403, PEOPLE_MESSAGES.unavailable));
 }
 
 async function checkTarget(actor: Actor, targetId: string, selfMessage: string): Promise<Refusal | null> {

@@ -8,7 +8,7 @@ import { mergeShoppingList, type ShoppingList } from "~/lib/shopping-merge";
 
 import { db, type DB } from "../db/connection.server";
 import { getRecipeDetail } from "../queries/recipes.server";
-import { isBlockedBetween, isSuspendedPerson, UNAVAILABLE_RECIPE } from "../queries/visibility.server";
+import { isOutOfReach, UNAVAILABLE_RECIPE } from "../queries/visibility.server";
 import { nextSeq, nowIso } from "../queries/seq.server";
 import { done, refusal, RefusedError, type Actor, type Outcome } from "./outcome.server";
 
@@ -132,7 +132,7 @@ export async function addRecipeToList({
   const recipe = await getRecipeDetail(recipeId);
   if (!recipe) return refusal(404, SHOPPING_MESSAGES.recipeMissing);
   // A recipe whose creator and the reader blocked one another is not theirs to read (docs/rules.md#blocking-and-muting).
-  if (recipe.user_created && recipe.user_created !== actor.id && ((await isBlockedBetween(actor.id, recipe.user_created)) || (await isSuspendedPerson(recipe.user_created)))) {
+  if (recipe.user_created && recipe.user_created !== actor.id && (await isOutOfReach(actor.id, recipe.user_created))) {
     return refusal(404, UNAVAILABLE_RECIPE);
   }
   let chosen = recipe.serves;
