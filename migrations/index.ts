@@ -13,6 +13,7 @@ import * as sessionKeys from "./20261127T0100-session-keys";
 import * as pendingUploads from "./20261127T0200-pending-uploads";
 import * as blocksMutes from "./20261128T0000-blocks-mutes";
 import * as reports from "./20261128T0100-reports";
+import * as writersSideBySide from "./20261129T0000-writers-side-by-side";
 
 // Static imports, not FileMigrationProvider: Node 20 cannot load .ts migrations at run
 // time, while this module is compiled into the server build, the seed and the tests alike.
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   "20261127T0200-pending-uploads": pendingUploads,
   "20261128T0000-blocks-mutes": blocksMutes,
   "20261128T0100-reports": reports,
+  "20261129T0000-writers-side-by-side": writersSideBySide,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -5,8 +5,8 @@
 // - The target is migrated with the app's own migrator and migration names, so it is exactly what
 //   `npm run db:migrate` makes; it must hold no rows in any table (an empty migrated one is fine).
 // - Everything is copied in ONE transaction: a failure, or row counts that differ, rolls it all
-//   back and the target is left empty. The transaction takes the app's write lock, so a server
-//   already pointed at the target waits instead of writing in between.
+//   back and the target is left empty. The transaction locks every copied table against writes
+//   (reads go on), so a server already pointed at the target waits instead of writing in between.
 // - Tables go in foreign-key order, in batches of rows sent as one array per column
 //   (`insert … select * from unnest($1::text[], …)`): one statement per batch whatever its size,
 //   and the next batch is read from SQLite while PostgreSQL stores the previous one.
@@ -14,7 +14,7 @@
 //   and the foreign keys are dropped and added back afterwards (PostgreSQL then checks each with
 //   one join instead of a lookup per row); both are things the tables' owner may do, no superuser
 //   needed. The search index is then rebuilt once with recipals_rebuild_search(), and every
-//   serial sequence is moved past the largest copied id.
+//   serial sequence (the seq columns' included) is moved past the largest copied value.
 // - The source is read in one read transaction (a consistent snapshot even while a server writes).
 //
 // `copyDatabase` is the whole job for other scripts (the bench) and tests; the command line below
@@ -162,11 +162,10 @@ function elementWriter(type) {
 // The app's migrations (TypeScript, loaded as the prepare step loads the seeder).
 
 /**
- * What db-copy takes from the app: its migrations, and the write lock and change-notice channel
- * of its PostgreSQL engine (servers' writes wait for the copy; their caches hear of it).
+ * What db-copy takes from the app: its migrations, and the change-notice channel of its
+ * PostgreSQL engine (servers' caches hear of the copy).
  * @typedef {object} AppModules
  * @property {typeof import("../migrations/index").migrationProvider} migrationProvider
- * @property {typeof import("~/server/db/engines/postgres.server").WRITE_LOCK_SQL} WRITE_LOCK_SQL
  * @property {typeof import("~/server/db/engines/postgres.server").NOTICE_CHANNEL} NOTICE_CHANNEL
  */
 /** @type {Promise<AppModules> | null} */
@@ -176,7 +175,7 @@ const loadAppModules = () =>
   (appModules ??= loadModule(
     "db-copy",
     `export { migrationProvider } from "./migrations/index";
-     export { WRITE_LOCK_SQL, NOTICE_CHANNEL } from "~/server/db/engines/postgres.server";`,
+     export { NOTICE_CHANNEL } from "~/server/db/engines/postgres.server";`,
   ));
 
 // ---------------------------------------------------------------------------------------------
@@ -468,7 +467,7 @@ export async function copyDatabase({ from, to, batchSize = DEFAULT_BATCH_SIZE, o
   /** @type {import("pg").Client | null} */
   let client = null;
   try {
-    const { migrationProvider, WRITE_LOCK_SQL, NOTICE_CHANNEL } = await loadAppModules();
+    const { migrationProvider, NOTICE_CHANNEL } = await loadAppModules();
     const appMigrations = Object.keys(await migrationProvider.getMigrations()).sort();
     const done = sourceMigrations(source, file);
     const missing = appMigrations.filter((name) => !done.includes(name));
@@ -509,8 +508,9 @@ export async function copyDatabase({ from, to, batchSize = DEFAULT_BATCH_SIZE, o
 
       await client.query("begin");
       try {
-        await client.query(WRITE_LOCK_SQL);
-        // Checked again under the lock: a server may have written since the first look.
+        // Writers wait for the copy (readers do not); checked again under the lock: a server may
+        // have written since the first look.
+        await client.query(`lock table ${plans.map((plan) => quote(plan.table)).join(", ")} in exclusive mode`);
         refuseIfNotEmpty(await targetTablesWithRows(client), url);
         // Foreign keys come off while loading and go back on after: PostgreSQL then checks each
         // one with a single join over the whole table instead of a lookup per inserted row (about
@@ -570,11 +570,7 @@ export async function copyDatabase({ from, to, batchSize = DEFAULT_BATCH_SIZE, o
         if (searchDocuments !== recipes) throw new CopyRefused(`the search index holds ${searchDocuments} documents for ${recipes} recipes; nothing was copied`, { counts });
 
         // Servers already listening drop their page caches when this commits: everything changed.
-        await client.query(
-          `insert into cache_versions (scope, version) select '*', coalesce(max(version), 0) + 1 from cache_versions
-             on conflict (scope) do update set version = excluded.version`,
-        );
-        await client.query("select pg_notify($1, '')", [NOTICE_CHANNEL]);
+        await client.query("select pg_notify($1, '*')", [NOTICE_CHANNEL]);
         await client.query("commit");
         source.exec("commit");
         // The rebuilt search tables get their statistics too (the copied ones got theirs above);

@@ -25,6 +25,9 @@ export async function ensureAdmin(db: DB, options: { password?: string; log: (li
   const passwordHash = await hashPassword(password);
 
   const created = await db.transaction().execute(async (trx) => {
+    // Servers starting together make one admin (see importData in seed/index.ts).
+    await engineOf(trx).writers.lock(trx, ["seed"]);
+    if (await hasSeedRun(trx, SEED_RUNS.admin)) return null;
     const taken = await trx
       .selectFrom("users")
       .select("id")
@@ -40,13 +43,14 @@ export async function ensureAdmin(db: DB, options: { password?: string; log: (li
         password_hash: passwordHash,
         role: "ADMIN",
         created_at: nowIso(),
-        seq: nextSeq("users"),
+        seq: nextSeq(trx, "users"),
       })
       .execute();
     await recordSeedRun(trx, SEED_RUNS.admin);
     return true;
   });
 
+  if (created === null) return { created: false };
   if (!created) {
     // Not marked as done: once that account is renamed, the next seed creates the admin.
     options.log(`A user named "${ADMIN_USERNAME}" already exists, so no administrator account was created.`);

@@ -1,6 +1,6 @@
 import path from "node:path";
 
-import type { DB } from "../app/server/db/connection.server";
+import { engineOf, type DB } from "../app/server/db/connection.server";
 
 import { ensureAdmin } from "./admin";
 import { coreSeedData } from "./core";
@@ -153,6 +153,10 @@ async function importData(
   const progress = sink ? createProgress("recipes", data.recipes.length, sink) : undefined;
   try {
     await db.transaction().execute(async (trx) => {
+      // Servers starting together on one PostgreSQL database seed it once: the second waits here,
+      // then finds the first one's mark.
+      await engineOf(trx).writers.lock(trx, ["seed"]);
+      if (await hasSeedRun(trx, run ? SEED_RUNS.sample : SEED_RUNS.core)) return;
       await writeSeedData(trx, data, {
         passwordHashes,
         log,

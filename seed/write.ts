@@ -88,7 +88,7 @@ async function writeUsers(trx: DB, users: SeedUser[], { passwordHashes, log, cre
         bio: user.bio,
         profile: user.profile,
         created_at: createdAt,
-        seq: nextSeq("users"),
+        seq: nextSeq(trx, "users"),
       })
       .execute();
     if (user.tags.length > 0) {
@@ -136,7 +136,7 @@ async function writeRecipes(trx: DB, recipes: SeedRecipe[], userIds: Set<string>
         serves: recipe.serves,
         photo: recipe.photo,
         created_at: recipe.created_at,
-        seq: nextSeq("recipes"),
+        seq: nextSeq(trx, "recipes"),
       })
       .execute();
     // The app's one writer of recipe parts: the seed's section ids are kept (a repeated one gets a new id).
@@ -182,7 +182,7 @@ async function writePost(trx: DB, post: SeedPost, recipe: SeedRecipe, userIds: S
       caption: post.caption,
       photo: post.photo ?? recipe.photo,
       created_at: post.created_at,
-      seq: nextSeq("posts"),
+      seq: nextSeq(trx, "posts"),
     })
     .execute();
 
@@ -204,7 +204,7 @@ async function writePost(trx: DB, post: SeedPost, recipe: SeedRecipe, userIds: S
         user_id: comment.user_id && userIds.has(comment.user_id) ? comment.user_id : null,
         text: comment.text,
         created_at: comment.created_at ?? post.created_at ?? todayDate(),
-        seq: nextSeq("comments"),
+        seq: nextSeq(trx, "comments"),
       })
       .execute();
   }
@@ -218,7 +218,7 @@ async function writeSavedRecipes(trx: DB, users: SeedUser[], userIds: Set<string
       if (!recipeIds.has(recipeId)) continue;
       await trx
         .insertInto("saved_recipes")
-        .values({ user_id: user._id, recipe_id: recipeId, created_at: createdAt, seq: nextSeq("saved_recipes") })
+        .values({ user_id: user._id, recipe_id: recipeId, created_at: createdAt, seq: nextSeq(trx, "saved_recipes") })
         .onConflict((oc) => oc.doNothing())
         .execute();
     }

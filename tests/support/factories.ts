@@ -34,7 +34,7 @@ export async function makeRecipeWithPost({
         serves: 2,
         photo: "/images/noodleDish.png",
         created_at: nowIso(),
-        seq: nextSeq("recipes"),
+        seq: nextSeq(trx, "recipes"),
       })
       .execute();
     await writeRecipeParts(trx, recipeId, {
@@ -53,7 +53,7 @@ export async function makeRecipeWithPost({
           caption: description,
           photo: "/images/noodleDish.png",
           created_at: nowIso().slice(0, 10),
-          seq: nextSeq("posts"),
+          seq: nextSeq(trx, "posts"),
         })
         .execute();
     }

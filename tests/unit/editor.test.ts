@@ -605,9 +605,9 @@ describe("deleting a recipe", () => {
     await db.insertInto("likes").values({ post_id: postId, user_id: fan.id, created_at: nowIso() }).execute();
     await db
       .insertInto("comments")
-      .values({ id: crypto.randomUUID(), post_id: postId, user_id: fan.id, text: "Yum", created_at: nowIso(), seq: nextSeq("comments") })
+      .values({ id: crypto.randomUUID(), post_id: postId, user_id: fan.id, text: "Yum", created_at: nowIso(), seq: nextSeq(db, "comments") })
       .execute();
-    await db.insertInto("saved_recipes").values({ user_id: fan.id, recipe_id: recipeId, created_at: nowIso(), seq: nextSeq("saved_recipes") }).execute();
+    await db.insertInto("saved_recipes").values({ user_id: fan.id, recipe_id: recipeId, created_at: nowIso(), seq: nextSeq(db, "saved_recipes") }).execute();
     return { recipeId, postId, photo };
   }
 

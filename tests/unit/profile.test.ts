@@ -20,12 +20,12 @@ async function makeRecipe(userId: string, name: string, { withPost = true } = {}
   const postId = crypto.randomUUID();
   await db
     .insertInto("recipes")
-    .values({ id: recipeId, user_created: userId, name, photo: `/images/${name}.png`, created_at: nowIso(), seq: nextSeq("recipes") })
+    .values({ id: recipeId, user_created: userId, name, photo: `/images/${name}.png`, created_at: nowIso(), seq: nextSeq(db, "recipes") })
     .execute();
   if (withPost) {
     await db
       .insertInto("posts")
-      .values({ id: postId, recipe_id: recipeId, created_by: userId, title: name, photo: `/images/${name}.png`, seq: nextSeq("posts") })
+      .values({ id: postId, recipe_id: recipeId, created_by: userId, title: name, photo: `/images/${name}.png`, seq: nextSeq(db, "posts") })
       .execute();
   }
   return { recipeId, postId: withPost ? postId : null };

@@ -53,7 +53,7 @@ async function writeRecipe(input: RecipeInput, trx: DB): Promise<string> {
       serves: 2,
       photo: "/images/noodleDish.png",
       created_at: nowIso(),
-      seq: nextSeq("recipes"),
+      seq: nextSeq(trx, "recipes"),
     })
     .execute();
   await writeRecipeParts(trx, id, {

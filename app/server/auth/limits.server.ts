@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 
 import { sql } from "kysely";
 
-import { db, type DB } from "../db/connection.server";
+import { db, engineOf, type DB } from "../db/connection.server";
 import { env } from "../env.server";
 import { addressKey } from "../http/ip.server";
 import { adminSecretMatches } from "../validation/profile.server";
@@ -59,6 +59,9 @@ export async function beginSignInAttempt({ username, address }: SignInSubject, d
   const key = usernameKey(username);
   const place = address ? addressKey(address) : "";
   return database.transaction().execute(async (trx) => {
+    // Attempts at one account or from one address take turns between counting and recording
+    // (docs/scaling.md, "How writers meet"); others go side by side.
+    await engineOf(trx).writers.lock(trx, place ? [`sign-in:${key}`, `sign-in-from:${place}`] : [`sign-in:${key}`]);
     const count = async (where: { username_key?: string; address?: string }) => {
       let query = trx
         .selectFrom("sign_in_failures")
@@ -162,6 +165,7 @@ export function addressBucketKey(address: string): string {
 export async function takeRateLimited({ bucket, limit, windowMs }: RateLimit, key: string, database: DB = db): Promise<void> {
   const now = Date.now();
   await database.transaction().execute(async (trx) => {
+    await engineOf(trx).writers.lock(trx, [`rate:${bucket}:${key}`]);
     await trx.deleteFrom("rate_events").where("bucket", "=", bucket).where("at", "<=", now - windowMs).execute();
     const row = await trx
       .selectFrom("rate_events")

@@ -5,9 +5,9 @@ import type { Database } from "../db/schema.server";
 
 // Scopes of the shared page cache (docs/scaling.md, "What a write drops from the page cache").
 // A kept page names the scopes of what it shows (shared-cache.server.ts, `scopeSharedCache`); a
-// write names the scopes it changes (`changing`, the transaction of a service), recorded in
-// `cache_versions` in the same commit. Every server's cache then drops only the pages naming a
-// changed scope.
+// write names the scopes it changes (`changing`, the transaction of a service), recorded in the
+// same commit (SQLite: `cache_versions`; PostgreSQL: the notice sent with the commit). Every
+// server's cache then drops only the pages naming a changed scope.
 //
 // A page names the data it shows, not the writes that may touch it; a write names the data it
 // changes. Both sides use these names:
@@ -44,13 +44,12 @@ export async function changing<T>(scopes: Iterable<string | null | undefined | f
   for (const scope of scopes) if (scope) named.add(scope);
   if (named.size === 0) return database.transaction().execute(work);
   const pageCache = engineOf(database).pageCache;
-  let version = 0;
   const result = await database.transaction().execute(async (trx) => {
     await pageCache.mark(trx);
     const value = await work(trx);
-    version = await pageCache.record(trx, named);
+    await pageCache.record(trx, named);
     return value;
   });
-  tellCommitted(database, named, version);
+  tellCommitted(database, named);
   return result;
 }

@@ -11,6 +11,7 @@ import { env } from "../env.server";
 // `engineOf(database)` for the few pieces of SQL that differ; they never test the engine.
 
 export type { ChangeFeed, DB, ScopeChanges } from "./engines/engine.server";
+export { isUniqueViolation } from "./engines/engine.server";
 export { DatabaseUnavailableError, databaseLooksDown, isUnavailable } from "./engines/postgres.server";
 
 /** What a page or a JSON call says while the database cannot be reached (status 503). */
@@ -21,7 +22,7 @@ export type DatabaseLocation = { engine: "sqlite"; path: string } | { engine: "p
 interface Opened {
   changeCounter(): string;
   changeFeed(): ChangeFeed;
-  committed(scopes: ReadonlySet<string>, version: number): void;
+  committed(scopes: ReadonlySet<string>): void;
   ready(): Promise<void>;
   close(): Promise<void>;
 }
@@ -88,11 +89,11 @@ export function openChangeFeed(database: DB): ChangeFeed {
 }
 
 /**
- * This process committed a transaction that recorded page-cache `scopes` as commit `version`
- * (cache/scopes.server.ts): its caches hear of it before the answer leaves.
+ * This process committed a transaction that recorded page-cache `scopes` (cache/scopes.server.ts):
+ * its caches hear of it before the answer leaves.
  */
-export function tellCommitted(database: DB, scopes: ReadonlySet<string>, version: number): void {
-  opened.get(database)?.committed(scopes, version);
+export function tellCommitted(database: DB, scopes: ReadonlySet<string>): void {
+  opened.get(database)?.committed(scopes);
 }
 
 /** Waits until the database answers; throws DatabaseUnavailableError when it cannot be reached. */

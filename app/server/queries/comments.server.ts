@@ -47,7 +47,7 @@ export async function addComment(
   const createdAt = todayDate();
   await database
     .insertInto("comments")
-    .values({ id, post_id: postId, user_id: userId, text, created_at: createdAt, seq: nextSeq("comments") })
+    .values({ id, post_id: postId, user_id: userId, text, created_at: createdAt, seq: nextSeq(database, "comments") })
     .execute();
   const author = await database.selectFrom("users").select(["id", "username", "profile"]).where("id", "=", userId).executeTakeFirst();
   return { comment_id: id, text, created_at: createdAt, author: author ?? null };

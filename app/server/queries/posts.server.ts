@@ -1,4 +1,4 @@
-import { db, type DB } from "../db/connection.server";
+import { db, engineOf, type DB } from "../db/connection.server";
 import { applyBatchSelection, groupRows, nextSeq, todayDate, type BatchSelection } from "./seq.server";
 
 export interface PostThumb {
@@ -121,10 +121,9 @@ export async function updatePostContent(
  * recipe's creator, dated today). Refused by the schema when the recipe already has one.
  */
 export async function createPostForRecipe({ postId, recipeId }: { postId: string; recipeId: string }, database: DB = db): Promise<void> {
-  const recipe = await database
-    .selectFrom("recipes")
-    .select(["user_created", "name", "description", "photo"])
-    .where("id", "=", recipeId)
+  // The recipe's row held: an edit giving it its missing post at the same moment waits (one post per recipe).
+  const recipe = await engineOf(database)
+    .writers.forUpdate(database.selectFrom("recipes").select(["user_created", "name", "description", "photo"]).where("id", "=", recipeId))
     .executeTakeFirstOrThrow();
   await database
     .insertInto("posts")
@@ -136,7 +135,7 @@ export async function createPostForRecipe({ postId, recipeId }: { postId: string
       caption: recipe.description,
       photo: recipe.photo,
       created_at: todayDate(),
-      seq: nextSeq("posts"),
+      seq: nextSeq(database, "posts"),
     })
     .execute();
 }

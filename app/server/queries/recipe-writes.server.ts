@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import type { Transaction } from "kysely";
 
 import type { RecipeInput } from "../validation/recipe.server";
-import { db, withinTransaction, type DB } from "../db/connection.server";
+import { db, engineOf, withinTransaction, type DB } from "../db/connection.server";
 import type { Database } from "../db/schema.server";
 import { planSectionIds, recipePartRows, type RecipeParts } from "./recipe-parts.server";
 import { nextSeq, todayDate } from "./seq.server";
@@ -37,6 +37,8 @@ export async function getRecipeOwnership(id: string, database: DB = db): Promise
  * inserts the same rows, from recipePartRows, with its own statements).
  */
 export async function writeRecipeParts(trx: Trx | DB, recipeId: string, parts: RecipeParts): Promise<void> {
+  // Two writers of one recipe's parts take turns on its row: each replaces the parts whole.
+  await engineOf(trx).writers.forUpdate(trx.selectFrom("recipes").select("id").where("id", "=", recipeId)).execute();
   let sectionIds: string[] = [];
   if (parts.sections) {
     const own = (await trx.selectFrom("ingredient_sections").select("id").where("recipe_id", "=", recipeId).orderBy("position").execute()).map((row) => row.id);
@@ -85,7 +87,7 @@ export async function createRecipeWithPost(
         serves: input.serves,
         photo,
         created_at: today,
-        seq: nextSeq("recipes"),
+        seq: nextSeq(trx, "recipes"),
       })
       .execute();
     await writeRecipeParts(trx, recipeId, input);
@@ -99,7 +101,7 @@ export async function createRecipeWithPost(
         caption: input.description,
         photo,
         created_at: today,
-        seq: nextSeq("posts"),
+        seq: nextSeq(trx, "posts"),
       })
       .execute();
   });
@@ -116,10 +118,8 @@ export async function updateRecipeAndPost(
   database: DB = db,
 ): Promise<{ previousPhoto: string; postId: string } | undefined> {
   return withinTransaction(database, async (trx) => {
-    const current = await trx
-      .selectFrom("recipes")
-      .select(["photo", "user_created"])
-      .where("id", "=", recipeId)
+    const current = await engineOf(trx)
+      .writers.forUpdate(trx.selectFrom("recipes").select(["photo", "user_created"]).where("id", "=", recipeId))
       .executeTakeFirst();
     if (!current) return undefined;
     await trx
@@ -149,7 +149,7 @@ export async function updateRecipeAndPost(
           caption: input.description,
           photo,
           created_at: todayDate(),
-          seq: nextSeq("posts"),
+          seq: nextSeq(trx, "posts"),
         })
         .execute();
     }

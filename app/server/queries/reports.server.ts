@@ -85,7 +85,7 @@ export async function insertReport(
       created_at: nowIso(),
       resolved_at: null,
       resolution: null,
-      seq: nextSeq("reports"),
+      seq: nextSeq(database, "reports"),
     })
     .execute();
   return id;
@@ -123,14 +123,12 @@ export async function resolveReports(
   { kind, targetId, ownerId, resolution }: { kind: ReportKind; targetId: string; ownerId?: string; resolution: string },
   database: DB,
 ): Promise<string[]> {
-  let open = database.selectFrom("reports").select("reporter_id").where("resolved_at", "is", null);
-  open = ownerId ? open.where((eb) => eb.or([eb("target_user_id", "=", ownerId), eb.and([eb("target_kind", "=", kind), eb("target_id", "=", targetId)])])) : open.where("target_kind", "=", kind).where("target_id", "=", targetId);
-  const reporters = (await open.execute()).map((row) => row.reporter_id);
-  if (reporters.length === 0) return [];
+  // One conditional update decides: a second moderator's update of the same reports waits for
+  // the first and then finds them closed (docs/scaling.md, "How writers meet").
   let update = database.updateTable("reports").set({ resolved_at: nowIso(), resolution }).where("resolved_at", "is", null);
   update = ownerId ? update.where((eb) => eb.or([eb("target_user_id", "=", ownerId), eb.and([eb("target_kind", "=", kind), eb("target_id", "=", targetId)])])) : update.where("target_kind", "=", kind).where("target_id", "=", targetId);
-  await update.execute();
-  return [...new Set(reporters)];
+  const closed = await update.returning("reporter_id").execute();
+  return [...new Set(closed.map((row) => row.reporter_id))];
 }
 
 export type ModerationAction = "dismiss" | "remove" | "suspend" | "unsuspend";
@@ -151,7 +149,7 @@ export async function writeLog(
       summary: entry.summary.slice(0, 200),
       why: entry.why,
       created_at: nowIso(),
-      seq: nextSeq("moderation_log"),
+      seq: nextSeq(database, "moderation_log"),
     })
     .execute();
 }

@@ -42,7 +42,7 @@ export async function setRecipeSaved(
   if (saved) {
     const added = await database
       .insertInto("saved_recipes")
-      .values({ user_id: userId, recipe_id: recipeId, created_at: nowIso(), seq: nextSeq("saved_recipes") })
+      .values({ user_id: userId, recipe_id: recipeId, created_at: nowIso(), seq: nextSeq(database, "saved_recipes") })
       .onConflict((oc) => oc.columns(["user_id", "recipe_id"]).doNothing())
       .executeTakeFirst();
     return Number(added.numInsertedOrUpdatedRows ?? 0) > 0;

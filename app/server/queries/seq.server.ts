@@ -1,17 +1,19 @@
-import { sql, type SelectQueryBuilder } from "kysely";
+import { sql, type RawBuilder, type SelectQueryBuilder } from "kysely";
 
+import { engineOf, type DB } from "../db/connection.server";
+import type { SeqTable } from "../db/engines/engine.server";
 import { shownPerson } from "./visibility.server";
 
 /**
- * Next insertion-order number of a table with a `seq` column (evaluated inside the insert). Tables
- * that are one person's own rows (notifications, a shopping list) number per person (`userId`):
- * their index on (user_id, seq) or (user_id, …) answers the max without reading the whole table.
+ * Next insertion-order number of a table with a `seq` column (evaluated inside the insert made
+ * through `database`). Each engine numbers its own way (docs/scaling.md, "How writers meet"):
+ * SQLite takes `max(seq) + 1` (per person for notifications and shopping lists, which only order
+ * one person's rows), PostgreSQL a sequence, so two writers never wait for each other's number.
  */
-export function nextSeq(table: "users" | "recipes" | "posts" | "comments" | "saved_recipes" | "reports" | "moderation_log"): ReturnType<typeof sql<number>>;
-export function nextSeq(table: "notifications" | "shopping_recipes", userId: string): ReturnType<typeof sql<number>>;
-export function nextSeq(table: string, userId?: string) {
-  if (userId === undefined) return sql<number>`(select coalesce(max(seq), 0) + 1 from ${sql.table(table)})`;
-  return sql<number>`(select coalesce(max(seq), 0) + 1 from ${sql.table(table)} where user_id = ${userId})`;
+export function nextSeq(database: DB, table: "users" | "recipes" | "posts" | "comments" | "saved_recipes" | "reports" | "moderation_log"): RawBuilder<number>;
+export function nextSeq(database: DB, table: "notifications" | "shopping_recipes", userId: string): RawBuilder<number>;
+export function nextSeq(database: DB, table: SeqTable, userId?: string): RawBuilder<number> {
+  return engineOf(database).writers.nextSeq(table, userId);
 }
 
 export function nowIso(): string {

@@ -1,11 +1,26 @@
 import crypto from "node:crypto";
 
-
 import { DEFAULT_PROFILE_IMAGE } from "~/lib/paths";
 
-import { db, engineOf, withinTransaction, type DB } from "../db/connection.server";
-import { hashPassword, needsRehash, verifyPassword } from "../auth/password.server";
-import { applyBatchSelection, groupRows, nextSeq, nowIso, type BatchSelection } from "./seq.server";
+import {
+  db,
+  engineOf,
+  isUniqueViolation,
+  withinTransaction,
+  type DB,
+} from "../db/connection.server";
+import {
+  hashPassword,
+  needsRehash,
+  verifyPassword,
+} from "../auth/password.server";
+import {
+  applyBatchSelection,
+  groupRows,
+  nextSeq,
+  nowIso,
+  type BatchSelection,
+} from "./seq.server";
 
 export type Role = "USER" | "ADMIN";
 
@@ -23,13 +38,29 @@ export interface UserProfile extends SessionUser {
   tags: string[];
 }
 
-export const sessionUserColumns = ["id", "username", "name", "role", "profile"] as const;
+export const sessionUserColumns = [
+  "id",
+  "username",
+  "name",
+  "role",
+  "profile",
+] as const;
 
-export async function getSessionUserById(id: string, database: DB = db): Promise<SessionUser | undefined> {
-  return database.selectFrom("users").select(sessionUserColumns).where("id", "=", id).executeTakeFirst();
+export async function getSessionUserById(
+  id: string,
+  database: DB = db
+): Promise<SessionUser | undefined> {
+  return database
+    .selectFrom("users")
+    .select(sessionUserColumns)
+    .where("id", "=", id)
+    .executeTakeFirst();
 }
 
-export async function getUserProfile(id: string, database: DB = db): Promise<UserProfile | undefined> {
+export async function getUserProfile(
+  id: string,
+  database: DB = db
+): Promise<UserProfile | undefined> {
   const user = await database
     .selectFrom("users")
     .select([...sessionUserColumns, "bio"])
@@ -39,7 +70,10 @@ export async function getUserProfile(id: string, database: DB = db): Promise<Use
   return { ...user, tags: await getUserTags(id, database) };
 }
 
-export async function getUserTags(userId: string, database: DB = db): Promise<string[]> {
+export async function getUserTags(
+  userId: string,
+  database: DB = db
+): Promise<string[]> {
   const rows = await database
     .selectFrom("user_tags")
     .select("tag")
@@ -49,7 +83,10 @@ export async function getUserTags(userId: string, database: DB = db): Promise<st
   return rows.map((row) => row.tag);
 }
 
-export async function isUsernameTaken(username: string, database: DB = db): Promise<boolean> {
+export async function isUsernameTaken(
+  username: string,
+  database: DB = db
+): Promise<boolean> {
   const row = await database
     .selectFrom("users")
     .select("id")
@@ -65,7 +102,7 @@ export type LoginResult =
 /** The only place the password hash is read. It never leaves this function. */
 export async function verifyLogin(
   { username, password }: { username: string; password: string },
-  database: DB = db,
+  database: DB = db
 ): Promise<LoginResult> {
   const row = await database
     .selectFrom("users")
@@ -74,22 +111,38 @@ export async function verifyLogin(
     .executeTakeFirst();
   if (!row) return { ok: false, reason: "unknown-user" };
   const { password_hash: hash, suspended_at: suspendedAt, ...user } = row;
-  if (!(await verifyPassword(password, hash))) return { ok: false, reason: "wrong-password" };
+  if (!(await verifyPassword(password, hash)))
+    return { ok: false, reason: "wrong-password" };
   // Said only to whoever knows the password (docs/rules.md#suspension).
   if (suspendedAt) return { ok: false, reason: "suspended" };
   // A hash made at an older, lower cost is replaced now that the password is at hand. Only if it
   // is still the same hash: a password changed meanwhile is left alone.
   if (needsRehash(hash)) {
     const upgraded = await hashPassword(password);
-    await database.updateTable("users").set({ password_hash: upgraded }).where("id", "=", user.id).where("password_hash", "=", hash).execute();
+    await database
+      .updateTable("users")
+      .set({ password_hash: upgraded })
+      .where("id", "=", user.id)
+      .where("password_hash", "=", hash)
+      .execute();
   }
   return { ok: true, user };
 }
 
 /** Whether `password` is the user's own (asked before a password change). The hash never leaves this function. */
-export async function isCurrentPassword(userId: string, password: string, database: DB = db): Promise<boolean> {
-  const row = await database.selectFrom("users").select("password_hash").where("id", "=", userId).executeTakeFirst();
-  return row !== undefined && (await verifyPassword(password, row.password_hash));
+export async function isCurrentPassword(
+  userId: string,
+  password: string,
+  database: DB = db
+): Promise<boolean> {
+  const row = await database
+    .selectFrom("users")
+    .select("password_hash")
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  return (
+    row !== undefined && (await verifyPassword(password, row.password_hash))
+  );
 }
 
 export interface NewUser {
@@ -110,12 +163,32 @@ export class UsernameTakenError extends Error {
   }
 }
 
+/** Runs a rename to `username`: UsernameTakenError when another writer took it first (the unique index). */
+async function takingUsername<T>(
+  username: string,
+  write: Promise<T>
+): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isUniqueViolation(error, "users_username_nocase"))
+      throw new UsernameTakenError(username);
+    throw error;
+  }
+}
+
 /** Creates a user and their ordered tags in one transaction; refuses a taken username. */
-export async function createUser(input: NewUser, database: DB = db): Promise<SessionUser> {
+export async function createUser(
+  input: NewUser,
+  database: DB = db
+): Promise<SessionUser> {
   const id = input.id ?? crypto.randomUUID();
   return withinTransaction(database, async (trx) => {
-    if (await isUsernameTaken(input.username, trx)) throw new UsernameTakenError(input.username);
-    await trx
+    if (await isUsernameTaken(input.username, trx))
+      throw new UsernameTakenError(input.username);
+    // The unique index decides between sign-ups racing for one name (the check above answers the
+    // usual case). Nothing is inserted then, and the transaction stays usable (a caller may try another name).
+    const inserted = await trx
       .insertInto("users")
       .values({
         id,
@@ -126,9 +199,12 @@ export async function createUser(input: NewUser, database: DB = db): Promise<Ses
         bio: input.bio ?? "",
         profile: input.profile || DEFAULT_PROFILE_IMAGE,
         created_at: nowIso(),
-        seq: nextSeq("users"),
+        seq: nextSeq(trx, "users"),
       })
-      .execute();
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0)
+      throw new UsernameTakenError(input.username);
     const tags = input.tags ?? [];
     if (tags.length > 0) {
       await trx
@@ -143,7 +219,11 @@ export async function createUser(input: NewUser, database: DB = db): Promise<Ses
 }
 
 /** Whether another user (any case) already has this username; the user's own name never counts. */
-export async function isUsernameTakenByOther(username: string, userId: string, database: DB = db): Promise<boolean> {
+export async function isUsernameTakenByOther(
+  username: string,
+  userId: string,
+  database: DB = db
+): Promise<boolean> {
   const row = await database
     .selectFrom("users")
     .select("id")
@@ -153,9 +233,23 @@ export async function isUsernameTakenByOther(username: string, userId: string, d
   return row !== undefined;
 }
 
-/** True when `userId` is the only ADMIN. Called inside the transaction that changes the role or deletes the user. */
-export async function isLastAdmin(userId: string, database: DB): Promise<boolean> {
-  const admins = await database.selectFrom("users").select("id").where("role", "=", "ADMIN").limit(2).execute();
+/**
+ * True when `userId` is the only ADMIN. Called inside the transaction that changes the role or
+ * deletes the user: every such transaction holds the "admins" lock until it ends, so two admins
+ * demoting each other at once take turns and the second sees the first's change (docs/scaling.md,
+ * "How writers meet").
+ */
+export async function isLastAdmin(
+  userId: string,
+  database: DB
+): Promise<boolean> {
+  await engineOf(database).writers.lock(database, ["admins"]);
+  const admins = await database
+    .selectFrom("users")
+    .select("id")
+    .where("role", "=", "ADMIN")
+    .limit(2)
+    .execute();
   return admins.length === 1 && admins[0]!.id === userId;
 }
 
@@ -181,27 +275,58 @@ export interface ProfileUpdate {
  * Saves a profile (user row, ordered tags, the sessions a new password ends) with `trx`, the
  * caller's transaction; refuses a username another user has, whatever its case.
  */
-export async function updateUserProfile(input: ProfileUpdate, trx: DB): Promise<UserProfile> {
-  if (input.username !== undefined && (await isUsernameTakenByOther(input.username, input.id, trx))) throw new UsernameTakenError(input.username);
+export async function updateUserProfile(
+  input: ProfileUpdate,
+  trx: DB
+): Promise<UserProfile> {
+  if (
+    input.username !== undefined &&
+    (await isUsernameTakenByOther(input.username, input.id, trx))
+  )
+    throw new UsernameTakenError(input.username);
+  // Two saves of one profile take turns: each replaces the tags whole.
+  await engineOf(trx)
+    .writers.forUpdate(
+      trx.selectFrom("users").select("id").where("id", "=", input.id)
+    )
+    .execute();
   const columns = {
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.username !== undefined ? { username: input.username } : {}),
     ...(input.role !== undefined ? { role: input.role } : {}),
     ...(input.bio !== undefined ? { bio: input.bio } : {}),
-    ...(input.passwordHash !== undefined ? { password_hash: input.passwordHash } : {}),
+    ...(input.passwordHash !== undefined
+      ? { password_hash: input.passwordHash }
+      : {}),
     ...(input.profile !== undefined ? { profile: input.profile } : {}),
   };
-  if (Object.keys(columns).length > 0) await trx.updateTable("users").set(columns).where("id", "=", input.id).executeTakeFirstOrThrow();
+  if (Object.keys(columns).length > 0) {
+    const update = trx
+      .updateTable("users")
+      .set(columns)
+      .where("id", "=", input.id)
+      .executeTakeFirstOrThrow();
+    await (input.username === undefined
+      ? update
+      : takingUsername(input.username, update));
+  }
   if (input.tags !== undefined) {
     await trx.deleteFrom("user_tags").where("user_id", "=", input.id).execute();
     if (input.tags.length > 0) {
       await trx
         .insertInto("user_tags")
-        .values(input.tags.map((tag, position) => ({ user_id: input.id, position, tag })))
+        .values(
+          input.tags.map((tag, position) => ({
+            user_id: input.id,
+            position,
+            tag,
+          }))
+        )
         .execute();
     }
   }
-  if (input.passwordHash !== undefined) await trx.deleteFrom("sessions").where("user_id", "=", input.id).execute();
+  if (input.passwordHash !== undefined)
+    await trx.deleteFrom("sessions").where("user_id", "=", input.id).execute();
   const updated = await getUserProfile(input.id, trx);
   if (!updated) throw new Error("User vanished inside its own transaction");
   return updated;
@@ -223,19 +348,33 @@ export interface UserWithLists extends UserProfile {
   saved_recipes: string[];
 }
 
-export async function readUsersWithLists(selection: BatchSelection, database: DB = db): Promise<UserWithLists[]> {
+export async function readUsersWithLists(
+  selection: BatchSelection,
+  database: DB = db
+): Promise<UserWithLists[]> {
   const query = applyBatchSelection(
     database.selectFrom("users").select(["seq", ...sessionUserColumns, "bio"]),
     selection,
-    { id: "id", seq: "seq", person: "id" },
+    { id: "id", seq: "seq", person: "id" }
   );
   if (!query) return [];
   const users = await query.execute();
   if (users.length === 0) return [];
   const ids = users.map((user) => user.id);
   const [tags, posts, followers, following, saved] = await Promise.all([
-    database.selectFrom("user_tags").select(["user_id", "tag"]).where("user_id", "in", ids).orderBy("user_id").orderBy("position").execute(),
-    database.selectFrom("posts").select(["created_by", "id"]).where("created_by", "in", ids).orderBy("seq").execute(),
+    database
+      .selectFrom("user_tags")
+      .select(["user_id", "tag"])
+      .where("user_id", "in", ids)
+      .orderBy("user_id")
+      .orderBy("position")
+      .execute(),
+    database
+      .selectFrom("posts")
+      .select(["created_by", "id"])
+      .where("created_by", "in", ids)
+      .orderBy("seq")
+      .execute(),
     database
       .selectFrom("follows")
       .select(["followee_id", "follower_id"])
@@ -250,13 +389,26 @@ export async function readUsersWithLists(selection: BatchSelection, database: DB
       .orderBy("created_at")
       .orderBy("followee_id")
       .execute(),
-    database.selectFrom("saved_recipes").select(["user_id", "recipe_id"]).where("user_id", "in", ids).orderBy("seq").execute(),
+    database
+      .selectFrom("saved_recipes")
+      .select(["user_id", "recipe_id"])
+      .where("user_id", "in", ids)
+      .orderBy("seq")
+      .execute(),
   ]);
   const tagsOf = groupRows(tags.map((row) => [row.user_id, row.tag] as const));
-  const postsOf = groupRows(posts.map((row) => [row.created_by, row.id] as const));
-  const followersOf = groupRows(followers.map((row) => [row.followee_id, row.follower_id] as const));
-  const followingOf = groupRows(following.map((row) => [row.follower_id, row.followee_id] as const));
-  const savedOf = groupRows(saved.map((row) => [row.user_id, row.recipe_id] as const));
+  const postsOf = groupRows(
+    posts.map((row) => [row.created_by, row.id] as const)
+  );
+  const followersOf = groupRows(
+    followers.map((row) => [row.followee_id, row.follower_id] as const)
+  );
+  const followingOf = groupRows(
+    following.map((row) => [row.follower_id, row.followee_id] as const)
+  );
+  const savedOf = groupRows(
+    saved.map((row) => [row.user_id, row.recipe_id] as const)
+  );
   return users.map((user) => ({
     ...user,
     tags: tagsOf.get(user.id) ?? [],

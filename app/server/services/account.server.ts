@@ -6,7 +6,7 @@ import { recipeJsonLd } from "~/lib/structured-data";
 import { paths } from "~/lib/paths";
 
 import { CacheScope, changing } from "../cache/scopes.server";
-import { db } from "../db/connection.server";
+import { db, engineOf } from "../db/connection.server";
 import { readStoredFile, storedNameOf } from "../media/storage.server";
 import { deleteImageIfUnreferenced } from "../media/uploads.server";
 import { deleteUserRow } from "../queries/admin.server";
@@ -147,6 +147,8 @@ export async function deleteOwnAccount({ actor, password, confirm }: { actor: Ac
   return refusing(async () => {
     await changing([CacheScope.everything], async (trx) => {
       if (await isLastAdmin(actor.id, trx)) throw new RefusedError(refusal(409, ACCOUNT_MESSAGES.lastAdmin));
+      // What they are making in another tab right now lands first (and goes with the rest) or fails.
+      await engineOf(trx).writers.forUpdate(trx.selectFrom("users").select("id").where("id", "=", actor.id), { deleting: true }).execute();
       const recipes = await trx.selectFrom("recipes as r").leftJoin("posts as p", "p.recipe_id", "r.id").select(["r.id", "p.photo"]).where("r.user_created", "=", actor.id).execute();
       for (const recipe of recipes) {
         const deleted = await deleteRecipeRows({ recipeId: recipe.id }, trx);

@@ -7,7 +7,7 @@ import { REPORT_KINDS, REPORT_MESSAGES, REPORT_REASONS, REPORT_TEXT_MAX, REPORTS
 
 import { endSessionsOf } from "../auth/session.server";
 import { CacheScope, changing } from "../cache/scopes.server";
-import type { DB } from "../db/connection.server";
+import { engineOf, type DB } from "../db/connection.server";
 import { deleteImageIfUnreferenced } from "../media/uploads.server";
 import { getPostOwnership } from "../queries/posts.server";
 import { deleteRecipe as deleteRecipeRows } from "../queries/recipe-writes.server";
@@ -79,6 +79,8 @@ export async function fileReport(input: { actor: Actor; kind: unknown; targetId:
   const { actor } = input;
   return refusing(async () => {
     const id = await changing([], async (trx) => {
+      // One person's reports take turns between the checks (one open per target, the daily limit) and the insert.
+      await engineOf(trx).writers.lock(trx, [`reports-by:${actor.id}`]);
       const target = await getReportTarget(kind, targetId, trx);
       if (!target || hiddenFrom(target, input.hidden ?? [])) throw new RefusedError(refusal(404, REPORT_MESSAGES.gone));
       if (target.ownerId === actor.id) throw new RefusedError(refusal(400, REPORT_MESSAGES.own));
@@ -149,7 +151,7 @@ async function tellReporters(reporters: readonly string[], database: DB): Promis
         comment_id: null,
         created_at: nowIso(),
         read_at: null,
-        seq: nextSeq("notifications", userId),
+        seq: nextSeq(database, "notifications", userId),
       })
       .execute();
   }
@@ -217,10 +219,13 @@ export async function suspend({ actor, userId, why, about }: { actor: Actor; use
   if (person.role === "ADMIN") return refusal(400, MODERATION_MESSAGES.adminSuspend);
   return refusing(async () => {
     await changing([CacheScope.everything], async (trx) => {
-      // From the queue: the group's reports must still be open (another admin may have just handled them).
-      if (about && !(await hasOpenReports(about, trx))) throw new RefusedError(refusal(409, REPORT_MESSAGES.handled));
+      // From the queue: the group's reports must still be open. Closing them is what decides: a second
+      // admin acting on them at the same moment waits for this one, then finds nothing to close.
+      const fromGroup = about ? await resolveReports({ kind: about.kind, targetId: about.targetId, resolution: "suspended" }, trx) : [];
+      if (about && fromGroup.length === 0) throw new RefusedError(refusal(409, REPORT_MESSAGES.handled));
       const changed = await setSuspended(userId, nowIso(), trx);
-      const reporters = await resolveReports({ kind: about?.kind ?? "user", targetId: about?.targetId ?? userId, ownerId: userId, resolution: "suspended" }, trx);
+      const others = await resolveReports({ kind: about?.kind ?? "user", targetId: about?.targetId ?? userId, ownerId: userId, resolution: "suspended" }, trx);
+      const reporters = [...new Set([...fromGroup, ...others])];
       if (!changed && reporters.length === 0) throw new RefusedError(refusal(409, REPORT_MESSAGES.handled));
       await endSessionsOf(userId, trx);
       await writeLog({ moderatorId: actor.id, action: "suspend", kind: "user", targetId: userId, targetUserId: userId, summary: person.username, why: reason.data }, trx);

@@ -60,7 +60,7 @@ export async function notify(
       comment_id: commentId,
       created_at: nowIso(),
       read_at: null,
-      seq: nextSeq("notifications", recipientId),
+      seq: nextSeq(database, "notifications", recipientId),
     })
     .execute();
 }

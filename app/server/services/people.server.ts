@@ -1,5 +1,5 @@
 import { CacheScope, changing } from "../cache/scopes.server";
-import type { DB } from "../db/connection.server";
+import { engineOf, type DB } from "../db/connection.server";
 import { unfollow } from "../queries/follows.server";
 import { getSessionUserById } from "../queries/users.server";
 import { isOutOfReach, setBlocked, setMuted, UNAVAILABLE_ACCOUNT } from "../queries/visibility.server";
@@ -25,7 +25,15 @@ export const PEOPLE_MESSAGES = {
  */
 export async function refuseIfBlocked(trx: DB, actorId: string, ownerId: string | null): Promise<void> {
   if (!ownerId || ownerId === actorId) return;
+  // A block between the two committing now waits for this write, or this write for it: never
+  // both (docs/scaling.md, "How writers meet"). Writes between the two go side by side.
+  await engineOf(trx).writers.lock(trx, [pairKey(actorId, ownerId)], "shared");
   if (await isOutOfReach(actorId, ownerId, trx)) throw new RefusedError(refusal(403, PEOPLE_MESSAGES.unavailable));
+}
+
+/** The lock a block and the writes it refuses meet on: one per pair of people, whoever acts. */
+function pairKey(one: string, other: string): string {
+  return `people:${[one, other].sort().join(":")}`;
 }
 
 async function checkTarget(actor: Actor, targetId: string, selfMessage: string): Promise<Refusal | null> {
@@ -42,6 +50,7 @@ export async function setBlock({ actor, targetId, blocked }: { actor: Actor; tar
   const refused = await checkTarget(actor, targetId, PEOPLE_MESSAGES.blockSelf);
   if (refused) return refused;
   await changing([CacheScope.user(actor.id), CacheScope.user(targetId)], async (trx) => {
+    await engineOf(trx).writers.lock(trx, [pairKey(actor.id, targetId)]);
     if (!(await setBlocked({ actorId: actor.id, targetId, on: blocked }, trx)) || !blocked) return;
     for (const [followerId, followeeId] of [
       [actor.id, targetId],

@@ -6,7 +6,7 @@ import { scaleIngredientLine } from "~/lib/quantity";
 import { MAX_SERVES, parseScale, SCALE_MESSAGE } from "~/lib/servings";
 import { mergeShoppingList, type ShoppingList } from "~/lib/shopping-merge";
 
-import { db, type DB } from "../db/connection.server";
+import { db, engineOf, type DB } from "../db/connection.server";
 import { getRecipeDetail } from "../queries/recipes.server";
 import { isOutOfReach, UNAVAILABLE_RECIPE } from "../queries/visibility.server";
 import { nextSeq, nowIso } from "../queries/seq.server";
@@ -45,6 +45,18 @@ export interface ShoppingListView {
   merged: ShoppingList | null;
   itemCount: number;
   checkedCount: number;
+}
+
+/**
+ * A write transaction on one person's list. Writes to one list take turns (the limits are counted
+ * before adding, and re-adding a recipe replaces its items); different people's lists go side by
+ * side (docs/scaling.md, "How writers meet").
+ */
+function onOwnList<T>(userId: string, work: (trx: DB) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    await engineOf(trx).writers.lock(trx, [`shopping:${userId}`]);
+    return work(trx);
+  });
 }
 
 /** The actor's list, by recipe in the order added, and merged by item unless `merge` is false. */
@@ -151,7 +163,7 @@ export async function addRecipeToList({
   const factor = recipe.serves && chosen ? chosen / recipe.serves : (multiplier ?? 1);
   const lines = recipe.ingredients_sec.flatMap((section) => section.ingredients).map((line) => (factor === 1 ? line : scaleIngredientLine(line, factor)));
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await onOwnList(actor.id, async (trx) => {
       const previous = await trx.selectFrom("shopping_items").select(["position", "text", "checked"]).where("user_id", "=", actor.id).where("recipe_id", "=", recipeId).execute();
       if (previous.length === 0 && !(await isOnShoppingList(actor.id, recipeId, trx))) {
         if ((await countOf(trx, "shopping_recipes", actor.id)) >= SHOPPING_LIMITS.recipes) throw new RefusedError(refusal(409, SHOPPING_MESSAGES.tooManyRecipes));
@@ -176,7 +188,7 @@ export async function addRecipeToList({
           serves: chosen,
           scale_percent: multiplier === null ? null : Math.round(multiplier * 100),
           added_at: nowIso(),
-          seq: nextSeq("shopping_recipes", actor.id),
+          seq: nextSeq(trx, "shopping_recipes", actor.id),
         })
         .onConflict((oc) => oc.columns(["user_id", "recipe_id"]).doUpdateSet({ serves: chosen, scale_percent: multiplier === null ? null : Math.round(multiplier * 100) }))
         .execute();
@@ -210,7 +222,7 @@ export async function setItemsChecked({ actor, itemIds, checked }: { actor: Acto
   const parsed = ItemIdsSchema.safeParse(itemIds);
   if (!parsed.success) return refusal(400, SHOPPING_MESSAGES.badItems);
   const ids = [...new Set(parsed.data)];
-  return db.transaction().execute(async (trx) => {
+  return onOwnList(actor.id, async (trx) => {
     const own = await trx.selectFrom("shopping_items").select((eb) => eb.fn.countAll<number>().as("n")).where("user_id", "=", actor.id).where("id", "in", ids).executeTakeFirstOrThrow();
     if (Number(own.n) !== ids.length) return refusal(404, SHOPPING_MESSAGES.itemMissing);
     await trx.updateTable("shopping_items").set({ checked: checked ? 1 : 0 }).where("user_id", "=", actor.id).where("id", "in", ids).execute();
@@ -220,7 +232,7 @@ export async function setItemsChecked({ actor, itemIds, checked }: { actor: Acto
 
 /** Drops the checked items, and the recipes left with nothing to buy. */
 export async function clearChecked({ actor }: { actor: Actor }): Promise<Outcome> {
-  await db.transaction().execute(async (trx) => {
+  await onOwnList(actor.id, async (trx) => {
     await trx.deleteFrom("shopping_items").where("user_id", "=", actor.id).where("checked", "=", 1).execute();
     await trx
       .deleteFrom("shopping_recipes")
@@ -235,7 +247,7 @@ export async function clearChecked({ actor }: { actor: Actor }): Promise<Outcome
 
 /** Takes one recipe (and its items) off the actor's list. */
 export async function removeRecipeFromList({ actor, recipeId }: { actor: Actor; recipeId: string }): Promise<Outcome> {
-  const removed = await db.transaction().execute(async (trx) => {
+  const removed = await onOwnList(actor.id, async (trx) => {
     await trx.deleteFrom("shopping_items").where("user_id", "=", actor.id).where("recipe_id", "=", recipeId).execute();
     const result = await trx.deleteFrom("shopping_recipes").where("user_id", "=", actor.id).where("recipe_id", "=", recipeId).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
@@ -245,7 +257,7 @@ export async function removeRecipeFromList({ actor, recipeId }: { actor: Actor; 
 
 /** Empties the actor's list. */
 export async function clearList({ actor }: { actor: Actor }): Promise<Outcome> {
-  await db.transaction().execute(async (trx) => {
+  await onOwnList(actor.id, async (trx) => {
     await trx.deleteFrom("shopping_items").where("user_id", "=", actor.id).execute();
     await trx.deleteFrom("shopping_recipes").where("user_id", "=", actor.id).execute();
   });

@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely, type QueryResult, type RawBuilder, type SqlBool } from "kysely";
+import type { CompiledQuery, Kysely, RawBuilder, SelectQueryBuilder, SqlBool } from "kysely";
 
 import type { Database } from "../schema.server";
 
@@ -48,13 +48,49 @@ export interface Engine {
   /** Users whose username or name contains each of `terms` (each at least 3 characters), ignoring case. */
   peopleContaining(terms: string[]): RawBuilder<SqlBool>;
 
+  /**
+   * How writers that read before they write meet (docs/scaling.md, "How writers meet"). On SQLite
+   * writers take turns (the file's write lock), so locks are no-ops and `max(seq) + 1` is safe;
+   * PostgreSQL runs independent writers side by side and each rule takes the narrowest tool.
+   */
+  readonly writers: {
+    /** The next insertion-order number of `table` (an expression evaluated inside the insert). */
+    nextSeq(table: SeqTable, userId?: string): RawBuilder<number>;
+    /**
+     * Holds `keys` until the transaction ends: a rule with no row to lock (a throttle's count, a
+     * pair of people). `shared` holders go side by side and wait only for an exclusive one.
+     */
+    lock(trx: DB, keys: readonly string[], mode?: "exclusive" | "shared"): Promise<void>;
+    /**
+     * `query` locking the rows it reads until the transaction ends: another writer of them waits;
+     * inserting a row that refers to them (a like of a post, a session of a user) does not, unless
+     * `deleting` (the rows are about to go: what refers to them waits, and fails once they are gone).
+     */
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any select, whatever its tables
+    forUpdate<QB extends SelectQueryBuilder<any, any, any>>(query: QB, options?: { deleting?: boolean }): QB;
+  };
+
   /** A write transaction's side of the page-cache seam (cache/scopes.server.ts, `changing`). */
   readonly pageCache: {
     /** First in the transaction: its writes name their scopes, so the content tables' triggers leave `*` alone. */
     mark(trx: DB): Promise<void>;
-    /** Last in the transaction: records `scopes` as changed by it (and ends the mark); the commit's number. */
-    record(trx: DB, scopes: ReadonlySet<string>): Promise<number>;
+    /** Last in the transaction: records `scopes` as changed by it (and ends the mark). */
+    record(trx: DB, scopes: ReadonlySet<string>): Promise<void>;
   };
+}
+
+/** Tables numbered by a `seq` column; notifications and shopping lists number per person on SQLite. */
+export type SeqTable = "users" | "recipes" | "posts" | "comments" | "saved_recipes" | "reports" | "moderation_log" | "notifications" | "shopping_recipes";
+
+/**
+ * A unique index refused the row (a second writer got there first): each engine's code for it.
+ * `index` narrows it to one index (PostgreSQL names it; SQLite names its table and columns, so there
+ * any unique refusal of the statement counts).
+ */
+export function isUniqueViolation(error: unknown, index?: string): boolean {
+  const { code, constraint } = (error ?? {}) as { code?: unknown; constraint?: unknown };
+  if (code === "23505") return index === undefined || constraint === index;
+  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 }
 
 /** A LIKE pattern matching `text` literally (`\` escapes the wildcards). */
@@ -87,29 +123,4 @@ export interface ChangeFeed {
   version(): string;
   /** What changed since the previous call; null while that cannot be told (nothing may be answered from memory). */
   changes(): ScopeChanges | null;
-}
-
-/** The commit number a recordScopesQuery answered. */
-export function recordedVersion(result: QueryResult<unknown>): number {
-  return Math.max(0, ...(result.rows as { version: number }[]).map((row) => Number(row.version)));
-}
-
-/** The statement that records `scopes` as changed by the transaction it runs in (one number per commit). */
-export function recordScopesQuery(engine: EngineName, scopes: ReadonlySet<string>): CompiledQuery {
-  const list = [...scopes];
-  return engine === "postgres"
-    ? CompiledQuery.raw(
-        `insert into cache_versions (scope, version)
-           select s, m.v from unnest($1::text[]) as s, (select coalesce(max(version), 0) + 1 as v from cache_versions) as m
-           on conflict (scope) do update set version = excluded.version
-           returning version`,
-        [list],
-      )
-    : CompiledQuery.raw(
-        `insert into cache_versions (scope, version)
-           select value, (select coalesce(max(version), 0) + 1 from cache_versions) from json_each(?) where true
-           on conflict (scope) do update set version = excluded.version
-           returning version`,
-        [JSON.stringify(list)],
-      );
 }

@@ -1,3 +1,5 @@
+import crypto from "node:crypto";
+
 import {
   CompiledQuery,
   Kysely,
@@ -15,23 +17,29 @@ import {
 import pg from "pg";
 
 import type { Database } from "../schema.server";
-import { isWrite, recordedVersion, recordScopesQuery, type ChangeFeed, type DB, type Engine, type RecipeQuery, type RecipeScope, type ScopeChanges } from "./engine.server";
+import { isWrite, type ChangeFeed, type DB, type Engine, type RecipeQuery, type RecipeScope, type ScopeChanges } from "./engine.server";
 
 // PostgreSQL, for a community that runs several app servers (docs/scaling.md). Selected by
 // DATABASE_URL; everything that differs from SQLite is in this file and sqlite.server.ts.
 //
-// Writers take turns, as on SQLite. Every transaction starts by taking one advisory lock, and a
-// write outside a transaction runs in a transaction of its own that takes it too: the rules
-// written as "check, then write" in one transaction (the sign-in throttle, the last admin, the
-// next `seq`) hold across servers without a second, PostgreSQL-only version of each. Reads
-// never wait for it. Writes here are a few milliseconds; the bench measures what this costs.
-// Tools that write to a live database (scripts/db-copy.js) take the same lock and send the same notice.
-export const WRITE_LOCK_SQL = "select pg_advisory_xact_lock(7245001)";
+// Writers go side by side (docs/scaling.md, "How writers meet"): no lock every write takes, no row
+// every write touches. Each rule that reads before it writes takes the narrowest tool PostgreSQL
+// has — a unique index, a row lock on what it read (`writers.forUpdate`), a lock on its own key
+// (`writers.lock`), a sequence for insertion order (`writers.nextSeq`) — and the page cache's change
+// feed rides on NOTIFY, which PostgreSQL delivers in commit order without a shared counter.
+//
+// Round trips are what a write costs when the database is on another machine, so the driver saves
+// two per transaction: `begin` goes out with the transaction's first statement when that is the
+// page-cache mark, and the change notice goes out with `commit`.
 export const NOTICE_CHANNEL = "recipals_changes";
-const WRITE_LOCK = CompiledQuery.raw(WRITE_LOCK_SQL);
 // The mark of a transaction that names its page-cache scopes: the transaction-local setting tells
-// the content tables' triggers to leave `*` alone (migrations/20261125T0000-cache-scopes.ts).
+// the content tables' triggers to send no `*` (migrations/20261129T0000-writers-side-by-side.ts).
 const MARK_SCOPED = CompiledQuery.raw("select set_config('recipals.cache_scoped', 'on', true)");
+const BEGIN_MARKED = CompiledQuery.raw("begin; select set_config('recipals.cache_scoped', 'on', true)");
+// The notice of a scoped commit, kept by the connection until it commits (see `recordScopes`).
+const NOTICE_SQL = "select pg_notify('recipals_changes', $1)";
+// A notice must stay under PostgreSQL's 8,000 bytes; more scopes than fit say "everything".
+const NOTICE_MAX_BYTES = 7_000;
 
 /** The database cannot be reached (down, restarting, network): pages and the API answer 503. */
 export class DatabaseUnavailableError extends Error {
@@ -68,33 +76,29 @@ function unavailableOr(error: unknown): unknown {
 }
 
 interface Counters {
+  /** This process's mark on the notices it sends, so its listener skips what it was told at once. */
+  origin: string;
   /** Bumped when this process commits a write (at once, before the answer leaves). */
   localWrites: number;
-  /** This process committed a write that recorded `scopes` as commit `version` (told at once, before the answer leaves). */
-  recorded(scopes: ReadonlySet<string>, version: number): void;
+  /** This process committed a write that named `scopes` (told at once, before the answer leaves). */
+  recorded(scopes: ReadonlySet<string>): void;
 }
 
-// Asked before a transaction that named no scope commits a write: did a content table's trigger
-// record `*` (everything), and as which commit? Then this server's cache hears of it at once.
-const UNSCOPED_CHECK = CompiledQuery.raw("select current_setting('recipals.cache_unscoped', true) as unscoped");
-const UNSCOPED_VERSION = CompiledQuery.raw("select version from cache_versions where scope = '*'");
-const EVERYTHING: ReadonlySet<string> = new Set(["*"]);
-
-/**
- * The commit number of a `*` the triggers recorded in this transaction, or null. The setting is
- * asked first: before the cache-scopes migration (a new database being migrated) there is no
- * trigger to set it and no cache_versions table to read.
- */
-async function unscopedVersion(connection: DatabaseConnection): Promise<number | null> {
-  const [flag] = (await connection.executeQuery<{ unscoped: string | null }>(UNSCOPED_CHECK)).rows;
-  if (flag?.unscoped !== "on") return null;
-  const [row] = (await connection.executeQuery<{ version: number | null }>(UNSCOPED_VERSION)).rows;
-  return row?.version === undefined || row.version === null ? null : Number(row.version);
+/** The payload of a scoped commit's notice: who sent it and what it changed. */
+interface Notice {
+  o: string;
+  s: string[];
 }
 
-class TakingTurnsConnection implements DatabaseConnection {
+const NO_ROWS: QueryResult<never> = { rows: [] };
+
+class SideBySideConnection implements DatabaseConnection {
   inTransaction = false;
   wroteInTransaction = false;
+  /** `begin` not sent yet: it goes out with the transaction's first statement. */
+  beginPending = false;
+  /** The scopes the transaction named, sent as a notice with its commit. */
+  notice: ReadonlySet<string> | null = null;
   constructor(
     readonly inner: DatabaseConnection,
     private readonly counters: Counters,
@@ -103,39 +107,62 @@ class TakingTurnsConnection implements DatabaseConnection {
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const write = isWrite(query);
     try {
-      if (!write || this.inTransaction) {
-        const result = await this.inner.executeQuery<R>(query);
-        if (write) this.wroteInTransaction = true;
-        unavailableSince = null;
-        return result;
+      if (this.inTransaction && query.sql === NOTICE_SQL) {
+        this.notice = new Set(query.parameters as string[]);
+        return NO_ROWS;
       }
-      await this.inner.executeQuery(CompiledQuery.raw("begin"));
-      try {
-        await this.inner.executeQuery(WRITE_LOCK);
-        const result = await this.inner.executeQuery<R>(query);
-        const recorded = await unscopedVersion(this.inner);
-        await this.inner.executeQuery(CompiledQuery.raw("commit"));
-        this.counters.localWrites += 1;
-        if (recorded !== null) this.counters.recorded(EVERYTHING, recorded);
-        return result;
-      } catch (error) {
-        await this.inner.executeQuery(CompiledQuery.raw("rollback")).catch(() => undefined);
-        throw error;
+      if (this.beginPending) {
+        this.beginPending = false;
+        if (query === MARK_SCOPED) {
+          await this.inner.executeQuery(BEGIN_MARKED);
+          return NO_ROWS;
+        }
+        await this.inner.executeQuery(CompiledQuery.raw("begin"));
       }
+      const result = await this.inner.executeQuery<R>(query);
+      unavailableSince = null;
+      if (write) {
+        if (this.inTransaction) this.wroteInTransaction = true;
+        else this.counters.localWrites += 1;
+      }
+      return result;
     } catch (error) {
       throw unavailableOr(error);
     }
   }
 
-  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
-    return this.inner.streamQuery<R>(query, chunkSize);
+  /** Sends a `begin` still pending (before a savepoint or a stream). */
+  async begun(): Promise<void> {
+    if (!this.beginPending) return;
+    this.beginPending = false;
+    await this.inner.executeQuery(CompiledQuery.raw("begin"));
+  }
+
+  async *streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    await this.begun();
+    yield* this.inner.streamQuery<R>(query, chunkSize);
+  }
+
+  /** `commit`, with the notice of the scopes the transaction named in the same round trip. */
+  commitSql(): string {
+    if (!this.notice) return "commit";
+    const scopes = [...this.notice];
+    let payload = JSON.stringify({ o: this.counters.origin, s: scopes } satisfies Notice);
+    if (Buffer.byteLength(payload) > NOTICE_MAX_BYTES) payload = "*";
+    return `select pg_notify('${NOTICE_CHANNEL}', ${pg.escapeLiteral(payload)}); commit`;
+  }
+
+  reset(): void {
+    this.inTransaction = false;
+    this.beginPending = false;
+    this.notice = null;
   }
 }
 
-class TakingTurnsDriver implements Driver {
+class SideBySideDriver implements Driver {
   readonly #inner: PostgresDriver;
   readonly #counters: Counters;
-  readonly #wrapped = new WeakMap<DatabaseConnection, TakingTurnsConnection>();
+  readonly #wrapped = new WeakMap<DatabaseConnection, SideBySideConnection>();
   constructor(pool: pg.Pool, counters: Counters) {
     this.#inner = new PostgresDriver({ pool });
     this.#counters = counters;
@@ -152,65 +179,71 @@ class TakingTurnsDriver implements Driver {
     }
     let connection = this.#wrapped.get(inner);
     if (!connection) {
-      connection = new TakingTurnsConnection(inner, this.#counters);
+      connection = new SideBySideConnection(inner, this.#counters);
       this.#wrapped.set(inner, connection);
     }
     return connection;
   }
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    const own = connection as TakingTurnsConnection;
+    const own = connection as SideBySideConnection;
+    own.reset();
+    own.inTransaction = true;
+    own.wroteInTransaction = false;
+    if (!settings.isolationLevel && !settings.accessMode) {
+      own.beginPending = true;
+      return;
+    }
     try {
       await this.#inner.beginTransaction(own.inner, settings);
-      own.inTransaction = true;
-      own.wroteInTransaction = false;
-      await own.inner.executeQuery(WRITE_LOCK);
     } catch (error) {
+      own.reset();
       throw unavailableOr(error);
     }
   }
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    const own = connection as TakingTurnsConnection;
-    let recorded: number | null = null;
+    const own = connection as SideBySideConnection;
+    const notice = own.notice;
     try {
-      // A `*` the triggers recorded (a transaction that named its scopes recorded them itself: see pageCache).
-      if (own.wroteInTransaction) recorded = await unscopedVersion(own.inner);
-      await this.#inner.commitTransaction(own.inner);
+      // Nothing was sent: nothing to commit.
+      if (!own.beginPending) await own.inner.executeQuery(CompiledQuery.raw(own.commitSql()));
     } catch (error) {
       throw unavailableOr(error);
     } finally {
-      own.inTransaction = false;
+      own.reset();
     }
     if (own.wroteInTransaction) this.#counters.localWrites += 1;
-    if (recorded !== null) this.#counters.recorded(EVERYTHING, recorded);
+    if (notice) this.#counters.recorded(notice);
   }
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    const own = connection as TakingTurnsConnection;
+    const own = connection as SideBySideConnection;
     try {
-      await this.#inner.rollbackTransaction(own.inner);
+      if (!own.beginPending) await this.#inner.rollbackTransaction(own.inner);
     } catch (error) {
       throw unavailableOr(error);
     } finally {
-      own.inTransaction = false;
+      own.reset();
     }
   }
   async savepoint(...args: Parameters<NonNullable<Driver["savepoint"]>>): Promise<void> {
-    await this.#inner.savepoint((args[0] as TakingTurnsConnection).inner, args[1], args[2]);
+    const own = args[0] as SideBySideConnection;
+    await own.begun();
+    await this.#inner.savepoint(own.inner, args[1], args[2]);
   }
   async rollbackToSavepoint(...args: Parameters<NonNullable<Driver["rollbackToSavepoint"]>>): Promise<void> {
-    await this.#inner.rollbackToSavepoint((args[0] as TakingTurnsConnection).inner, args[1], args[2]);
+    await this.#inner.rollbackToSavepoint((args[0] as SideBySideConnection).inner, args[1], args[2]);
   }
   async releaseSavepoint(...args: Parameters<NonNullable<Driver["releaseSavepoint"]>>): Promise<void> {
-    await this.#inner.releaseSavepoint((args[0] as TakingTurnsConnection).inner, args[1], args[2]);
+    await this.#inner.releaseSavepoint((args[0] as SideBySideConnection).inner, args[1], args[2]);
   }
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
-    await this.#inner.releaseConnection((connection as TakingTurnsConnection).inner as Parameters<PostgresDriver["releaseConnection"]>[0]);
+    await this.#inner.releaseConnection((connection as SideBySideConnection).inner as Parameters<PostgresDriver["releaseConnection"]>[0]);
   }
   async destroy(): Promise<void> {
     await this.#inner.destroy();
   }
 }
 
-class TakingTurnsDialect implements Dialect {
+class SideBySideDialect implements Dialect {
   constructor(
     private readonly pool: pg.Pool,
     private readonly counters: Counters,
@@ -219,7 +252,7 @@ class TakingTurnsDialect implements Dialect {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new TakingTurnsDriver(this.pool, this.counters);
+    return new SideBySideDriver(this.pool, this.counters);
   }
   createQueryCompiler() {
     return new PostgresQueryCompiler();
@@ -244,8 +277,8 @@ export interface OpenedPostgres {
   changeCounter(): string;
   /** A page cache's view of the changed scopes (see ChangeFeed); one per cache. */
   changeFeed(): ChangeFeed;
-  /** This process committed a transaction that recorded `scopes` as commit `version` (its caches hear of it at once). */
-  committed(scopes: ReadonlySet<string>, version: number): void;
+  /** This process committed a transaction that named `scopes` (its caches hear of it at once). */
+  committed(scopes: ReadonlySet<string>): void;
   /** Connects once (refusing with DatabaseUnavailableError when the server cannot be reached). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -275,13 +308,14 @@ export function openPostgres({ url, poolSize, log = (line) => console.warn(line)
 
   const scopeLog = new ScopeLog();
   const counters: Counters = {
+    origin: crypto.randomUUID(),
     localWrites: 0,
-    recorded: (scopes, version) => scopeLog.recordedHere(scopes, version),
+    recorded: (scopes) => scopeLog.add(scopes.has("*"), [...scopes]),
   };
-  const database = new Kysely<Database>({ dialect: new TakingTurnsDialect(pool, counters) });
+  const database = new Kysely<Database>({ dialect: new SideBySideDialect(pool, counters) });
   // Listening starts with the first question (the page cache's): scripts never listen.
   let notices: ReturnType<typeof listenForChanges> | null = null;
-  const listening = () => (notices ??= listenForChanges(url, log, scopeLog));
+  const listening = () => (notices ??= listenForChanges(url, log, scopeLog, counters.origin));
 
   return {
     database,
@@ -295,8 +329,7 @@ export function openPostgres({ url, poolSize, log = (line) => console.warn(line)
       let seen = 0;
       let unheard = 0;
       return {
-        // Moves when the log grows: a scoped commit of this process (at once), or what a notice
-        // from any server brought (once read from cache_versions).
+        // Moves when the log grows: a scoped commit of this process (at once), or a notice from any server.
         version: () => (scopeLog.ready ? String(scopeLog.count) : `off-${(unheard += 1)}`),
         changes: () => {
           if (!scopeLog.ready) return null;
@@ -323,19 +356,15 @@ export function openPostgres({ url, poolSize, log = (line) => console.warn(line)
 
 /**
  * What this process learnt changed, in the order it learnt it: the scopes of its own scoped
- * commits (at once) and, after each notice, the scopes other commits recorded in cache_versions
- * (read by the listener). Each page cache reads it from where it last stopped.
+ * commits (at once) and those of every other commit, as their notices arrive (in commit order).
+ * Each page cache reads it from where it last stopped.
  */
 class ScopeLog {
-  /** Whether the listener is connected and has read where cache_versions stood: until then nothing is known. */
+  /** Whether the listener is connected: until then nothing is known. */
   ready = false;
   /** The number of the last entry. */
   count = 0;
-  /** The last commit number read from cache_versions. */
-  seen = 0;
   readonly #entries: { n: number; all: boolean; scopes: readonly string[] }[] = [];
-  /** Commit numbers of this process's own scoped commits, told already: not told again when read back. */
-  readonly #toldHere = new Set<number>();
   static readonly KEPT = 4096;
 
   add(all: boolean, scopes: readonly string[]): void {
@@ -345,25 +374,17 @@ class ScopeLog {
     if (this.#entries.length > ScopeLog.KEPT) this.#entries.shift();
   }
 
-  recordedHere(scopes: ReadonlySet<string>, version: number): void {
-    if (version <= this.seen) return; // read back already
-    this.#toldHere.add(version);
-    this.add(scopes.has("*"), [...scopes]);
-  }
-
-  /** Rows of cache_versions above `seen`, in version order. */
-  read(rows: { scope: string; version: number }[]): void {
-    let all = false;
-    const scopes: string[] = [];
-    for (const row of rows) {
-      const version = Number(row.version);
-      if (version > this.seen) this.seen = version;
-      if (this.#toldHere.has(version)) continue;
-      if (row.scope === "*") all = true;
-      else scopes.push(row.scope);
+  /** A notice's payload: a scoped commit's `Notice` (skipped when it is this process's own), else everything. */
+  heard(payload: string | undefined, origin: string): void {
+    let notice: Notice | null = null;
+    try {
+      notice = payload && payload.startsWith("{") ? (JSON.parse(payload) as Notice) : null;
+    } catch {
+      notice = null;
     }
-    for (const version of this.#toldHere) if (version <= this.seen) this.#toldHere.delete(version);
-    this.add(all, scopes);
+    if (!notice || !Array.isArray(notice.s)) return this.add(true, []);
+    if (notice.o === origin) return;
+    this.add(notice.s.includes("*"), notice.s.map(String));
   }
 
   /** Everything after entry `n` (all, when some of it is no longer kept). */
@@ -380,12 +401,12 @@ class ScopeLog {
 }
 
 /**
- * One connection that LISTENs for the notices every content table's triggers send at commit
- * (migrations/20261124T0100-change-notices.ts), so this server's page cache hears the others'
- * writes, and reads after each one which scopes they changed (`scopes`). Reconnects with a
- * growing pause when the connection is lost.
+ * One connection that LISTENs for the notices commits send (a scoped commit its scopes, with its
+ * `commit`; any other write to a content table `*`, from the triggers of
+ * migrations/20261129T0000-writers-side-by-side.ts), so this server's page cache hears the
+ * others' writes. Reconnects with a growing pause when the connection is lost.
  */
-function listenForChanges(url: string, log: (line: string) => void, scopes: ScopeLog) {
+function listenForChanges(url: string, log: (line: string) => void, scopes: ScopeLog, origin: string) {
   let heard = 0;
   let connected = false;
   let stopped = false;
@@ -393,51 +414,28 @@ function listenForChanges(url: string, log: (line: string) => void, scopes: Scop
   let client: pg.Client | null = null;
   let retryMs = 250;
   let timer: NodeJS.Timeout | null = null;
-  // Reads of cache_versions, one at a time on the listening connection; notices heard during one
-  // ask for one more read after it, not one each.
-  let reading: Promise<void> = Promise.resolve();
-  let readWanted = false;
-  const readScopes = (from: pg.Client) => {
-    if (readWanted) return;
-    readWanted = true;
-    reading = reading.then(async () => {
-      readWanted = false;
-      if (from !== client || !scopes.ready) return;
-      try {
-        const { rows } = await from.query<{ scope: string; version: number }>(
-          "select scope, version from cache_versions where version > $1 order by version",
-          [scopes.seen],
-        );
-        scopes.read(rows);
-      } catch {
-        lost(from);
-      }
-    });
-  };
 
   const connect = async () => {
     if (stopped) return;
     const next = new pg.Client({ connectionString: url, types });
     client = next;
-    next.on("notification", () => {
+    next.on("notification", (message) => {
+      if (next !== client || !scopes.ready) return;
       heard += 1;
-      readScopes(next);
+      scopes.heard(message.payload, origin);
     });
     next.on("error", () => lost(next));
     next.on("end", () => lost(next));
     try {
       await next.connect();
       await next.query(`listen ${NOTICE_CHANNEL}`);
-      // Where the commits stand: what came before is either in no kept page yet (the first
-      // connection) or unheard (a lost one), so everything counts as changed.
-      const { rows } = await next.query<{ v: number }>("select coalesce(max(version), 0) as v from cache_versions");
       if (stopped) return void next.end().catch(() => undefined);
-      scopes.seen = Math.max(scopes.seen, Number(rows[0]?.v ?? 0));
+      // What came before is either in no kept page yet (the first connection) or unheard (a
+      // lost one), so everything counts as changed.
       scopes.add(true, []);
       scopes.ready = true;
-      readScopes(next); // notices heard before `ready`
       connected = true;
-      heard += 1; // whatever happened while nobody listened
+      heard += 1;
       if (retryMs > 250) log("PostgreSQL: listening for other servers' writes again.");
       retryMs = 250;
     } catch {
@@ -546,10 +544,29 @@ export const postgresEngine: Engine = {
       sql` and `,
     )}`,
 
+  writers: {
+    // One sequence per table (owned by its seq column): numbers in the order they were taken, not
+    // the order of the commits; nothing reads them as more than an order.
+    nextSeq: (table) => sql<number>`nextval(${`${table}_seq_seq`}::regclass)`,
+    // Transaction-scoped advisory locks on a 64-bit hash of each key, taken in one statement and
+    // in one order (the hashes sorted), so two holders of the same keys cannot deadlock.
+    async lock(trx, keys, mode = "exclusive") {
+      if (keys.length === 0) return;
+      const take = mode === "shared" ? sql`pg_advisory_xact_lock_shared(h)` : sql`pg_advisory_xact_lock(h)`;
+      await sql`select ${take} from (select distinct hashtextextended(k, 0) as h from unnest(${[...keys]}::text[]) as k order by 1) as keys`.execute(trx);
+    },
+    // FOR NO KEY UPDATE: another writer of these rows waits, a row that refers to them (a like of a
+    // post, a session of a user) does not; FOR UPDATE when they are about to be deleted.
+    forUpdate: (query, options) => (options?.deleting ? query.forUpdate() : query.forNoKeyUpdate()) as typeof query,
+  },
+
   pageCache: {
     async mark(trx) {
       await trx.executeQuery(MARK_SCOPED);
     },
-    record: async (trx, scopes) => recordedVersion(await trx.executeQuery(recordScopesQuery("postgres", scopes))),
+    // Kept by the connection and sent with `commit` (SideBySideConnection): one round trip fewer.
+    async record(trx, scopes) {
+      await trx.executeQuery(CompiledQuery.raw(NOTICE_SQL, [...scopes]));
+    },
   },
 };

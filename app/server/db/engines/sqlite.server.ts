@@ -15,7 +15,7 @@ import {
 } from "kysely";
 
 import type { Database } from "../schema.server";
-import { recordedVersion, recordScopesQuery, type ChangeFeed, type DB, type Engine, type RecipeQuery, type RecipeScope } from "./engine.server";
+import { type ChangeFeed, type DB, type Engine, type RecipeQuery, type RecipeScope } from "./engine.server";
 
 // The embedded engine: one SQLite file (WAL) per community, the default of `npm start`.
 
@@ -24,12 +24,25 @@ import { recordedVersion, recordScopesQuery, type ChangeFeed, type DB, type Engi
 const MARK_SCOPED = CompiledQuery.raw("insert into cache_scoping (id) values (1) on conflict do nothing");
 const UNMARK_SCOPED = CompiledQuery.raw("delete from cache_scoping");
 
+/**
+ * Records `scopes` as changed by the transaction it runs in, as one commit number: writers take
+ * turns, so max(version) + 1 numbers the commits in their order (migrations/20261125T0000-cache-scopes.ts).
+ */
+function recordScopes(scopes: ReadonlySet<string>): CompiledQuery {
+  return CompiledQuery.raw(
+    `insert into cache_versions (scope, version)
+       select value, (select coalesce(max(version), 0) + 1 from cache_versions) from json_each(?) where true
+       on conflict (scope) do update set version = excluded.version`,
+    [JSON.stringify([...scopes])],
+  );
+}
+
 // Transactions start with BEGIN IMMEDIATE: they take the write lock up front, waiting for it
 // under busy_timeout. A plain (deferred) BEGIN that reads first and writes later fails at once
 // with SQLITE_BUSY when another connection (a second server, a script) committed in between —
 // the busy timeout cannot help there — and that surfaced as an error page. It also makes every
-// check-then-write rule in a transaction safe: writers take turns (PostgreSQL does the same with
-// a lock, see postgres.server.ts).
+// check-then-write rule in a transaction safe: writers take turns (PostgreSQL's writers go side by
+// side and lock what each rule reads instead, see postgres.server.ts).
 class ImmediateSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw("begin immediate"));
@@ -212,13 +225,24 @@ export const sqliteEngine: Engine = {
   peopleContaining: (terms) =>
     sql<boolean>`u.seq in (select rowid from users_fts where users_fts match ${terms.map(ftsString).join(" ")})`,
 
+  // Writers take turns (BEGIN IMMEDIATE): a transaction that reads before it writes sees every
+  // earlier commit and no later one, so the max is the next number and no lock is needed.
+  writers: {
+    nextSeq: (table, userId) =>
+      userId === undefined
+        ? sql<number>`(select coalesce(max(seq), 0) + 1 from ${sql.table(table)})`
+        : sql<number>`(select coalesce(max(seq), 0) + 1 from ${sql.table(table)} where user_id = ${userId})`,
+    lock: async () => undefined,
+    forUpdate: (query) => query,
+  },
+
   pageCache: {
     async mark(trx) {
       await trx.executeQuery(MARK_SCOPED);
     },
     async record(trx, scopes) {
       await trx.executeQuery(UNMARK_SCOPED);
-      return recordedVersion(await trx.executeQuery(recordScopesQuery("sqlite", scopes)));
+      await trx.executeQuery(recordScopes(scopes));
     },
   },
 };
