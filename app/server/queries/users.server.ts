@@ -1,26 +1,11 @@
 import crypto from "node:crypto";
 
+
 import { DEFAULT_PROFILE_IMAGE } from "~/lib/paths";
 
-import {
-  db,
-  engineOf,
-  isUniqueViolation,
-  withinTransaction,
-  type DB,
-} from "../db/connection.server";
-import {
-  hashPassword,
-  needsRehash,
-  verifyPassword,
-} from "../auth/password.server";
-import {
-  applyBatchSelection,
-  groupRows,
-  nextSeq,
-  nowIso,
-  type BatchSelection,
-} from "./seq.server";
+import { db, engineOf, isUniqueViolation, withinTransaction, type DB } from "../db/connection.server";
+import { hashPassword, needsRehash, verifyPassword } from "../auth/password.server";
+import { applyBatchSelection, groupRows, nextSeq, nowIso, type BatchSelection } from "./seq.server";
 
 export type Role = "USER" | "ADMIN";
 
@@ -38,29 +23,13 @@ export interface UserProfile extends SessionUser {
   tags: string[];
 }
 
-export const sessionUserColumns = [
-  "id",
-  "username",
-  "name",
-  "role",
-  "profile",
-] as const;
+export const sessionUserColumns = ["id", "username", "name", "role", "profile"] as const;
 
-export async function getSessionUserById(
-  id: string,
-  database: DB = db
-): Promise<SessionUser | undefined> {
-  return database
-    .selectFrom("users")
-    .select(sessionUserColumns)
-    .where("id", "=", id)
-    .executeTakeFirst();
+export async function getSessionUserById(id: string, database: DB = db): Promise<SessionUser | undefined> {
+  return database.selectFrom("users").select(sessionUserColumns).where("id", "=", id).executeTakeFirst();
 }
 
-export async function getUserProfile(
-  id: string,
-  database: DB = db
-): Promise<UserProfile | undefined> {
+export async function getUserProfile(id: string, database: DB = db): Promise<UserProfile | undefined> {
   const user = await database
     .selectFrom("users")
     .select([...sessionUserColumns, "bio"])
@@ -70,10 +39,7 @@ export async function getUserProfile(
   return { ...user, tags: await getUserTags(id, database) };
 }
 
-export async function getUserTags(
-  userId: string,
-  database: DB = db
-): Promise<string[]> {
+export async function getUserTags(userId: string, database: DB = db): Promise<string[]> {
   const rows = await database
     .selectFrom("user_tags")
     .select("tag")
@@ -83,10 +49,7 @@ export async function getUserTags(
   return rows.map((row) => row.tag);
 }
 
-export async function isUsernameTaken(
-  username: string,
-  database: DB = db
-): Promise<boolean> {
+export async function isUsernameTaken(username: string, database: DB = db): Promise<boolean> {
   const row = await database
     .selectFrom("users")
     .select("id")
@@ -102,7 +65,7 @@ export type LoginResult =
 /** The only place the password hash is read. It never leaves this function. */
 export async function verifyLogin(
   { username, password }: { username: string; password: string },
-  database: DB = db
+  database: DB = db,
 ): Promise<LoginResult> {
   const row = await database
     .selectFrom("users")
@@ -111,38 +74,22 @@ export async function verifyLogin(
     .executeTakeFirst();
   if (!row) return { ok: false, reason: "unknown-user" };
   const { password_hash: hash, suspended_at: suspendedAt, ...user } = row;
-  if (!(await verifyPassword(password, hash)))
-    return { ok: false, reason: "wrong-password" };
+  if (!(await verifyPassword(password, hash))) return { ok: false, reason: "wrong-password" };
   // Said only to whoever knows the password (docs/rules.md#suspension).
   if (suspendedAt) return { ok: false, reason: "suspended" };
   // A hash made at an older, lower cost is replaced now that the password is at hand. Only if it
   // is still the same hash: a password changed meanwhile is left alone.
   if (needsRehash(hash)) {
     const upgraded = await hashPassword(password);
-    await database
-      .updateTable("users")
-      .set({ password_hash: upgraded })
-      .where("id", "=", user.id)
-      .where("password_hash", "=", hash)
-      .execute();
+    await database.updateTable("users").set({ password_hash: upgraded }).where("id", "=", user.id).where("password_hash", "=", hash).execute();
   }
   return { ok: true, user };
 }
 
 /** Whether `password` is the user's own (asked before a password change). The hash never leaves this function. */
-export async function isCurrentPassword(
-  userId: string,
-  password: string,
-  database: DB = db
-): Promise<boolean> {
-  const row = await database
-    .selectFrom("users")
-    .select("password_hash")
-    .where("id", "=", userId)
-    .executeTakeFirst();
-  return (
-    row !== undefined && (await verifyPassword(password, row.password_hash))
-  );
+export async function isCurrentPassword(userId: string, password: string, database: DB = db): Promise<boolean> {
+  const row = await database.selectFrom("users").select("password_hash").where("id", "=", userId).executeTakeFirst();
+  return row !== undefined && (await verifyPassword(password, row.password_hash));
 }
 
 export interface NewUser {
@@ -164,28 +111,20 @@ export class UsernameTakenError extends Error {
 }
 
 /** Runs a rename to `username`: UsernameTakenError when another writer took it first (the unique index). */
-async function takingUsername<T>(
-  username: string,
-  write: Promise<T>
-): Promise<T> {
+async function takingUsername<T>(username: string, write: Promise<T>): Promise<T> {
   try {
     return await write;
   } catch (error) {
-    if (isUniqueViolation(error, "users_username_nocase"))
-      throw new UsernameTakenError(username);
+    if (isUniqueViolation(error, "users_username_nocase")) throw new UsernameTakenError(username);
     throw error;
   }
 }
 
 /** Creates a user and their ordered tags in one transaction; refuses a taken username. */
-export async function createUser(
-  input: NewUser,
-  database: DB = db
-): Promise<SessionUser> {
+export async function createUser(input: NewUser, database: DB = db): Promise<SessionUser> {
   const id = input.id ?? crypto.randomUUID();
   return withinTransaction(database, async (trx) => {
-    if (await isUsernameTaken(input.username, trx))
-      throw new UsernameTakenError(input.username);
+    if (await isUsernameTaken(input.username, trx)) throw new UsernameTakenError(input.username);
     // The unique index decides between sign-ups racing for one name (the check above answers the
     // usual case). Nothing is inserted then, and the transaction stays usable (a caller may try another name).
     const inserted = await trx
@@ -203,8 +142,7 @@ export async function createUser(
       })
       .onConflict((oc) => oc.doNothing())
       .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0)
-      throw new UsernameTakenError(input.username);
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) throw new UsernameTakenError(input.username);
     const tags = input.tags ?? [];
     if (tags.length > 0) {
       await trx
@@ -219,11 +157,7 @@ export async function createUser(
 }
 
 /** Whether another user (any case) already has this username; the user's own name never counts. */
-export async function isUsernameTakenByOther(
-  username: string,
-  userId: string,
-  database: DB = db
-): Promise<boolean> {
+export async function isUsernameTakenByOther(username: string, userId: string, database: DB = db): Promise<boolean> {
   const row = await database
     .selectFrom("users")
     .select("id")
@@ -239,17 +173,9 @@ export async function isUsernameTakenByOther(
  * demoting each other at once take turns and the second sees the first's change (docs/scaling.md,
  * "How writers meet").
  */
-export async function isLastAdmin(
-  userId: string,
-  database: DB
-): Promise<boolean> {
+export async function isLastAdmin(userId: string, database: DB): Promise<boolean> {
   await engineOf(database).writers.lock(database, ["admins"]);
-  const admins = await database
-    .selectFrom("users")
-    .select("id")
-    .where("role", "=", "ADMIN")
-    .limit(2)
-    .execute();
+  const admins = await database.selectFrom("users").select("id").where("role", "=", "ADMIN").limit(2).execute();
   return admins.length === 1 && admins[0]!.id === userId;
 }
 
@@ -275,58 +201,32 @@ export interface ProfileUpdate {
  * Saves a profile (user row, ordered tags, the sessions a new password ends) with `trx`, the
  * caller's transaction; refuses a username another user has, whatever its case.
  */
-export async function updateUserProfile(
-  input: ProfileUpdate,
-  trx: DB
-): Promise<UserProfile> {
-  if (
-    input.username !== undefined &&
-    (await isUsernameTakenByOther(input.username, input.id, trx))
-  )
-    throw new UsernameTakenError(input.username);
+export async function updateUserProfile(input: ProfileUpdate, trx: DB): Promise<UserProfile> {
+  if (input.username !== undefined && (await isUsernameTakenByOther(input.username, input.id, trx))) throw new UsernameTakenError(input.username);
   // Two saves of one profile take turns: each replaces the tags whole.
-  await engineOf(trx)
-    .writers.forUpdate(
-      trx.selectFrom("users").select("id").where("id", "=", input.id)
-    )
-    .execute();
+  await engineOf(trx).writers.forUpdate(trx.selectFrom("users").select("id").where("id", "=", input.id)).execute();
   const columns = {
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.username !== undefined ? { username: input.username } : {}),
     ...(input.role !== undefined ? { role: input.role } : {}),
     ...(input.bio !== undefined ? { bio: input.bio } : {}),
-    ...(input.passwordHash !== undefined
-      ? { password_hash: input.passwordHash }
-      : {}),
+    ...(input.passwordHash !== undefined ? { password_hash: input.passwordHash } : {}),
     ...(input.profile !== undefined ? { profile: input.profile } : {}),
   };
   if (Object.keys(columns).length > 0) {
-    const update = trx
-      .updateTable("users")
-      .set(columns)
-      .where("id", "=", input.id)
-      .executeTakeFirstOrThrow();
-    await (input.username === undefined
-      ? update
-      : takingUsername(input.username, update));
+    const update = trx.updateTable("users").set(columns).where("id", "=", input.id).executeTakeFirstOrThrow();
+    await (input.username === undefined ? update : takingUsername(input.username, update));
   }
   if (input.tags !== undefined) {
     await trx.deleteFrom("user_tags").where("user_id", "=", input.id).execute();
     if (input.tags.length > 0) {
       await trx
         .insertInto("user_tags")
-        .values(
-          input.tags.map((tag, position) => ({
-            user_id: input.id,
-            position,
-            tag,
-          }))
-        )
+        .values(input.tags.map((tag, position) => ({ user_id: input.id, position, tag })))
         .execute();
     }
   }
-  if (input.passwordHash !== undefined)
-    await trx.deleteFrom("sessions").where("user_id", "=", input.id).execute();
+  if (input.passwordHash !== undefined) await trx.deleteFrom("sessions").where("user_id", "=", input.id).execute();
   const updated = await getUserProfile(input.id, trx);
   if (!updated) throw new Error("User vanished inside its own transaction");
   return updated;
@@ -348,33 +248,19 @@ export interface UserWithLists extends UserProfile {
   saved_recipes: string[];
 }
 
-export async function readUsersWithLists(
-  selection: BatchSelection,
-  database: DB = db
-): Promise<UserWithLists[]> {
+export async function readUsersWithLists(selection: BatchSelection, database: DB = db): Promise<UserWithLists[]> {
   const query = applyBatchSelection(
     database.selectFrom("users").select(["seq", ...sessionUserColumns, "bio"]),
     selection,
-    { id: "id", seq: "seq", person: "id" }
+    { id: "id", seq: "seq", person: "id" },
   );
   if (!query) return [];
   const users = await query.execute();
   if (users.length === 0) return [];
   const ids = users.map((user) => user.id);
   const [tags, posts, followers, following, saved] = await Promise.all([
-    database
-      .selectFrom("user_tags")
-      .select(["user_id", "tag"])
-      .where("user_id", "in", ids)
-      .orderBy("user_id")
-      .orderBy("position")
-      .execute(),
-    database
-      .selectFrom("posts")
-      .select(["created_by", "id"])
-      .where("created_by", "in", ids)
-      .orderBy("seq")
-      .execute(),
+    database.selectFrom("user_tags").select(["user_id", "tag"]).where("user_id", "in", ids).orderBy("user_id").orderBy("position").execute(),
+    database.selectFrom("posts").select(["created_by", "id"]).where("created_by", "in", ids).orderBy("seq").execute(),
     database
       .selectFrom("follows")
       .select(["followee_id", "follower_id"])
@@ -389,26 +275,13 @@ export async function readUsersWithLists(
       .orderBy("created_at")
       .orderBy("followee_id")
       .execute(),
-    database
-      .selectFrom("saved_recipes")
-      .select(["user_id", "recipe_id"])
-      .where("user_id", "in", ids)
-      .orderBy("seq")
-      .execute(),
+    database.selectFrom("saved_recipes").select(["user_id", "recipe_id"]).where("user_id", "in", ids).orderBy("seq").execute(),
   ]);
   const tagsOf = groupRows(tags.map((row) => [row.user_id, row.tag] as const));
-  const postsOf = groupRows(
-    posts.map((row) => [row.created_by, row.id] as const)
-  );
-  const followersOf = groupRows(
-    followers.map((row) => [row.followee_id, row.follower_id] as const)
-  );
-  const followingOf = groupRows(
-    following.map((row) => [row.follower_id, row.followee_id] as const)
-  );
-  const savedOf = groupRows(
-    saved.map((row) => [row.user_id, row.recipe_id] as const)
-  );
+  const postsOf = groupRows(posts.map((row) => [row.created_by, row.id] as const));
+  const followersOf = groupRows(followers.map((row) => [row.followee_id, row.follower_id] as const));
+  const followingOf = groupRows(following.map((row) => [row.follower_id, row.followee_id] as const));
+  const savedOf = groupRows(saved.map((row) => [row.user_id, row.recipe_id] as const));
   return users.map((user) => ({
     ...user,
     tags: tagsOf.get(user.id) ?? [],
