@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 import { PROFILE_TAGS } from "~/lib/tags";
 
+import { makeRecipeWithPost } from "../support/factories";
 import { TEST_POSTGRES } from "../support/postgres";
 import { serverBuildOf } from "../support/server-build";
 
@@ -27,7 +28,7 @@ async function startServer(url: string) {
   process.env.DATABASE_URL = url;
   try {
     const database = await import("~/server/db/connection.server");
-    const [users, follows, recipes, passwords, throttle, loginRoute, apiUserRoute, recipeRoute, searchRoute, root, entry] = await Promise.all([
+    const [users, follows, recipes, passwords, throttle, loginRoute, apiUserRoute, recipeRoute, searchRoute, root, entry, interactions, shopping, people, moderation] = await Promise.all([
       import("~/server/services/users.server"),
       import("~/server/services/follows.server"),
       import("~/server/services/recipes.server"),
@@ -39,6 +40,10 @@ async function startServer(url: string) {
       import("~/routes/ReciPals.Search"),
       import("~/root"),
       import("~/entry.server"),
+      import("~/server/services/interactions.server"),
+      import("~/server/services/shopping.server"),
+      import("~/server/services/people.server"),
+      import("~/server/services/moderation.server"),
     ]);
     // The few routes these tests ask for, as the compiler would list them.
     const routes = {
@@ -56,6 +61,10 @@ async function startServer(url: string) {
       recipes,
       passwords,
       throttle,
+      interactions,
+      shopping,
+      people,
+      moderation,
       loginAction: loginRoute.action,
       apiUser: apiUserRoute,
       /** A request answered by Remix, as the server answers it (a clientAddress in the load context). */
@@ -304,6 +313,123 @@ describe.skipIf(!TEST_POSTGRES)("PostgreSQL across two app servers (docs/scaling
         const rows = await a.db.selectFrom("users").select("id").where(a.engineOf(a.db).equalsIgnoringCase("username", username)).execute();
         expect(rows).toHaveLength(1);
       }
+    });
+  });
+
+  // With no lock every write takes (docs/scaling.md, "How writers meet"), each rule that reads
+  // before it writes holds by its own tool. Half of each burst goes to each server.
+  describe("independent writers side by side, the rules still holding", () => {
+    const on = (i: number) => (i % 2 === 0 ? a : b);
+    const actor = (user: { id: string }) => ({ id: user.id, role: "USER" as const });
+    const ok = <T extends { ok: boolean }>(outcome: T) => {
+      expect(outcome).toMatchObject({ ok: true });
+      return outcome;
+    };
+
+    it("30 people like one post and comment on it at once: every like, comment and notification kept once, each with its own seq", async () => {
+      const owner = await account();
+      const postId = (await makeRecipeWithPost({ userId: owner.id })).postId!;
+      const fans = await Promise.all(Array.from({ length: 30 }, () => account()));
+      const [likes, comments] = await Promise.all([
+        Promise.all(fans.map((fan, i) => on(i).interactions.setLike({ actor: actor(fan), postId, liked: true }))),
+        Promise.all(fans.map((fan, i) => on(i + 1).interactions.addComment({ actor: actor(fan), postId, text: `Lovely ${i}` }))),
+      ]);
+      for (const outcome of [...likes, ...comments]) ok(outcome);
+      const rows = await a.db.selectFrom("likes").select("user_id").where("post_id", "=", postId).execute();
+      expect(rows.map((row) => row.user_id).sort()).toEqual(fans.map((fan) => fan.id).sort());
+      const written = await a.db.selectFrom("comments").select("seq").where("post_id", "=", postId).execute();
+      expect(written).toHaveLength(30);
+      expect(new Set(written.map((row) => row.seq)).size).toBe(30);
+      const notices = await a.db.selectFrom("notifications").select(["kind", "seq"]).where("user_id", "=", owner.id).execute();
+      expect(notices.filter((row) => row.kind === "like")).toHaveLength(30);
+      expect(notices.filter((row) => row.kind === "comment")).toHaveLength(30);
+      expect(new Set(notices.map((row) => row.seq)).size).toBe(60);
+    });
+
+    it("20 people sign up and 20 recipes are created at once: every one kept, no seq twice, each newer than what was there", async () => {
+      const before = Number((await a.db.selectFrom("recipes").select((eb) => eb.fn.max("seq").as("m")).executeTakeFirstOrThrow()).m ?? 0);
+      const cooks = await Promise.all(Array.from({ length: 20 }, (_, i) => on(i).users.createAccount({ name: "Cook", username: uniqueName("cook"), passwordHash })));
+      const ids = cooks.map((outcome) => {
+        if (!outcome.ok) throw new Error(outcome.message);
+        return outcome.value.id;
+      });
+      const users = await a.db.selectFrom("users").select("seq").where("id", "in", ids).execute();
+      expect(new Set(users.map((row) => row.seq)).size).toBe(20);
+      const made = await Promise.all(ids.map((id) => makeRecipeWithPost({ userId: id })));
+      const recipes = await a.db.selectFrom("recipes").select("seq").where("id", "in", made.map((m) => m.recipeId)).execute();
+      expect(recipes).toHaveLength(20);
+      expect(new Set(recipes.map((row) => row.seq)).size).toBe(20);
+      for (const row of recipes) expect(row.seq).toBeGreaterThan(before);
+    });
+
+    it("one recipe added to one shopping list 6 times at once: on the list once, each line once", async () => {
+      const cook = await account();
+      const owner = await account();
+      const { recipeId } = await makeRecipeWithPost({ userId: owner.id });
+      const outcomes = await Promise.all(Array.from({ length: 6 }, (_, i) => on(i).shopping.addRecipeToList({ actor: actor(cook), recipeId })));
+      for (const outcome of outcomes) ok(outcome);
+      expect(await a.db.selectFrom("shopping_recipes").select("seq").where("user_id", "=", cook.id).execute()).toHaveLength(1);
+      const items = await a.db.selectFrom("shopping_items").select("text").where("user_id", "=", cook.id).execute();
+      expect(items.map((item) => item.text).sort()).toEqual(["Eggs (2)", "Flour (200g)"]);
+    });
+
+    it("a rate limit of 5 with 20 tries at once: exactly 5 pass", async () => {
+      const limit = { bucket: "race-test", limit: 5, windowMs: 60_000 };
+      const key = uniqueName("key");
+      const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => on(i).throttle.takeRateLimited(limit, key)));
+      expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(5);
+      expect(await a.db.selectFrom("rate_events").select("id").where("bucket", "=", "race-test").where("key", "=", key).execute()).toHaveLength(5);
+    });
+
+    it("25 reports at once by one person: 20 kept, 5 refused with 429", async () => {
+      const reporter = await account();
+      const targets = await Promise.all(Array.from({ length: 25 }, () => account()));
+      const outcomes = await Promise.all(
+        targets.map((target, i) => on(i).moderation.fileReport({ actor: actor(reporter), kind: "user", targetId: target.id, reason: "spam", text: "" })),
+      );
+      expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(20);
+      expect(outcomes.filter((outcome) => !outcome.ok && outcome.status === 429)).toHaveLength(5);
+    });
+
+    it("two admins act on one report group at once, one on each server: one acts, one is told, one log entry (5 rounds)", async () => {
+      const [first, second] = [await account("ADMIN"), await account("ADMIN")];
+      for (let round = 0; round < 5; round++) {
+        const reporter = await account();
+        const target = await account();
+        ok(await a.moderation.fileReport({ actor: actor(reporter), kind: "user", targetId: target.id, reason: "spam", text: "" }));
+        const outcomes = await Promise.all([
+          a.moderation.moderate({ actor: { id: first.id, role: "ADMIN" }, kind: "user", targetId: target.id, action: "dismiss", why: "" }),
+          b.moderation.moderate({ actor: { id: second.id, role: "ADMIN" }, kind: "user", targetId: target.id, action: round % 2 === 0 ? "suspend" : "dismiss", why: "" }),
+        ]);
+        expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);
+        expect(outcomes.find((outcome) => !outcome.ok)).toMatchObject({ status: 409 });
+        expect(await a.db.selectFrom("moderation_log").select("id").where("target_id", "=", target.id).execute()).toHaveLength(1);
+        expect(await a.db.selectFrom("notifications").select("id").where("user_id", "=", reporter.id).where("kind", "=", "report").execute()).toHaveLength(1);
+      }
+    });
+
+    it("a follow racing a block, one on each server, both ways: never a block and a follow at the end (10 rounds)", async () => {
+      for (let round = 0; round < 10; round++) {
+        const [x, y] = [await account(), await account()];
+        const [follower, followee] = round % 2 === 0 ? [x, y] : [y, x];
+        await Promise.all([
+          a.follows.setFollowing({ actor: actor(follower), targetId: followee.id, following: true }),
+          b.people.setBlock({ actor: actor(round % 4 < 2 ? followee : follower), targetId: (round % 4 < 2 ? follower : followee).id, blocked: true }),
+        ]);
+        const follows = await a.db.selectFrom("follows").select("follower_id").where("follower_id", "in", [x.id, y.id]).where("followee_id", "in", [x.id, y.id]).execute();
+        const blocks = await a.db.selectFrom("blocks").select("blocker_id").where("blocker_id", "in", [x.id, y.id]).execute();
+        expect(blocks).toHaveLength(1);
+        expect(follows).toEqual([]);
+      }
+    });
+
+    it("two saves of one profile's tags at once: both answer, the tags are one save's whole list", async () => {
+      const user = await account();
+      const lists = [PROFILE_TAGS.slice(0, 3), PROFILE_TAGS.slice(3, 5)];
+      const outcomes = await Promise.all(lists.map((tags, i) => on(i).users.updateProfile({ actor: actor(user), userId: user.id, changes: { tags } })));
+      for (const outcome of outcomes) ok(outcome);
+      const stored = (await a.db.selectFrom("user_tags").select("tag").where("user_id", "=", user.id).orderBy("position").execute()).map((row) => row.tag);
+      expect(lists.map((list) => JSON.stringify(list))).toContain(JSON.stringify(stored));
     });
   });
 
