@@ -33,6 +33,13 @@ const EnvSchema = z
         message: "must start with postgres:// or postgresql:// (leave it unset for the SQLite file at DATABASE_PATH)",
       }),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    // Read replicas of that PostgreSQL database (docs/scaling.md, "Read replicas"), comma-separated:
+    // signed-in reads go to them, writes and what visitors are shown to the primary.
+    DATABASE_REPLICA_URLS: z
+      .string()
+      .optional()
+      .transform((value) => (value ?? "").split(",").map((url) => url.trim()).filter(Boolean))
+      .refine((urls) => urls.every((url) => /^postgres(ql)?:\/\//i.test(url)), { message: "must be postgres:// or postgresql:// URLs, separated by commas" }),
     // Where photos are kept: the uploads folder beside the database (disk), or an S3-compatible bucket.
     IMAGE_STORE: z.enum(["disk", "s3"]).default("disk"),
     // The disk store's folder, when it is not `uploads` beside the database.
@@ -105,6 +112,9 @@ const EnvSchema = z
   .superRefine((value, context) => {
     // Servers sharing a PostgreSQL database must sign cookies alike: a secret made up by each
     // server (kept beside its SQLite file otherwise) would sign people out on the next server.
+    if (value.DATABASE_REPLICA_URLS.length > 0 && !value.DATABASE_URL) {
+      context.addIssue({ code: "custom", path: ["DATABASE_REPLICA_URLS"], message: "needs DATABASE_URL (replicas are of a PostgreSQL primary)" });
+    }
     if (value.DATABASE_URL && !value.SESSION_SECRET) {
       context.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "is needed when DATABASE_URL is set (the same on every server)" });
     }

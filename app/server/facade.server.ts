@@ -1,4 +1,8 @@
-import { closeDatabaseHandle, db, openChangeFeed, type ChangeFeed } from "./db/connection.server";
+import type { RequestHandler } from "express";
+
+import { closeDatabaseHandle, db, openChangeFeed, readsMayUseReplicas, type ChangeFeed } from "./db/connection.server";
+import { env } from "./env.server";
+import { isPersonalRequest, wroteAtOf, wroteCookie } from "./http/cookies.server";
 import { sweepOrphanUploads } from "./media/uploads.server";
 
 // What the production server (app/server/runtime/) asks of the rest of the server, and all it
@@ -11,7 +15,7 @@ export type { ChangeFeed, ScopeChanges } from "./db/connection.server";
 export type { SharedCacheHandle } from "./cache/shared-cache.server";
 export type { BodyLimit } from "./http/body.server";
 export { earlyRefusal } from "./http/early-answers.server";
-export { isPersonalRequest } from "./http/cookies.server";
+export { isPersonalRequest };
 export { requestRules } from "./http/route-rules.server";
 
 /**
@@ -33,4 +37,28 @@ export async function sweepUnusedUploads(): Promise<void> {
 /** Called on SIGTERM, after the last request has finished. */
 export async function closeDatabase(): Promise<void> {
   await closeDatabaseHandle(db);
+}
+
+/**
+ * With read replicas (DATABASE_REPLICA_URLS; docs/scaling.md, "Read replicas"): a signed-in
+ * person's GET reads from a replica that holds their last write; a write's answer says when it
+ * was made (the `recipals_wrote` cookie). Visitors read from the primary: their pages go into the
+ * page cache, whose freshness is the primary's change notices. Null without replicas.
+ */
+export function replicaReadRouting(): RequestHandler | null {
+  if (env.DATABASE_REPLICA_URLS.length === 0) return null;
+  return (req, res, next) => {
+    if (req.method === "GET" || req.method === "HEAD") {
+      if (!isPersonalRequest(req.headers.cookie, req.headers.authorization)) return next();
+      return readsMayUseReplicas(wroteAtOf(req.headers.cookie), next);
+    }
+    // Set as the answer's headers go out, after the write committed. Every write, a sign-in too:
+    // the session it starts must be read from where it is.
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
+      res.appendHeader("Set-Cookie", wroteCookie());
+      return writeHead.apply(this, args);
+    } as typeof writeHead;
+    next();
+  };
 }

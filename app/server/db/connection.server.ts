@@ -13,13 +13,15 @@ import { env } from "../env.server";
 export type { ChangeFeed, DB, ScopeChanges } from "./engines/engine.server";
 export { isUniqueViolation } from "./engines/engine.server";
 export { DatabaseUnavailableError, databaseLooksDown, isUnavailable } from "./engines/postgres.server";
+export { readsMayUseReplicas } from "./engines/replicas.server";
 
 /** What a page or a JSON call says while the database cannot be reached (status 503). */
 export const UNAVAILABLE_MESSAGE = "ReciPals is briefly unavailable. Please try again in a moment.";
 
-export type DatabaseLocation = { engine: "sqlite"; path: string } | { engine: "postgres"; url: string; poolSize: number };
+export type DatabaseLocation = { engine: "sqlite"; path: string } | { engine: "postgres"; url: string; poolSize: number; replicaUrls?: readonly string[] };
 
 interface Opened {
+  replicaReads?(): number[];
   changeCounter(): string;
   changeFeed(): ChangeFeed;
   committed(scopes: ReadonlySet<string>): void;
@@ -32,7 +34,7 @@ const opened = new WeakMap<DB, Opened>();
 /** Where this process's database is, from the settings. */
 export function databaseLocation(): DatabaseLocation {
   return env.DATABASE_URL
-    ? { engine: "postgres", url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
+    ? { engine: "postgres", url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, replicaUrls: env.DATABASE_REPLICA_URLS }
     : { engine: "sqlite", path: env.DATABASE_PATH };
 }
 
@@ -51,7 +53,7 @@ export function openDatabase(location: DatabaseLocation | string): DB {
     });
     return sqlite.database;
   }
-  const postgres = openPostgres({ url: where.url, poolSize: where.poolSize });
+  const postgres = openPostgres({ url: where.url, poolSize: where.poolSize, replicaUrls: where.replicaUrls });
   opened.set(postgres.database, postgres);
   return postgres.database;
 }
@@ -99,6 +101,11 @@ export function tellCommitted(database: DB, scopes: ReadonlySet<string>): void {
 /** Waits until the database answers; throws DatabaseUnavailableError when it cannot be reached. */
 export async function databaseReady(database: DB): Promise<void> {
   await opened.get(database)?.ready();
+}
+
+/** How many reads each read replica answered (none without DATABASE_REPLICA_URLS). */
+export function replicaReads(database: DB): number[] {
+  return opened.get(database)?.replicaReads?.() ?? [];
 }
 
 export async function closeDatabaseHandle(database: DB): Promise<void> {

@@ -9,6 +9,7 @@ import { parse } from "cookie";
 export const COOKIE_NAMES = {
   session: "recipals_session",
   signupDraft: "recipals_signup",
+  wrote: "recipals_wrote",
 } as const;
 
 const APP_COOKIE_PREFIX = "recipals_";
@@ -17,4 +18,21 @@ export function isPersonalRequest(cookieHeader: string | null | undefined, autho
   if (authorization) return true;
   if (!cookieHeader || !cookieHeader.includes(APP_COOKIE_PREFIX)) return false;
   return Object.keys(parse(cookieHeader)).some((name) => name.startsWith(APP_COOKIE_PREFIX));
+}
+
+// Read your own writes with replicas (docs/scaling.md, "Read replicas"): a response to a write
+// carries when it was answered, and the person's next reads go to the primary until a replica
+// holds it. Longer than the most a replica may lag and still serve (30 s).
+const WROTE_MAX_AGE_S = 60;
+
+/** When the request's person last wrote (ms since the epoch), from their cookie; 0 when not lately. */
+export function wroteAtOf(cookieHeader: string | null | undefined): number {
+  if (!cookieHeader || !cookieHeader.includes(COOKIE_NAMES.wrote)) return 0;
+  const value = Number(parse(cookieHeader)[COOKIE_NAMES.wrote]);
+  return Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+/** The Set-Cookie of a write answered at `now`. */
+export function wroteCookie(now = Date.now()): string {
+  return `${COOKIE_NAMES.wrote}=${now}; Path=/; Max-Age=${WROTE_MAX_AGE_S}; HttpOnly; SameSite=Lax`;
 }

@@ -10,7 +10,7 @@ import compression from "compression";
 import express from "express";
 
 import { env } from "../env.server";
-import { closeDatabase, isPersonalRequest, pageCacheChanges, requestRules, sweepUnusedUploads, type SharedCacheHandle } from "../facade.server";
+import { closeDatabase, isPersonalRequest, pageCacheChanges, replicaReadRouting, requestRules, sweepUnusedUploads, type SharedCacheHandle } from "../facade.server";
 import { precompressedAssets } from "./assets.server";
 import { capBodies, crossSiteGuard, earlyRefusals, gateHeavyBodies, refuseNulAddresses, securityHeaders } from "./guards.server";
 import { createPageCache } from "./page-cache.server";
@@ -91,6 +91,9 @@ export async function startServer(build: ServerBuild, { root }: Pick<ServeOption
     });
     app.all("*", cache.middleware);
   }
+  // Signed-in reads from read replicas, when there are any (docs/scaling.md, "Read replicas").
+  const replicaReads = replicaReadRouting();
+  if (replicaReads) app.all("*", replicaReads);
   app.all(
     "*",
     // Remix's mode as NODE_ENV says it (unset: the build's production mode, details of errors hidden).

@@ -17,6 +17,7 @@ import {
 import pg from "pg";
 
 import type { Database } from "../schema.server";
+import { Replicas } from "./replicas.server";
 import { isWrite, type ChangeFeed, type DB, type Engine, type RecipeQuery, type RecipeScope, type ScopeChanges } from "./engine.server";
 
 // PostgreSQL, for a community that runs several app servers (docs/scaling.md). Selected by
@@ -102,10 +103,16 @@ class SideBySideConnection implements DatabaseConnection {
   constructor(
     readonly inner: DatabaseConnection,
     private readonly counters: Counters,
+    private readonly replicas: Replicas | null,
   ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const write = isWrite(query);
+    // A read on its own, in a request whose reads may go to a replica (replicas.server.ts).
+    if (this.replicas && !write && !this.inTransaction) {
+      const answered = await this.replicas.read<R>(query.sql, query.parameters);
+      if (answered) return answered;
+    }
     try {
       if (this.inTransaction && query.sql === NOTICE_SQL) {
         this.notice = new Set(query.parameters as string[]);
@@ -149,7 +156,7 @@ class SideBySideConnection implements DatabaseConnection {
     const scopes = [...this.notice];
     let payload = JSON.stringify({ o: this.counters.origin, s: scopes } satisfies Notice);
     if (Buffer.byteLength(payload) > NOTICE_MAX_BYTES) payload = "*";
-    return `select pg_notify('${NOTICE_CHANNEL}', ${pg.escapeLiteral(payload)}); commit`;
+    return `commit; select pg_notify('${NOTICE_CHANNEL}', ${pg.escapeLiteral(payload)})`;
   }
 
   reset(): void {
@@ -162,10 +169,12 @@ class SideBySideConnection implements DatabaseConnection {
 class SideBySideDriver implements Driver {
   readonly #inner: PostgresDriver;
   readonly #counters: Counters;
+  readonly #replicas: Replicas | null;
   readonly #wrapped = new WeakMap<DatabaseConnection, SideBySideConnection>();
-  constructor(pool: pg.Pool, counters: Counters) {
+  constructor(pool: pg.Pool, counters: Counters, replicas: Replicas | null) {
     this.#inner = new PostgresDriver({ pool });
     this.#counters = counters;
+    this.#replicas = replicas;
   }
   async init(): Promise<void> {
     await this.#inner.init();
@@ -179,7 +188,7 @@ class SideBySideDriver implements Driver {
     }
     let connection = this.#wrapped.get(inner);
     if (!connection) {
-      connection = new SideBySideConnection(inner, this.#counters);
+      connection = new SideBySideConnection(inner, this.#counters, this.#replicas);
       this.#wrapped.set(inner, connection);
     }
     return connection;
@@ -247,12 +256,13 @@ class SideBySideDialect implements Dialect {
   constructor(
     private readonly pool: pg.Pool,
     private readonly counters: Counters,
+    private readonly replicas: Replicas | null,
   ) {}
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new SideBySideDriver(this.pool, this.counters);
+    return new SideBySideDriver(this.pool, this.counters, this.replicas);
   }
   createQueryCompiler() {
     return new PostgresQueryCompiler();
@@ -281,16 +291,20 @@ export interface OpenedPostgres {
   committed(scopes: ReadonlySet<string>): void;
   /** Connects once (refusing with DatabaseUnavailableError when the server cannot be reached). */
   ready(): Promise<void>;
+  /** How many reads each replica answered. */
+  replicaReads(): number[];
   close(): Promise<void>;
 }
 
 export interface PostgresOptions {
   url: string;
   poolSize: number;
+  /** Read replicas (DATABASE_REPLICA_URLS). */
+  replicaUrls?: readonly string[];
   log?: (line: string) => void;
 }
 
-export function openPostgres({ url, poolSize, log = (line) => console.warn(line) }: PostgresOptions): OpenedPostgres {
+export function openPostgres({ url, poolSize, replicaUrls = [], log = (line) => console.warn(line) }: PostgresOptions): OpenedPostgres {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000, types });
   // An idle client that loses its server emits here; without a listener that would end the process.
   let warnedIdle = false;
@@ -312,7 +326,8 @@ export function openPostgres({ url, poolSize, log = (line) => console.warn(line)
     localWrites: 0,
     recorded: (scopes) => scopeLog.add(scopes.has("*"), [...scopes]),
   };
-  const database = new Kysely<Database>({ dialect: new SideBySideDialect(pool, counters) });
+  const replicas = replicaUrls.length > 0 ? new Replicas({ urls: replicaUrls, poolSize, primary: pool, types, log }) : null;
+  const database = new Kysely<Database>({ dialect: new SideBySideDialect(pool, counters, replicas) });
   // Listening starts with the first question (the page cache's): scripts never listen.
   let notices: ReturnType<typeof listenForChanges> | null = null;
   const listening = () => (notices ??= listenForChanges(url, log, scopeLog, counters.origin));
@@ -347,8 +362,10 @@ export function openPostgres({ url, poolSize, log = (line) => console.warn(line)
         throw new DatabaseUnavailableError(error);
       }
     },
+    replicaReads: () => replicas?.served() ?? [],
     close: async () => {
       notices?.stop();
+      await replicas?.close();
       await database.destroy();
     },
   };
