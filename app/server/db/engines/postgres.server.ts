@@ -36,7 +36,9 @@ export const NOTICE_CHANNEL = "recipals_changes";
 // The mark of a transaction that names its page-cache scopes: the transaction-local setting tells
 // the content tables' triggers to send no `*` (migrations/20261129T0000-writers-side-by-side.ts).
 const MARK_SCOPED = CompiledQuery.raw("select set_config('recipals.cache_scoped', 'on', true)");
-const BEGIN_MARKED = CompiledQuery.raw("begin; select set_config('recipals.cache_scoped', 'on', true)");
+// Every lock statement starts so (writers.lock), written with its keys as literals: it can wait
+// for the transaction's next statement and go with it.
+const LOCK_PREFIX = "select pg_advisory_xact_lock";
 // The notice of a scoped commit, kept by the connection until it commits (see `recordScopes`).
 const NOTICE_SQL = "select pg_notify('recipals_changes', $1)";
 // A notice must stay under PostgreSQL's 8,000 bytes; more scopes than fit say "everything".
@@ -96,8 +98,11 @@ const NO_ROWS: QueryResult<never> = { rows: [] };
 class SideBySideConnection implements DatabaseConnection {
   inTransaction = false;
   wroteInTransaction = false;
-  /** `begin` not sent yet: it goes out with the transaction's first statement. */
-  beginPending = false;
+  /**
+   * What the transaction has asked for but not sent yet — `begin`, the page-cache mark, locks —
+   * all of it sent in one round trip with the first statement that needs an answer.
+   */
+  pending: string[] | null = null;
   /** The scopes the transaction named, sent as a notice with its commit. */
   notice: ReadonlySet<string> | null = null;
   constructor(
@@ -118,13 +123,13 @@ class SideBySideConnection implements DatabaseConnection {
         this.notice = new Set(query.parameters as string[]);
         return NO_ROWS;
       }
-      if (this.beginPending) {
-        this.beginPending = false;
-        if (query === MARK_SCOPED) {
-          await this.inner.executeQuery(BEGIN_MARKED);
+      if (this.pending) {
+        // Statements whose answer nobody reads wait for the next one.
+        if (query === MARK_SCOPED || (query.sql.startsWith(LOCK_PREFIX) && query.parameters.length === 0)) {
+          this.pending.push(query.sql);
           return NO_ROWS;
         }
-        await this.inner.executeQuery(CompiledQuery.raw("begin"));
+        await this.flush();
       }
       const result = await this.inner.executeQuery<R>(query);
       unavailableSince = null;
@@ -138,15 +143,16 @@ class SideBySideConnection implements DatabaseConnection {
     }
   }
 
-  /** Sends a `begin` still pending (before a savepoint or a stream). */
-  async begun(): Promise<void> {
-    if (!this.beginPending) return;
-    this.beginPending = false;
-    await this.inner.executeQuery(CompiledQuery.raw("begin"));
+  /** Sends what is pending (one simple query: no parameters, so several statements may go together). */
+  async flush(): Promise<void> {
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = null;
+    await this.inner.executeQuery(CompiledQuery.raw(pending.join("; ")));
   }
 
   async *streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
-    await this.begun();
+    await this.flush();
     yield* this.inner.streamQuery<R>(query, chunkSize);
   }
 
@@ -161,7 +167,7 @@ class SideBySideConnection implements DatabaseConnection {
 
   reset(): void {
     this.inTransaction = false;
-    this.beginPending = false;
+    this.pending = null;
     this.notice = null;
   }
 }
@@ -199,7 +205,7 @@ class SideBySideDriver implements Driver {
     own.inTransaction = true;
     own.wroteInTransaction = false;
     if (!settings.isolationLevel && !settings.accessMode) {
-      own.beginPending = true;
+      own.pending = ["begin"];
       return;
     }
     try {
@@ -213,8 +219,8 @@ class SideBySideDriver implements Driver {
     const own = connection as SideBySideConnection;
     const notice = own.notice;
     try {
-      // Nothing was sent: nothing to commit.
-      if (!own.beginPending) await own.inner.executeQuery(CompiledQuery.raw(own.commitSql()));
+      // Nothing was sent (a mark or a lock at most): nothing to commit.
+      if (!own.pending) await own.inner.executeQuery(CompiledQuery.raw(own.commitSql()));
     } catch (error) {
       throw unavailableOr(error);
     } finally {
@@ -226,7 +232,7 @@ class SideBySideDriver implements Driver {
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     const own = connection as SideBySideConnection;
     try {
-      if (!own.beginPending) await this.#inner.rollbackTransaction(own.inner);
+      if (!own.pending) await this.#inner.rollbackTransaction(own.inner);
     } catch (error) {
       throw unavailableOr(error);
     } finally {
@@ -235,7 +241,7 @@ class SideBySideDriver implements Driver {
   }
   async savepoint(...args: Parameters<NonNullable<Driver["savepoint"]>>): Promise<void> {
     const own = args[0] as SideBySideConnection;
-    await own.begun();
+    await own.flush();
     await this.#inner.savepoint(own.inner, args[1], args[2]);
   }
   async rollbackToSavepoint(...args: Parameters<NonNullable<Driver["rollbackToSavepoint"]>>): Promise<void> {
@@ -569,8 +575,9 @@ export const postgresEngine: Engine = {
     // in one order (the hashes sorted), so two holders of the same keys cannot deadlock.
     async lock(trx, keys, mode = "exclusive") {
       if (keys.length === 0) return;
-      const take = mode === "shared" ? sql`pg_advisory_xact_lock_shared(h)` : sql`pg_advisory_xact_lock(h)`;
-      await sql`select ${take} from (select distinct hashtextextended(k, 0) as h from unnest(${[...keys]}::text[]) as k order by 1) as keys`.execute(trx);
+      const list = keys.map((key) => pg.escapeLiteral(key)).join(", ");
+      const take = mode === "shared" ? `${LOCK_PREFIX}_shared(h)` : `${LOCK_PREFIX}(h)`;
+      await trx.executeQuery(CompiledQuery.raw(`${take} from (select distinct hashtextextended(k, 0) as h from unnest(array[${list}]::text[]) as k order by 1) as keys`));
     },
     // FOR NO KEY UPDATE: another writer of these rows waits, a row that refers to them (a like of a
     // post, a session of a user) does not; FOR UPDATE when they are about to be deleted.
