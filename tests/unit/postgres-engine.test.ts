@@ -3,6 +3,7 @@ import net from "node:net";
 import { performance } from "node:perf_hooks";
 
 import { createRequestHandler } from "@remix-run/node";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 import { PROFILE_TAGS } from "~/lib/tags";
@@ -430,6 +431,60 @@ describe.skipIf(!TEST_POSTGRES)("PostgreSQL across two app servers (docs/scaling
       for (const outcome of outcomes) ok(outcome);
       const stored = (await a.db.selectFrom("user_tags").select("tag").where("user_id", "=", user.id).orderBy("position").execute()).map((row) => row.tag);
       expect(lists.map((list) => JSON.stringify(list))).toContain(JSON.stringify(stored));
+    });
+  });
+
+  describe("conflicts PostgreSQL resolves by ending a transaction", () => {
+    it("a deadlock between two servers' writes: the one ended is tried again, both land", async () => {
+      const [x, y] = [await account(), await account()];
+      let waiting = 0;
+      let release: () => void = () => undefined;
+      const bothStarted = new Promise<void>((resolve) => (release = resolve));
+      let tries = 0;
+      // Each updates one person's row, waits for the other to hold theirs, then updates the other's.
+      const crossing = (server: Server, first: string, second: string, bio: string) =>
+        server.writeTransaction(server.db, async (trx) => {
+          tries += 1;
+          await trx.updateTable("users").set({ bio }).where("id", "=", first).execute();
+          if (tries <= 2) {
+            waiting += 1;
+            if (waiting === 2) release();
+            await bothStarted;
+          }
+          await trx.updateTable("users").set({ bio }).where("id", "=", second).execute();
+        });
+      await Promise.all([crossing(a, x.id, y.id, "from A"), crossing(b, y.id, x.id, "from B")]);
+      expect(tries).toBe(3);
+      const bios = await a.db.selectFrom("users").select("bio").where("id", "in", [x.id, y.id]).execute();
+      expect(new Set(bios.map((row) => row.bio)).size).toBe(1);
+    });
+
+    it("tried again from its start; one that keeps conflicting is refused as unavailable (503), nothing written", async () => {
+      const conflict = sql`do $$ begin raise exception 'conflict' using errcode = '40001'; end $$`;
+      const key = uniqueName("conflict");
+      let tries = 0;
+      const value = await a.writeTransaction(a.db, async (trx) => {
+        tries += 1;
+        await trx.insertInto("rate_events").values({ id: crypto.randomUUID(), bucket: "conflict-test", key, at: Date.now() }).execute();
+        if (tries < a.WRITE_TRIES) await conflict.execute(trx);
+        return "written";
+      });
+      expect(value).toBe("written");
+      expect(tries).toBe(a.WRITE_TRIES);
+      expect(await a.db.selectFrom("rate_events").select("id").where("key", "=", key).execute()).toHaveLength(1);
+
+      const never = uniqueName("conflict");
+      tries = 0;
+      const error = await rejectionOf(
+        a.writeTransaction(a.db, async (trx) => {
+          tries += 1;
+          await trx.insertInto("rate_events").values({ id: crypto.randomUUID(), bucket: "conflict-test", key: never, at: Date.now() }).execute();
+          await conflict.execute(trx);
+        }),
+      );
+      expect(tries).toBe(a.WRITE_TRIES);
+      expect(a.isUnavailable(error)).toBe(true);
+      expect(await a.db.selectFrom("rate_events").select("id").where("key", "=", never).execute()).toEqual([]);
     });
   });
 

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 
 import { sql } from "kysely";
 
-import { db, engineOf, type DB } from "../db/connection.server";
+import { db, engineOf, writeTransaction, type DB } from "../db/connection.server";
 import { env } from "../env.server";
 import { addressKey } from "../http/ip.server";
 import { adminSecretMatches } from "../validation/profile.server";
@@ -58,7 +58,7 @@ export async function beginSignInAttempt({ username, address }: SignInSubject, d
   const since = now - THROTTLE.windowMs;
   const key = usernameKey(username);
   const place = address ? addressKey(address) : "";
-  return database.transaction().execute(async (trx) => {
+  return writeTransaction(database, async (trx) => {
     // Attempts at one account or from one address take turns between counting and recording
     // (docs/scaling.md, "How writers meet"); others go side by side.
     await engineOf(trx).writers.lock(trx, place ? [`sign-in:${key}`, `sign-in-from:${place}`] : [`sign-in:${key}`]);
@@ -164,7 +164,7 @@ export function addressBucketKey(address: string): string {
 /** Counts one action for `key`, or throws LimitReachedError (nothing recorded) when the key is at its limit. */
 export async function takeRateLimited({ bucket, limit, windowMs }: RateLimit, key: string, database: DB = db): Promise<void> {
   const now = Date.now();
-  await database.transaction().execute(async (trx) => {
+  await writeTransaction(database, async (trx) => {
     await engineOf(trx).writers.lock(trx, [`rate:${bucket}:${key}`]);
     await trx.deleteFrom("rate_events").where("bucket", "=", bucket).where("at", "<=", now - windowMs).execute();
     const row = await trx

@@ -1,6 +1,6 @@
 import type { Transaction } from "kysely";
 
-import { db as appDatabase, engineOf, tellCommitted, type DB } from "../db/connection.server";
+import { db as appDatabase, engineOf, tellCommitted, writeTransaction, type DB } from "../db/connection.server";
 import type { Database } from "../db/schema.server";
 
 // Scopes of the shared page cache (docs/scaling.md, "What a write drops from the page cache").
@@ -42,9 +42,9 @@ export type Trx = Transaction<Database>;
 export async function changing<T>(scopes: Iterable<string | null | undefined | false>, work: (trx: Trx) => Promise<T>, database: DB = appDatabase): Promise<T> {
   const named = new Set<string>();
   for (const scope of scopes) if (scope) named.add(scope);
-  if (named.size === 0) return database.transaction().execute(work);
+  if (named.size === 0) return writeTransaction(database, work);
   const pageCache = engineOf(database).pageCache;
-  const result = await database.transaction().execute(async (trx) => {
+  const result = await writeTransaction(database, async (trx) => {
     await pageCache.mark(trx);
     const value = await work(trx);
     await pageCache.record(trx, named);

@@ -1,8 +1,9 @@
-import { Migrator, PostgresAdapter } from "kysely";
+import { Migrator, PostgresAdapter, type Transaction } from "kysely";
 
 import { migrationProvider } from "../../../migrations/index";
+import type { Database } from "./schema.server";
 import type { ChangeFeed, DB, Engine } from "./engines/engine.server";
-import { openPostgres, postgresEngine } from "./engines/postgres.server";
+import { conflictsPersisted, openPostgres, postgresEngine } from "./engines/postgres.server";
 import { openSqlite, sqliteEngine } from "./engines/sqlite.server";
 import { env } from "../env.server";
 
@@ -56,6 +57,30 @@ export function openDatabase(location: DatabaseLocation | string): DB {
   const postgres = openPostgres({ url: where.url, poolSize: where.poolSize, replicaUrls: where.replicaUrls });
   opened.set(postgres.database, postgres);
   return postgres.database;
+}
+
+// Deadlocks and serialization failures: PostgreSQL ends one of the transactions, which is then
+// tried again from its start (docs/scaling.md, "How writers meet"). SQLite's writers take turns
+// and never meet one.
+const CONFLICT_CODES = new Set(["40001", "40P01"]);
+export const WRITE_TRIES = 3;
+
+/**
+ * A write transaction, tried again (up to WRITE_TRIES in all, a few milliseconds apart) when
+ * PostgreSQL ended it for a conflict with another writer; then a DatabaseUnavailableError (503).
+ * Every try starts from nothing: a failed one wrote nothing.
+ */
+export async function writeTransaction<T>(database: DB, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await database.transaction().execute(work);
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (typeof code !== "string" || !CONFLICT_CODES.has(code)) throw error;
+      if (attempt >= WRITE_TRIES) throw conflictsPersisted(error);
+      await new Promise((resolve) => setTimeout(resolve, attempt * 5 + Math.random() * 10));
+    }
+  }
 }
 
 /** Runs `work` in a transaction: the caller's when `database` already is one, else one of its own. */

@@ -6,7 +6,7 @@ import { scaleIngredientLine } from "~/lib/quantity";
 import { MAX_SERVES, parseScale, SCALE_MESSAGE } from "~/lib/servings";
 import { mergeShoppingList, type ShoppingList } from "~/lib/shopping-merge";
 
-import { db, engineOf, type DB } from "../db/connection.server";
+import { db, engineOf, writeTransaction, type DB } from "../db/connection.server";
 import { getRecipeDetail } from "../queries/recipes.server";
 import { isOutOfReach, UNAVAILABLE_RECIPE } from "../queries/visibility.server";
 import { nextSeq, nowIso } from "../queries/seq.server";
@@ -53,7 +53,7 @@ export interface ShoppingListView {
  * side (docs/scaling.md, "How writers meet").
  */
 function onOwnList<T>(userId: string, work: (trx: DB) => Promise<T>): Promise<T> {
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     await engineOf(trx).writers.lock(trx, [`shopping:${userId}`]);
     return work(trx);
   });

@@ -72,6 +72,16 @@ export function isUnavailable(error: unknown): boolean {
   return error instanceof Error && UNAVAILABLE_MESSAGES.test(error.message);
 }
 
+/**
+ * A write that kept meeting conflicts PostgreSQL resolves by failing one side (a deadlock, a
+ * serialization failure), tried as often as we try: answered like a database that is briefly
+ * away (503, "please try again"), nothing of it written.
+ */
+export function conflictsPersisted(error: unknown): DatabaseUnavailableError {
+  unavailableSince = Date.now();
+  return new DatabaseUnavailableError(error);
+}
+
 function unavailableOr(error: unknown): unknown {
   if (!isUnavailable(error)) return error;
   unavailableSince = Date.now();
