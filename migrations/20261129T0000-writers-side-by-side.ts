@@ -8,6 +8,8 @@ import { isPostgres } from "./engine";
 // - Insertion order comes from one sequence per table instead of max(seq) + 1, which two writers
 //   side by side would both take. Each sequence belongs to its seq column (and is its default), so
 //   a copy into PostgreSQL moves it past the copied rows like any serial column's.
+// - Servers of the version before this one must all be stopped before it runs (they number rows
+//   and read changes the old way): stop every server, migrate, start them again.
 // - The page cache's change feed rides on NOTIFY alone. A scoped writer sends its scopes with its
 //   commit (app/server/db/engines/postgres.server.ts); a write to a content table in a
 //   transaction that named nothing sends `*` from these triggers. cache_versions, whose numbers
@@ -43,7 +45,12 @@ export async function up(db: Kysely<any>): Promise<void> {
       -- The number nextval hands out next; rows numbered by the sequence are always below it.
       execute format('select case when is_called then last_value + 1 else last_value end from %s', tg_argv[0]) into upcoming;
       if top is not null and top >= upcoming then
-        perform setval(tg_argv[0]::regclass, top);
+        -- Two such inserts at once take turns here, and the sequence only ever moves forward.
+        perform pg_advisory_xact_lock(tg_relid::bigint);
+        execute format('select case when is_called then last_value + 1 else last_value end from %s', tg_argv[0]) into upcoming;
+        if top >= upcoming then
+          perform setval(tg_argv[0]::regclass, top);
+        end if;
       end if;
       return null;
     end $$`.execute(db);

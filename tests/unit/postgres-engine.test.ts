@@ -361,6 +361,12 @@ describe.skipIf(!TEST_POSTGRES)("PostgreSQL across two app servers (docs/scaling
       expect(recipes).toHaveLength(20);
       expect(new Set(recipes.map((row) => row.seq)).size).toBe(20);
       for (const row of recipes) expect(row.seq).toBeGreaterThan(before);
+      // A row given a seq of its own (a tool) moves the sequence on: the next one taken is above it.
+      const explicitSeq = Math.max(...recipes.map((row) => row.seq)) + 1000;
+      await a.db.insertInto("recipes").values({ id: uniqueName("explicit"), user_created: ids[0]!, name: "Explicit", photo: "/images/x.png", created_at: "2026-11-26", seq: explicitSeq }).execute();
+      const next = await makeRecipeWithPost({ userId: ids[0]! });
+      const nextRow = await a.db.selectFrom("recipes").select("seq").where("id", "=", next.recipeId).executeTakeFirstOrThrow();
+      expect(nextRow.seq).toBeGreaterThan(explicitSeq);
     });
 
     it("one recipe added to one shopping list 6 times at once: on the list once, each line once", async () => {
@@ -628,9 +634,11 @@ describe.skipIf(!TEST_POSTGRES)("PostgreSQL across two app servers (docs/scaling
         expect(proxy.cutWhen).toBeNull(); // the cut came at the tags, after the user row
         const seen = await a.db.selectFrom("users").select("id").where(a.engineOf(a.db).equalsIgnoringCase("username", halfUsername)).execute();
         expect(seen).toEqual([]);
-        // …and its hold on the write lock went with it: the other server writes at once.
+        // …and what it held went with it: its username (an uncommitted row in the unique index,
+        // which a second sign-up would wait for) is free on the other server at once.
         const writeStart = performance.now();
-        await account();
+        const again = await a.users.createAccount({ name: "Made Whole", username: halfUsername, passwordHash });
+        expect(again.ok).toBe(true);
         const writeMs = performance.now() - writeStart;
         expect(writeMs).toBeLessThan(5000);
 

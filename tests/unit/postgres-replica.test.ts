@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { db } from "~/server/db/connection.server";
+
 import { makeUser } from "../support/app";
 import { makeRecipeWithPost } from "../support/factories";
 import { TEST_POSTGRES } from "../support/postgres";
@@ -31,9 +33,10 @@ describe.skipIf(!TEST_POSTGRES || reason)("read replicas: a real streaming repli
   let server: RunningServer;
   let recipeId: string;
   let postId: string;
-  const people: Record<"liker" | "reader", { username: string; password: string; cookie: string }> = {
-    liker: { username: "", password: "", cookie: "" },
-    reader: { username: "", password: "", cookie: "" },
+  const people: Record<"liker" | "reader" | "leaver", { id: string; username: string; password: string; cookie: string }> = {
+    liker: { id: "", username: "", password: "", cookie: "" },
+    reader: { id: "", username: "", password: "", cookie: "" },
+    leaver: { id: "", username: "", password: "", cookie: "" },
   };
 
   beforeAll(async () => {
@@ -43,9 +46,9 @@ describe.skipIf(!TEST_POSTGRES || reason)("read replicas: a real streaming repli
     const made = await makeRecipeWithPost({ userId: owner.id, name: "Replica Stew" });
     recipeId = made.recipeId;
     postId = made.postId!;
-    for (const role of ["liker", "reader"] as const) {
+    for (const role of ["liker", "reader", "leaver"] as const) {
       const user = await makeUser();
-      people[role] = { username: user.username, password: user.password, cookie: "" };
+      people[role] = { id: user.id, username: user.username, password: user.password, cookie: "" };
     }
     server = await startServer({
       databasePath: ":unused:",
@@ -100,6 +103,14 @@ describe.skipIf(!TEST_POSTGRES || reason)("read replicas: a real streaming repli
       expect(other.status).toBe(200);
       expect(other.body).toContain("Replica Stew");
       expect(replica.statements().length).toBeGreaterThan(before);
+
+      // Who is signed in is read from the primary: sessions ended elsewhere (a sign-out everywhere,
+      // a suspension) hold at once, though the replica still has them.
+      expect((await page("/ReciPals/Notifications", people.leaver.cookie)).status).toBe(200);
+      await db.deleteFrom("sessions").where("user_id", "=", people.leaver.id).execute();
+      const ended = await page("/ReciPals/Notifications", people.leaver.cookie);
+      expect(ended.status).toBe(302);
+      expect(ended.headers.location).toContain("/ReciPals/Account/Login");
     } finally {
       await replica.resumeReplay();
     }

@@ -5,7 +5,7 @@ import { createCookie, createCookieSessionStorage, redirect } from "@remix-run/n
 import { paths, safeRedirect } from "~/lib/paths";
 
 import { COOKIE_NAMES } from "../http/cookies.server";
-import { db, type DB } from "../db/connection.server";
+import { db, onPrimary, writeTransaction, type DB } from "../db/connection.server";
 import { env, sessionSecret } from "../env.server";
 import { sessionUserColumns, type SessionUser } from "../queries/users.server";
 import { readLens, type Lens } from "../queries/visibility.server";
@@ -46,11 +46,9 @@ export async function getUserId(request: Request): Promise<string | null> {
 async function readSessionUserId(request: Request): Promise<string | null> {
   const sessionId = await readSessionId(request);
   if (!sessionId) return null;
-  const row = await db
-    .selectFrom("sessions")
-    .select(["user_id", "expires_at"])
-    .where("id", "=", sessionKey(sessionId))
-    .executeTakeFirst();
+  const row = await onPrimary(() =>
+    db.selectFrom("sessions").select(["user_id", "expires_at"]).where("id", "=", sessionKey(sessionId)).executeTakeFirst(),
+  );
   if (!row || row.expires_at <= Date.now()) return null;
   return row.user_id;
 }
@@ -58,15 +56,19 @@ async function readSessionUserId(request: Request): Promise<string | null> {
 async function readUser(request: Request): Promise<SessionUser | null> {
   const sessionId = await readSessionId(request);
   if (!sessionId) return null;
-  // One query for the session and its user (a page reads it on every request).
-  const user = await db
-    .selectFrom("sessions")
-    .innerJoin("users", "users.id", "sessions.user_id")
-    .select(sessionUserColumns.map((column) => `users.${column}` as const))
-    .where("sessions.id", "=", sessionKey(sessionId))
-    .where("sessions.expires_at", ">", Date.now())
-    .where("users.suspended_at", "is", null)
-    .executeTakeFirst();
+  // One query for the session and its user (a page reads it on every request). From the primary
+  // even where pages read from replicas: a sign-out elsewhere, a suspension or a demotion holds
+  // at once, never after a replica's lag (docs/scaling.md, "Read replicas").
+  const user = await onPrimary(() =>
+    db
+      .selectFrom("sessions")
+      .innerJoin("users", "users.id", "sessions.user_id")
+      .select(sessionUserColumns.map((column) => `users.${column}` as const))
+      .where("sessions.id", "=", sessionKey(sessionId))
+      .where("sessions.expires_at", ">", Date.now())
+      .where("users.suspended_at", "is", null)
+      .executeTakeFirst(),
+  );
   return user ?? null;
 }
 
@@ -138,7 +140,7 @@ export async function startSession(request: Request, userId: string, { endOthers
   const oldId = await readSessionId(request);
   const id = crypto.randomBytes(32).toString("base64url");
   const now = Date.now();
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     if (oldId) await trx.deleteFrom("sessions").where("id", "=", sessionKey(oldId)).execute();
     if (endOthers) await endSessionsOf(userId, trx);
     else await trx.deleteFrom("sessions").where("user_id", "=", userId).where("expires_at", "<=", now).execute();

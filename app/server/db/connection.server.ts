@@ -14,7 +14,7 @@ import { env } from "../env.server";
 export type { ChangeFeed, DB, ScopeChanges } from "./engines/engine.server";
 export { isUniqueViolation } from "./engines/engine.server";
 export { DatabaseUnavailableError, databaseLooksDown, isUnavailable } from "./engines/postgres.server";
-export { readsMayUseReplicas } from "./engines/replicas.server";
+export { onPrimary, readsMayUseReplicas } from "./engines/replicas.server";
 
 /** What a page or a JSON call says while the database cannot be reached (status 503). */
 export const UNAVAILABLE_MESSAGE = "ReciPals is briefly unavailable. Please try again in a moment.";

@@ -29,15 +29,18 @@ import { isWrite, type ChangeFeed, type DB, type Engine, type RecipeQuery, type 
 // (`writers.lock`), a sequence for insertion order (`writers.nextSeq`) — and the page cache's change
 // feed rides on NOTIFY, which PostgreSQL delivers in commit order without a shared counter.
 //
-// Round trips are what a write costs when the database is on another machine, so the driver saves
-// two per transaction: `begin` goes out with the transaction's first statement when that is the
-// page-cache mark, and the change notice goes out with `commit`.
+// Round trips are what a write costs when the database is on another machine, so the driver sends
+// what needs no answer together: `begin`, the page-cache mark and the transaction's first locks in
+// one round trip (just before the first statement whose answer is read: node-postgres sends one
+// statement with parameters at a time), and the change notice with `commit`. The notice is part of
+// the transaction (it is delivered only if the data commits); PostgreSQL briefly serialises the
+// commits of transactions that notify — the one point writers still share.
 export const NOTICE_CHANNEL = "recipals_changes";
 // The mark of a transaction that names its page-cache scopes: the transaction-local setting tells
 // the content tables' triggers to send no `*` (migrations/20261129T0000-writers-side-by-side.ts).
 const MARK_SCOPED = CompiledQuery.raw("select set_config('recipals.cache_scoped', 'on', true)");
 // Every lock statement starts so (writers.lock), written with its keys as literals: it can wait
-// for the transaction's next statement and go with it.
+// and go out with the transaction's other pending statements.
 const LOCK_PREFIX = "select pg_advisory_xact_lock";
 // The notice of a scoped commit, kept by the connection until it commits (see `recordScopes`).
 const NOTICE_SQL = "select pg_notify('recipals_changes', $1)";
@@ -110,7 +113,7 @@ class SideBySideConnection implements DatabaseConnection {
   wroteInTransaction = false;
   /**
    * What the transaction has asked for but not sent yet — `begin`, the page-cache mark, locks —
-   * all of it sent in one round trip with the first statement that needs an answer.
+   * all of it sent in one round trip just before the first statement that needs an answer.
    */
   pending: string[] | null = null;
   /** The scopes the transaction named, sent as a notice with its commit. */
@@ -172,7 +175,7 @@ class SideBySideConnection implements DatabaseConnection {
     const scopes = [...this.notice];
     let payload = JSON.stringify({ o: this.counters.origin, s: scopes } satisfies Notice);
     if (Buffer.byteLength(payload) > NOTICE_MAX_BYTES) payload = "*";
-    return `commit; select pg_notify('${NOTICE_CHANNEL}', ${pg.escapeLiteral(payload)})`;
+    return `select pg_notify('${NOTICE_CHANNEL}', ${pg.escapeLiteral(payload)}); commit`;
   }
 
   reset(): void {

@@ -12,7 +12,8 @@ import pg from "pg";
 // the primary where its write-ahead log ends and each replica how far it has replayed. A replica
 // that has replayed past the position the primary had at time t holds every commit made before t.
 // A person who wrote at time w (their `recipals_wrote` cookie) reads from a replica only once it
-// has caught up to a position taken after w; until then, from the primary. A replica far behind
+// has caught up to a position taken after w (plus a second for clocks between servers); until
+// then, from the primary. Who is signed in is always read from the primary (`onPrimary`). A replica far behind
 // (more than MAX_BEHIND_MS) serves nobody; one that fails is skipped for a few seconds and its
 // query answered by the primary, so a replica stopping fails no request.
 
@@ -20,9 +21,15 @@ const SAMPLE_MS = 250;
 const MAX_BEHIND_MS = 30_000;
 const RETRY_DOWN_MS = 5_000;
 
+// App servers' clocks differ a little: a write's time (from the server that took it) is compared
+// with sample times of the server reading, so a replica must be this much further along.
+const CLOCK_MARGIN_MS = 1_000;
+
 interface ReadRoute {
   /** When the person last wrote (ms since the epoch); 0 when not lately. */
   wroteAt: number;
+  /** The replica this request reads from, once chosen: one page never mixes two replay positions. */
+  replica?: Replica;
 }
 
 const route = new AsyncLocalStorage<ReadRoute>();
@@ -30,6 +37,11 @@ const route = new AsyncLocalStorage<ReadRoute>();
 /** Runs `work` (a request) with its reads allowed on replicas caught up with `wroteAt`. */
 export function readsMayUseReplicas<T>(wroteAt: number, work: () => T): T {
   return route.run({ wroteAt }, work);
+}
+
+/** Runs `work` with its reads on the primary whatever the request allows (who is signed in). */
+export function onPrimary<T>(work: () => T): T {
+  return route.exit(work);
 }
 
 /** The part of a URL a log line may show (no password). */
@@ -85,7 +97,8 @@ export class Replicas {
     this.#primary = primary;
     this.#log = log;
     this.#replicas = urls.map((url) => {
-      const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 2000, idleTimeoutMillis: 30_000, types });
+      // A replica that hangs must not hang the page: its read goes to the primary after 10 s.
+      const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 2000, idleTimeoutMillis: 30_000, query_timeout: 10_000, types });
       pool.on("error", () => undefined);
       pool.on("connect", (client) => client.on("error", () => undefined));
       return new Replica(url, pool);
@@ -106,7 +119,7 @@ export class Replicas {
     this.#sampling = true;
     try {
       const at = Date.now();
-      const primary = await this.#primary.query<{ lsn: string }>("select pg_current_wal_lsn()::text as lsn").catch(() => null);
+      const primary = await this.#primary.query<{ lsn: string }>("select pg_current_wal_insert_lsn()::text as lsn").catch(() => null);
       const lsn = position(primary?.rows[0]?.lsn);
       if (lsn !== null) {
         this.#samples.push({ at, lsn });
@@ -142,16 +155,22 @@ export class Replicas {
     replica.downUntil = Date.now() + RETRY_DOWN_MS;
   }
 
-  /** A replica for a read of the current request, round robin; null for the primary. */
+  #fit(replica: Replica, wanted: ReadRoute, now: number): boolean {
+    if (replica.down && now < replica.downUntil) return false;
+    return replica.caughtUpTo >= wanted.wroteAt + CLOCK_MARGIN_MS && now - replica.caughtUpTo <= MAX_BEHIND_MS;
+  }
+
+  /** The replica of the current request (chosen once, round robin among the fit); null for the primary. */
   #pick(): Replica | null {
     const wanted = route.getStore();
     if (!wanted) return null;
     const now = Date.now();
+    if (wanted.replica && this.#fit(wanted.replica, wanted, now)) return wanted.replica;
     for (let tried = 0; tried < this.#replicas.length; tried++) {
       const replica = this.#replicas[(this.#next + tried) % this.#replicas.length]!;
-      if (replica.down && now < replica.downUntil) continue;
-      if (replica.caughtUpTo < wanted.wroteAt || now - replica.caughtUpTo > MAX_BEHIND_MS) continue;
+      if (!this.#fit(replica, wanted, now)) continue;
       this.#next = (this.#next + tried + 1) % this.#replicas.length;
+      wanted.replica = replica;
       return replica;
     }
     return null;
@@ -166,10 +185,12 @@ export class Replicas {
       replica.served += 1;
       return { rows: (result.rows ?? []) as R[] };
     } catch (error) {
+      // The primary answers instead: a fault of the statement fails there too and is reported from
+      // there; a replica that is gone, cancels the query for its replay (40001), times out or has
+      // not replayed the latest migration yet (a missing table or column) is skipped for a while.
       const code = (error as { code?: unknown }).code;
-      // A fault of the statement (not of the replica) would fail on the primary too: say it.
-      if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) && !/^(08|57P0|53|40001)/.test(code)) throw error;
-      this.#lost(replica, error);
+      const statementFault = typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) && !/^(08|57P0|53|40001|42P01|42703|42883)/.test(code);
+      if (!statementFault) this.#lost(replica, error);
       return null;
     }
   }
