@@ -29,7 +29,7 @@ async function startServer(url: string) {
   process.env.DATABASE_URL = url;
   try {
     const database = await import("~/server/db/connection.server");
-    const [users, follows, recipes, passwords, throttle, loginRoute, apiUserRoute, recipeRoute, searchRoute, root, entry, interactions, shopping, people, moderation] = await Promise.all([
+    const [users, follows, recipes, passwords, throttle, loginRoute, apiUserRoute, recipeRoute, searchRoute, root, entry, interactions, shopping, people, moderation, scopes] = await Promise.all([
       import("~/server/services/users.server"),
       import("~/server/services/follows.server"),
       import("~/server/services/recipes.server"),
@@ -45,6 +45,7 @@ async function startServer(url: string) {
       import("~/server/services/shopping.server"),
       import("~/server/services/people.server"),
       import("~/server/services/moderation.server"),
+      import("~/server/cache/scopes.server"),
     ]);
     // The few routes these tests ask for, as the compiler would list them.
     const routes = {
@@ -66,6 +67,7 @@ async function startServer(url: string) {
       shopping,
       people,
       moderation,
+      scopes,
       loginAction: loginRoute.action,
       apiUser: apiUserRoute,
       /** A request answered by Remix, as the server answers it (a clientAddress in the load context). */
@@ -563,6 +565,75 @@ describe.skipIf(!TEST_POSTGRES)("PostgreSQL across two app servers (docs/scaling
       }
       await sleep(300);
       expect({ a: counterOfA(), b: counterOfB() }).toEqual(quiet);
+    });
+  });
+
+  describe("what the driver holds back and sends together", () => {
+    it("a lock held back with begin is taken before the transaction's first statement, and held to its end", async () => {
+      const key = uniqueName("held");
+      let releaseA: () => void = () => undefined;
+      const aMayCommit = new Promise<void>((resolve) => (releaseA = resolve));
+      let aCommitted = 0;
+      let bRead = 0;
+      const first = a.writeTransaction(a.db, async (trx) => {
+        await a.engineOf(trx).writers.lock(trx, [key]);
+        await trx.selectFrom("users").select("id").limit(1).execute();
+        await aMayCommit;
+        aCommitted = performance.now();
+      });
+      await sleep(100);
+      const second = b.writeTransaction(b.db, async (trx) => {
+        await b.engineOf(trx).writers.lock(trx, [key]);
+        await trx.selectFrom("users").select("id").limit(1).execute();
+        bRead = performance.now();
+      });
+      await sleep(300);
+      expect(bRead).toBe(0); // still waiting for A's lock
+      releaseA();
+      await Promise.all([first, second]);
+      expect(bRead).toBeGreaterThan(aCommitted);
+    });
+
+    it("a transaction that ends before sending anything, or fails after, leaves its connection clean", async () => {
+      const thrown = new Error("changed my mind");
+      for (let i = 0; i < 12; i++) {
+        // More rounds than the pool has connections: every one of them goes through both.
+        expect(
+          await rejectionOf(
+            a.scopes.changing(["feed"], async (trx) => {
+              await a.engineOf(trx).writers.lock(trx, [uniqueName("unused")]);
+              throw thrown;
+            }, a.db),
+          ),
+        ).toBe(thrown);
+        const failed = await rejectionOf(
+          a.scopes.changing(["feed"], async (trx) => {
+            await trx.insertInto("blocks").values({ blocker_id: "nobody", blocked_id: "nobody", created_at: "2026-11-26" }).execute();
+          }, a.db),
+        );
+        expect((failed as { code?: string }).code).toMatch(/^23/);
+      }
+      expect((await sql<{ one: number }>`select 1 as one`.execute(a.db)).rows).toEqual([{ one: 1 }]);
+    });
+
+    it("a commit's notice reaches the other server with its scopes, skips its own, and says everything when too long for PostgreSQL", async () => {
+      const feedOfA = a.openChangeFeed(a.db);
+      const feedOfB = b.openChangeFeed(b.db);
+      expect(await timeUntil(() => feedOfA.changes() !== null && feedOfB.changes() !== null, 5000)).not.toBeNull();
+      feedOfA.changes();
+      feedOfB.changes();
+      const scope = `recipe:${uniqueName("notice")}`;
+      await a.scopes.changing([scope], async (trx) => trx.selectFrom("users").select("id").limit(1).execute(), a.db);
+      expect(feedOfA.changes()).toEqual({ all: false, scopes: [scope] }); // told at once
+      let heard: { all: boolean; scopes: string[] } | null = null;
+      expect(await timeUntil(() => (heard = feedOfB.changes()) !== null && heard.scopes.length > 0, 2000)).not.toBeNull();
+      expect(heard).toEqual({ all: false, scopes: [scope] });
+      await sleep(300);
+      expect(feedOfA.changes()).toEqual({ all: false, scopes: [] }); // its own notice came back and was skipped
+
+      const many = Array.from({ length: 400 }, () => `recipe:${crypto.randomUUID()}`);
+      await a.scopes.changing(many, async (trx) => trx.selectFrom("users").select("id").limit(1).execute(), a.db);
+      expect(await timeUntil(() => feedOfB.changes()?.all === true, 2000)).not.toBeNull();
     });
   });
 
