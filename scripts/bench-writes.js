@@ -62,9 +62,9 @@ function withDatabase(url, name) {
   return parsed.toString();
 }
 
-/** @param {string} sql @param {unknown[]} [params] */
-async function onServer(sql, params = []) {
-  const client = new pg.Client({ connectionString: DATABASE });
+/** One statement on its own connection to `url` (the server's, or a bench database's). */
+async function query(/** @type {string} */ url, /** @type {string} */ sql, /** @type {unknown[]} */ params = []) {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     return await client.query(sql, params);
@@ -131,7 +131,7 @@ let nextPort = 4700 + (process.pid % 200);
  */
 async function startSetup(name, appRoot) {
   const database = `recipals_bw_${process.pid}_${databases.length}`;
-  await onServer(`create database ${database}`);
+  await query(DATABASE, `create database ${database}`);
   databases.push(database);
   const direct = withDatabase(DATABASE, database);
   /** @type {NodeJS.ProcessEnv} */
@@ -171,7 +171,7 @@ async function startSetup(name, appRoot) {
   }
   // Writers, each with a post of their own to like (someone else's: the seed's, newest first).
   const most = Math.max(...WRITERS);
-  const { rows: posts } = await onServerDatabase(direct, "select id from posts order by seq desc limit $1", [most]);
+  const { rows: posts } = await query(direct, "select id from posts order by seq desc limit $1", [most]);
   if (posts.length < most) throw new Error(`${name}: only ${posts.length} posts for ${most} writers`);
   /** @type {{ cookie: string, postId: string, origin: string, userId: string }[]} */
   const writers = [];
@@ -189,17 +189,6 @@ async function startSetup(name, appRoot) {
   }
   console.log(`${name}: ${NODES} servers, ${writers.length} writers, ${DELAY_MS} ms each way to PostgreSQL.`);
   return { name, direct, proxy, writers };
-}
-
-/** @param {string} url @param {string} sql @param {unknown[]} params */
-async function onServerDatabase(url, sql, params) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await client.query(sql, params);
-  } finally {
-    await client.end();
-  }
 }
 
 /**
@@ -263,14 +252,14 @@ async function measure(setup, count) {
 
 /** @param {Awaited<ReturnType<typeof startSetup>>} setup @param {{ postId: string, userId: string }} writer */
 async function likedNow(setup, writer) {
-  const { rows } = await onServerDatabase(setup.direct, "select count(*)::int as n from likes where post_id = $1 and user_id = $2", [writer.postId, writer.userId]);
+  const { rows } = await query(setup.direct, "select count(*)::int as n from likes where post_id = $1 and user_id = $2", [writer.postId, writer.userId]);
   return Number(rows[0]?.n ?? 0);
 }
 
 async function cleanUp() {
   for (const child of children) child.kill("SIGTERM");
   await new Promise((resolve) => setTimeout(resolve, 500));
-  for (const database of databases) await onServer(`drop database if exists ${database} with (force)`).catch(() => undefined);
+  for (const database of databases) await query(DATABASE, `drop database if exists ${database} with (force)`).catch(() => undefined);
   fs.rmSync(tmp, { recursive: true, force: true });
 }
 

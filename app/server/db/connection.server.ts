@@ -22,7 +22,6 @@ export const UNAVAILABLE_MESSAGE = "ReciPals is briefly unavailable. Please try 
 export type DatabaseLocation = { engine: "sqlite"; path: string } | { engine: "postgres"; url: string; poolSize: number; replicaUrls?: readonly string[] };
 
 interface Opened {
-  replicaReads?(): number[];
   changeCounter(): string;
   changeFeed(): ChangeFeed;
   committed(scopes: ReadonlySet<string>): void;
@@ -126,11 +125,6 @@ export function tellCommitted(database: DB, scopes: ReadonlySet<string>): void {
 /** Waits until the database answers; throws DatabaseUnavailableError when it cannot be reached. */
 export async function databaseReady(database: DB): Promise<void> {
   await opened.get(database)?.ready();
-}
-
-/** How many reads each read replica answered (none without DATABASE_REPLICA_URLS). */
-export function replicaReads(database: DB): number[] {
-  return opened.get(database)?.replicaReads?.() ?? [];
 }
 
 export async function closeDatabaseHandle(database: DB): Promise<void> {

@@ -310,8 +310,6 @@ export interface OpenedPostgres {
   committed(scopes: ReadonlySet<string>): void;
   /** Connects once (refusing with DatabaseUnavailableError when the server cannot be reached). */
   ready(): Promise<void>;
-  /** How many reads each replica answered. */
-  replicaReads(): number[];
   close(): Promise<void>;
 }
 
@@ -381,7 +379,6 @@ export function openPostgres({ url, poolSize, replicaUrls = [], log = (line) => 
         throw new DatabaseUnavailableError(error);
       }
     },
-    replicaReads: () => replicas?.served() ?? [],
     close: async () => {
       notices?.stop();
       await replicas?.close();

@@ -68,7 +68,6 @@ class Replica {
   caughtUpTo = 0;
   downUntil = 0;
   down = false;
-  served = 0;
   constructor(
     readonly url: string,
     readonly pool: pg.Pool,
@@ -106,11 +105,6 @@ export class Replicas {
     void this.sample();
     this.#timer = setInterval(() => void this.sample(), SAMPLE_MS);
     this.#timer.unref();
-  }
-
-  /** How many reads each replica answered (for tests and the bench). */
-  served(): number[] {
-    return this.#replicas.map((replica) => replica.served);
   }
 
   /** Where the primary's log ends now, and how far each replica has replayed. */
@@ -182,7 +176,6 @@ export class Replicas {
     if (!replica) return null;
     try {
       const result = await replica.pool.query(sql, [...parameters]);
-      replica.served += 1;
       return { rows: (result.rows ?? []) as R[] };
     } catch (error) {
       // The primary answers instead: a fault of the statement fails there too and is reported from
