@@ -262,8 +262,13 @@ describe("recipe search", () => {
 
 describe("paging", () => {
   let all: string[];
+  let hiddenAuthor: string;
+  let hiddenRecipes: string[];
 
   beforeAll(async () => {
+    hiddenAuthor = (await makeUser()).id;
+    hiddenRecipes = [];
+    for (let i = 0; i < 9; i++) hiddenRecipes.push(await createRecipe({ userId: hiddenAuthor, name: `Hidden Tart ${i}` }));
     for (let i = 0; i < 40; i++) {
       await createRecipe({
         userId: author.id,
@@ -275,10 +280,10 @@ describe("paging", () => {
     all = (await db.selectFrom("recipes").select("id").execute()).map((row) => row.id);
   });
 
-  async function walk(seed: number): Promise<string[]> {
+  async function walk(seed: number, without: string[] = []): Promise<string[]> {
     const seen: string[] = [];
     for (let page = 1; page < 100; page++) {
-      const result = await randomRecipesPage(seed, page);
+      const result = await randomRecipesPage(seed, page, db, without);
       expect(result.items.length).toBeLessThanOrEqual(SEARCH_PAGE_SIZE);
       seen.push(...result.items.map((item) => item.recipe_id));
       if (!result.hasMore) break;
@@ -292,6 +297,16 @@ describe("paging", () => {
       const seen = await walk(seed);
       expect(seen).toHaveLength(all.length);
       expect(new Set(seen)).toEqual(new Set(all));
+    }
+  });
+
+  it("a viewer who hides someone gets full pages of everyone else's recipes, each once", async () => {
+    const shown = all.filter((id) => !hiddenRecipes.includes(id));
+    for (const seed of [3, 77, 2_147_483_646]) {
+      // walk() checks that every page but the last holds a whole page of cards.
+      const seen = await walk(seed, [hiddenAuthor]);
+      expect(seen).toHaveLength(shown.length);
+      expect(new Set(seen)).toEqual(new Set(shown));
     }
   });
 

@@ -191,7 +191,8 @@ async function exactNameMatches(q: string, database: DB): Promise<number[]> {
  * Every recipe exactly once across the pages of one `seed`, in an order that looks random and
  * differs per seed: each recipe has a random key (recipe_shuffle, indexed); a seed picks a
  * starting key and a direction, and pages walk the index from there, wrapping around once.
- * Nothing sorts the table per request.
+ * Nothing sorts the table per request. Recipes by the people in `without` (the viewer's lens) are
+ * skipped by the walk itself, so every page but the last is full (docs/rules.md#blocking-and-muting).
  */
 export async function randomRecipesPage(seed: number, page: number, database: DB = db, without: readonly string[] = []): Promise<RecipePage> {
   const { pivot, ascending } = shuffleStart(seed);
@@ -200,9 +201,14 @@ export async function randomRecipesPage(seed: number, page: number, database: DB
   const order = ascending ? sql`order by shuffle_key, recipe_seq` : sql`order by shuffle_key desc, recipe_seq desc`;
   const fromPivot = ascending ? sql`shuffle_key >= ${pivot}` : sql`shuffle_key <= ${pivot}`;
   const beforePivot = ascending ? sql`shuffle_key < ${pivot}` : sql`shuffle_key > ${pivot}`;
+  // For the many whose lens is empty the walk reads the shuffle index alone.
+  const shown =
+    without.length === 0
+      ? sql``
+      : sql`and recipe_seq not in (select seq from recipes where user_created in (${sql.join(without.map((id) => sql`${id}`))}))`;
 
   const first = await sql<{ seq: number }>`
-    select recipe_seq as seq from recipe_shuffle where ${fromPivot} ${order}
+    select recipe_seq as seq from recipe_shuffle where ${fromPivot} ${shown} ${order}
     limit ${want} offset ${offset}`.execute(database);
   let seqs = first.rows.map((row) => row.seq);
   if (seqs.length < want) {
@@ -211,11 +217,11 @@ export async function randomRecipesPage(seed: number, page: number, database: DB
       seqs.length > 0
         ? offset + seqs.length
         : Number(
-            (await sql<{ n: number }>`select count(*) as n from recipe_shuffle where ${fromPivot}`.execute(database))
+            (await sql<{ n: number }>`select count(*) as n from recipe_shuffle where ${fromPivot} ${shown}`.execute(database))
               .rows[0]?.n ?? 0,
           );
     const rest = await sql<{ seq: number }>`
-      select recipe_seq as seq from recipe_shuffle where ${beforePivot} ${order}
+      select recipe_seq as seq from recipe_shuffle where ${beforePivot} ${shown} ${order}
       limit ${want - seqs.length} offset ${Math.max(0, offset - fromPivotCount)}`.execute(database);
     seqs = [...seqs, ...rest.rows.map((row) => row.seq)];
   }
