@@ -14,6 +14,7 @@ import * as pendingUploads from "./20261127T0200-pending-uploads";
 import * as blocksMutes from "./20261128T0000-blocks-mutes";
 import * as reports from "./20261128T0100-reports";
 import * as writersSideBySide from "./20261129T0000-writers-side-by-side";
+import * as cooks from "./20261130T0000-cooks";
 
 // Static imports, not FileMigrationProvider: Node 20 cannot load .ts migrations at run
 // time, while this module is compiled into the server build, the seed and the tests alike.
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   "20261128T0000-blocks-mutes": blocksMutes,
   "20261128T0100-reports": reports,
   "20261129T0000-writers-side-by-side": writersSideBySide,
+  "20261130T0000-cooks": cooks,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -44,6 +44,7 @@ export const CONTENT_TABLES = [
   "mutes",
   "reports",
   "moderation_log",
+  "cooks",
 ] as const;
 
 export const ALL_TABLES = [...CONTENT_TABLES, "sessions", "seed_runs"] as const;

@@ -24,7 +24,8 @@ export interface FollowListData {
 export function FollowListDialog({ kind, data }: { kind: "followers" | "following"; data: FollowListData }) {
   const { uid, isOwn, viewerId, rows } = data;
   const [searchParams] = useSearchParams();
-  const closeTo = profileTabHref(uid, searchParams.get("tab") === "saved" ? "saved" : "recipes");
+  const asked = searchParams.get("tab");
+  const closeTo = profileTabHref(uid, asked === "saved" || asked === "cooked" ? asked : "recipes");
   const { hidden } = usePendingFollowDelta({ profileId: uid, isOwn, viewerFollows: false });
   const title = kind === "followers" ? "Followers" : "Following";
   const shown = rows.filter((row) => !hidden.has(`${kind}:${row.id}`));

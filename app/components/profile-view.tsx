@@ -1,6 +1,7 @@
 
 import { paths } from "~/lib/paths";
 import type { PostThumb } from "~/server/queries/posts.server";
+import type { CookedRecipe } from "~/server/queries/cooks.server";
 import type { ProfileSavedItem, ProfileTab } from "~/server/queries/profiles.server";
 
 import { EmptyState } from "./empty-state";
@@ -8,9 +9,9 @@ import { Link } from "./link";
 
 export const countLabel = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** The profile's tab links (`?tab=saved` for Saved), so both work without JavaScript. */
+/** The profile's tab links (`?tab=saved`, `?tab=cooked`), so each works without JavaScript. */
 export function profileTabHref(uid: string, tab: ProfileTab): string {
-  return tab === "saved" ? `${paths.profile(uid)}?tab=saved` : paths.profile(uid);
+  return tab === "recipes" ? paths.profile(uid) : `${paths.profile(uid)}?tab=${tab}`;
 }
 
 /** The recipes tab is "My Recipes" on your own profile and "Recipes" on anyone else's. */
@@ -18,6 +19,7 @@ export function ProfileTabs({ uid, tab, isOwn }: { uid: string; tab: ProfileTab;
   const tabs: { id: ProfileTab; label: string }[] = [
     { id: "recipes", label: isOwn ? "My Recipes" : "Recipes" },
     { id: "saved", label: "Saved" },
+    { id: "cooked", label: "Cooked" },
   ];
   return (
     <nav className="profile-tabs" aria-label="Profile sections">
@@ -89,6 +91,28 @@ export function SavedGrid({ saved, isOwn }: { saved: ProfileSavedItem[]; isOwn: 
           </li>
         );
       })}
+    </ul>
+  );
+}
+
+/** The Cooked tab: what the person said they made, each with its stars, opening the recipe at its entry. */
+export function CookedGrid({ cooked, isOwn }: { cooked: CookedRecipe[]; isOwn: boolean }) {
+  if (cooked.length === 0) {
+    return isOwn ? (
+      <EmptyState title="Nothing cooked yet" text="Made a recipe? Say so with “I made this” on its page: it appears here." action={{ to: paths.search(), label: "Find recipes" }} />
+    ) : (
+      <EmptyState title="Nothing cooked yet" text="Nothing made here so far." />
+    );
+  }
+  return (
+    <ul className="profile-grid" aria-label="Cooked">
+      {cooked.map((item) => (
+        <li key={item.cook_id}>
+          <Link to={`${paths.recipe(item.recipe.id)}#cook-${item.cook_id}`} className="profile-grid__item" title={`${item.recipe.name}: ${item.rating} of 5 stars`}>
+            <Thumb photo={item.photo ?? item.recipe.photo} alt={`${item.recipe.name}, rated ${item.rating} out of 5`} />
+          </Link>
+        </li>
+      ))}
     </ul>
   );
 }

@@ -35,7 +35,7 @@ export function absoluteUrl(origin: string, pathOrUrl: string): string {
 
 export function recipeJsonLd(
   recipe: RecipeForStructuredData,
-  { origin, url, likes, comments }: { origin: string; url: string; likes: number; comments: number },
+  { origin, url, likes, comments, cooks }: { origin: string; url: string; likes: number; comments: number; cooks?: CooksForStructuredData },
 ) {
   const totalTime = isoDuration(recipe.total_time);
   return {
@@ -57,7 +57,27 @@ export function recipeJsonLd(
       { "@type": "InteractionCounter", interactionType: "https://schema.org/CommentAction", userInteractionCount: comments },
     ],
     commentCount: comments,
+    // "I made this" entries: their average, and the latest as reviews (docs/rules.md#i-made-this).
+    ...(cooks && cooks.count > 0 && cooks.average !== null
+      ? {
+          aggregateRating: { "@type": "AggregateRating", ratingValue: cooks.average, ratingCount: cooks.count, bestRating: 5, worstRating: 1 },
+          review: cooks.latest.map((entry) => ({
+            "@type": "Review",
+            author: { "@type": "Person", name: entry.person.username },
+            datePublished: entry.created_at.slice(0, 10),
+            ...(entry.note ? { reviewBody: entry.note } : {}),
+            reviewRating: { "@type": "Rating", ratingValue: entry.rating, bestRating: 5, worstRating: 1 },
+          })),
+        }
+      : {}),
   };
+}
+
+/** What a recipe's JSON-LD tells of its "I made this" entries. */
+export interface CooksForStructuredData {
+  count: number;
+  average: number | null;
+  latest: ReadonlyArray<{ rating: number; note: string; created_at: string; person: { username: string } }>;
 }
 
 /** Open Graph and Twitter card tags for Remix's `meta`. */

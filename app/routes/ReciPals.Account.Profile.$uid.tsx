@@ -4,7 +4,7 @@ import { Outlet, isRouteErrorResponse, useLoaderData, useRouteError, useSearchPa
 import { Avatar } from "~/components/avatar";
 import { ErrorPage } from "~/components/error-page";
 import { FollowButton, usePendingFollowDelta } from "~/components/follow-button";
-import { PostGrid, ProfileTabs, SavedGrid, countLabel, profileTabHref } from "~/components/profile-view";
+import { CookedGrid, PostGrid, ProfileTabs, SavedGrid, countLabel, profileTabHref } from "~/components/profile-view";
 import { recipesFeedLink, recipesFeedPath } from "~/lib/feeds";
 import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
 import { absoluteUrl, shareMeta } from "~/lib/structured-data";
@@ -40,7 +40,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     // Blocked either way (docs/rules.md#blocking-and-muting): nothing of the person, and Unblock for whoever blocked.
     return data({ unavailable: true as const, userId, canUnblock: lens.blocking.includes(userId) }, { status: 404 });
   }
-  const tab: ProfileTab = new URL(request.url).searchParams.get("tab") === "saved" ? "saved" : "recipes";
+  const asked = new URL(request.url).searchParams.get("tab");
+  const tab: ProfileTab = asked === "saved" || asked === "cooked" ? asked : "recipes";
   const page = await getProfilePage({ userId, viewerId: viewer.id, tab, without: lens.hidden });
   if (!page) throw new Response("User not found.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   const origin = siteOrigin(request);
@@ -61,7 +62,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 /** The dialog routes below the profile keep the open tab, so closing them returns to it. */
 function dialogHref(uid: string, dialog: "Followers" | "Following", tab: ProfileTab) {
-  return `${paths.profile(uid)}/${dialog}${tab === "saved" ? "?tab=saved" : ""}`;
+  return `${paths.profile(uid)}/${dialog}${tab === "recipes" ? "" : `?tab=${tab}`}`;
 }
 
 export default function ProfileRoute() {
@@ -84,7 +85,7 @@ function UnavailableProfile({ userId, canUnblock }: { userId: string; canUnblock
   );
 }
 
-function Profile({ profile, counts, viewerFollows, viewerMutes, isOwn, tab, posts, saved }: Exclude<ReturnType<typeof useLoaderData<typeof loader>>, { unavailable: true }>) {
+function Profile({ profile, counts, viewerFollows, viewerMutes, isOwn, tab, posts, saved, cooked }: Exclude<ReturnType<typeof useLoaderData<typeof loader>>, { unavailable: true }>) {
   const [searchParams] = useSearchParams();
   const delta = usePendingFollowDelta({ profileId: profile.id, isOwn, viewerFollows });
   const followers = counts.followers + delta.followers;
@@ -147,7 +148,13 @@ function Profile({ profile, counts, viewerFollows, viewerMutes, isOwn, tab, post
         ) : null}
       </div>
       <ProfileTabs uid={profile.id} tab={tab} isOwn={isOwn} />
-      {tab === "saved" ? <SavedGrid saved={saved} isOwn={isOwn} /> : <PostGrid uid={profile.id} posts={posts} isOwn={isOwn} />}
+      {tab === "saved" ? (
+        <SavedGrid saved={saved} isOwn={isOwn} />
+      ) : tab === "cooked" ? (
+        <CookedGrid cooked={cooked} isOwn={isOwn} />
+      ) : (
+        <PostGrid uid={profile.id} posts={posts} isOwn={isOwn} />
+      )}
       <Outlet />
     </section>
   );

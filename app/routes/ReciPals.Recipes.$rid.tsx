@@ -12,6 +12,7 @@ import { useEffect, useRef, useState } from "react";
 
 import { Avatar } from "~/components/avatar";
 import { CommentItem } from "~/components/comment-item";
+import { CookedIt } from "~/components/cooked-it";
 import { ErrorPage } from "~/components/error-page";
 import { useResultKey } from "~/components/forms";
 import { FetcherForm, fetcherError, InlineError } from "~/components/fetcher-form";
@@ -19,6 +20,8 @@ import { InteractionFields } from "~/components/interaction-fields";
 import { SaveButton } from "~/components/save-button";
 import { useHydrated } from "~/lib/hooks";
 import { COMMENT_MAX } from "~/lib/limits";
+import { COOK_LIMITS } from "~/lib/cooks";
+import { isAdmin } from "~/lib/permissions";
 import { DEFAULT_PROFILE_IMAGE, paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { withNotice } from "~/lib/notices";
 import { MAX_SERVES, parseScale, parseServes, SCALE_CHOICES, SCALE_MESSAGE, scaleLabel } from "~/lib/servings";
@@ -30,6 +33,7 @@ import { invariantResponse, readIntent } from "~/server/http/responses.server";
 import { isFetcherSubmission } from "~/server/http/interaction.server";
 import { listComments, type CommentView } from "~/server/queries/comments.server";
 import { countLikes } from "~/server/queries/likes.server";
+import { getOwnCook, listRecipeCooks, recipeCookStats } from "~/server/queries/cooks.server";
 import { getPostIdForRecipe } from "~/server/queries/posts.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { isRecipeSaved } from "~/server/queries/saved.server";
@@ -64,11 +68,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const viewer = await getUser(request);
   const lens = await getLens(request);
   invariantResponse(!isHidden(lens, recipe.user_created), UNAVAILABLE_RECIPE, 404);
-  const [comments, saved, likes, onShoppingList] = await Promise.all([
+  const [comments, saved, likes, onShoppingList, cookStats, cooks, ownCook] = await Promise.all([
     recipe.post_id ? listComments(recipe.post_id, { without: lens.quiet }) : Promise.resolve([] as CommentView[]),
     viewer ? isRecipeSaved(viewer.id, recipe.recipe_id) : Promise.resolve(false),
     recipe.post_id ? countLikes(recipe.post_id) : Promise.resolve(0),
     viewer ? isOnShoppingList(viewer.id, recipe.recipe_id) : Promise.resolve(false),
+    recipeCookStats(recipe.recipe_id, { without: lens.hidden }),
+    listRecipeCooks(recipe.recipe_id, { without: lens.quiet, limit: COOK_LIMITS.shownOnRecipe }),
+    viewer ? getOwnCook(viewer.id, recipe.recipe_id) : Promise.resolve(undefined),
   ]);
   const { searchParams } = new URL(request.url);
   const origin = siteOrigin(request);
@@ -90,7 +97,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     share: {
       url,
       image: absoluteUrl(origin, recipe.photo),
-      jsonLd: recipeJsonLd(recipe, { origin, url, likes, comments: comments.length }),
+      jsonLd: recipeJsonLd(recipe, { origin, url, likes, comments: comments.length, cooks: { ...cookStats, latest: cooks.slice(0, 5) } }),
+    },
+    cooked: {
+      stats: cookStats,
+      entries: cooks.map(({ cook_id, rating, note, servings, photo, created_at, person }) => ({ cook_id, rating, note, servings, photo, created_at, person })),
+      viewer: viewer && { id: viewer.id, admin: isAdmin(viewer), mayCook: viewer.id !== recipe.user_created, hasEntry: ownCook !== undefined },
     },
     signedIn: viewer !== null,
     // 'Edit Recipe' is shown to the creator only (docs/rules.md#who-may-do-what) (admins edit from the admin area).
@@ -134,7 +146,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function RecipeRoute() {
-  const { recipe, comments, saved, signedIn, canEdit, deletable, onShoppingList, serves: servesFromUrl, scale: scaleFromUrl, shown } = useLoaderData<typeof loader>();
+  const { recipe, comments, saved, signedIn, canEdit, deletable, onShoppingList, serves: servesFromUrl, scale: scaleFromUrl, shown, cooked } =
+    useLoaderData<typeof loader>();
   const [serves, setServes] = useState(servesFromUrl);
   useEffect(() => setServes(servesFromUrl), [servesFromUrl]);
   // The servings shown, as the steps below count from them (ahead of a render still to come).
@@ -262,6 +275,7 @@ export default function RecipeRoute() {
           </ol>
         </section>
       </div>
+      <CookedIt recipeId={recipe.recipe_id} {...cooked} />
       <Comments comments={comments} deletable={deletable} signedIn={signedIn} recipeId={recipe.recipe_id} hasPost={recipe.post_id !== null} />
     </article>
   );

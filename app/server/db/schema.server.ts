@@ -177,7 +177,7 @@ export interface CacheScopingTable {
 }
 
 /** `report`: one of the person's reports was handled (no details, no actor). */
-export type NotificationKind = "like" | "comment" | "follow" | "save" | "report";
+export type NotificationKind = "like" | "comment" | "follow" | "save" | "report" | "cooked";
 
 /** Something that happened to `user_id` (migrations/20261126T0000-notifications-shopping.ts). */
 export interface NotificationsTable {
@@ -190,6 +190,21 @@ export interface NotificationsTable {
   comment_id: string | null;
   created_at: string;
   read_at: string | null;
+  seq: number;
+}
+
+/** "I made this": one per person and recipe (migrations/20261130T0000-cooks.ts). */
+export interface CooksTable {
+  id: string;
+  recipe_id: string;
+  user_id: string;
+  /** 1 to 5 stars. */
+  rating: number;
+  note: Generated<string>;
+  servings: number | null;
+  photo: string | null;
+  created_at: string;
+  updated_at: string;
   seq: number;
 }
 
@@ -232,6 +247,7 @@ export interface Database {
   comments: CommentsTable;
   saved_recipes: SavedRecipesTable;
   notifications: NotificationsTable;
+  cooks: CooksTable;
   shopping_recipes: ShoppingRecipesTable;
   pending_uploads: PendingUploadsTable;
   shopping_items: ShoppingItemsTable;

@@ -54,17 +54,18 @@ export async function dropPendingUpload(userId: string, url: string): Promise<vo
 }
 
 /**
- * Whether any recipe, post or user still points at `url`, or a form keeps it as someone's pending
+ * Whether any recipe, post, user or "I made this" entry still points at `url`, or a form keeps it as someone's pending
  * upload (the same photo chosen by two people is one file).
  */
 export async function isImageReferenced(url: string, database: DB = db): Promise<boolean> {
-  const [recipe, post, user, pending] = await Promise.all([
+  const [recipe, post, user, pending, cook] = await Promise.all([
     database.selectFrom("recipes").select("id").where("photo", "=", url).executeTakeFirst(),
     database.selectFrom("posts").select("id").where("photo", "=", url).executeTakeFirst(),
     database.selectFrom("users").select("id").where("profile", "=", url).executeTakeFirst(),
     database.selectFrom("pending_uploads").select("user_id").where("url", "=", url).executeTakeFirst(),
+    database.selectFrom("cooks").select("id").where("photo", "=", url).executeTakeFirst(),
   ]);
-  return Boolean(recipe || post || user || pending);
+  return Boolean(recipe || post || user || pending || cook);
 }
 
 /**
@@ -110,8 +111,10 @@ export async function sweepOrphanUploads(
     database.selectFrom("posts").select("photo as url").where("photo", "like", "/uploads/%").execute(),
     database.selectFrom("users").select("profile as url").where("profile", "like", "/uploads/%").execute(),
     database.selectFrom("pending_uploads").select("url").execute(),
+    database.selectFrom("cooks").select("photo as url").where("photo", "like", "/uploads/%").execute(),
   ]);
   for (const row of rows.flat()) {
+    if (!row.url) continue;
     const name = storedNameOf(row.url);
     if (name) referenced.add(name.slice(0, 64));
   }

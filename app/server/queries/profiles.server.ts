@@ -1,10 +1,11 @@
 import { db, type DB } from "../db/connection.server";
 import { getFollowCounts, isFollowing, listFollowers, listFollowing, type FollowRow } from "./follows.server";
+import { listPersonCooks, type CookedRecipe } from "./cooks.server";
 import { listUserPosts, type PostThumb } from "./posts.server";
 import { getSessionUserById, getUserProfile, type UserProfile } from "./users.server";
 import { shownPerson } from "./visibility.server";
 
-export type ProfileTab = "recipes" | "saved";
+export type ProfileTab = "recipes" | "saved" | "cooked";
 
 /** A saved recipe on the profile's Saved tab: links to its post (by the post's author) when it has one. */
 export interface ProfileSavedItem {
@@ -22,6 +23,8 @@ export interface ProfilePage {
   tab: ProfileTab;
   posts: PostThumb[];
   saved: ProfileSavedItem[];
+  /** What the person said they made ("I made this"), newest first. */
+  cooked: CookedRecipe[];
 }
 
 export async function countUserPosts(userId: string, database: DB = db): Promise<number> {
@@ -65,6 +68,7 @@ export async function getProfilePage(
     tab,
     posts: tab === "recipes" ? await listUserPosts(userId, database) : [],
     saved: tab === "saved" ? await listProfileSaved(userId, without, database) : [],
+    cooked: tab === "cooked" ? await listPersonCooks(userId, { without }, database) : [],
   };
 }
 

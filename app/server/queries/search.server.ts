@@ -2,6 +2,7 @@ import { sql } from "kysely";
 
 import { db, engineOf, type DB } from "../db/connection.server";
 import { likePattern, type RecipeQuery } from "../db/engines/engine.server";
+import { cookStatsOf, type CookStats } from "./cooks.server";
 import { shownPerson } from "./visibility.server";
 
 // Recipe and people search, the same on both engines: the tiers, paging and cards are here; the
@@ -22,6 +23,8 @@ export interface RecipeCard {
   total_time: string;
   photo: string;
   author: { id: string; username: string } | null;
+  /** "I made this": how many and their average rating; absent while no one has. */
+  cooks?: CookStats;
 }
 
 export interface RecipePage {
@@ -257,9 +260,14 @@ async function recipeCards(seqs: number[], database: DB, without: readonly strin
     .where(shownPerson("r.user_created", without))
     .execute();
   const bySeq = new Map(rows.map((row) => [row.seq, row]));
+  const cooks = await cookStatsOf(
+    rows.map((row) => row.id),
+    database,
+  );
   return seqs.flatMap((seq) => {
     const row = bySeq.get(seq);
     if (!row) return [];
+    const stats = cooks.get(row.id);
     return [
       {
         recipe_id: row.id,
@@ -268,6 +276,7 @@ async function recipeCards(seqs: number[], database: DB, without: readonly strin
         total_time: row.total_time,
         photo: row.photo,
         author: row.author_id && row.username ? { id: row.author_id, username: row.username } : null,
+        ...(stats ? { cooks: stats } : {}),
       },
     ];
   });

@@ -10,7 +10,7 @@ import { shownPerson } from "./visibility.server";
  * SQLite takes `max(seq) + 1` (per person for notifications and shopping lists, which only order
  * one person's rows), PostgreSQL a sequence, so two writers never wait for each other's number.
  */
-export function nextSeq(database: DB, table: "users" | "recipes" | "posts" | "comments" | "saved_recipes" | "reports" | "moderation_log"): RawBuilder<number>;
+export function nextSeq(database: DB, table: "users" | "recipes" | "posts" | "comments" | "saved_recipes" | "reports" | "moderation_log" | "cooks"): RawBuilder<number>;
 export function nextSeq(database: DB, table: "notifications" | "shopping_recipes", userId: string): RawBuilder<number>;
 export function nextSeq(database: DB, table: SeqTable, userId?: string): RawBuilder<number> {
   return engineOf(database).writers.nextSeq(table, userId);

@@ -63,7 +63,8 @@ async function recipeEntry(id: string, { origin, username }: { origin: string; u
 
 /**
  * The person's data as a zip, streamed: profile.json, recipes/<id>.json (schema.org Recipe JSON-LD),
- * photos/<file> (their recipes' and their own picture), comments.json, saved.json, followers.json,
+ * photos/<file> (their recipes' and their own picture), comments.json, saved.json, cooked.json (their
+ * "I made this" entries), followers.json,
  * following.json. Each entry is read only when the zip reaches it, so a person with 1,000 recipes
  * is never held in memory: one recipe or one photo at a time.
  */
@@ -108,6 +109,21 @@ export async function exportAccount({ actor, origin }: { actor: Actor; origin: s
       (after, limit) => db.selectFrom("saved_recipes").select(["seq", "recipe_id"]).where("user_id", "=", actor.id).where("seq", ">", after).orderBy("seq").limit(limit).execute(),
       (row) => row.seq,
       (row) => row.recipe_id,
+    ),
+  );
+  lazy("cooked.json", () =>
+    jsonArrayStream(
+      (after, limit) =>
+        db
+          .selectFrom("cooks")
+          .select(["seq", "recipe_id", "rating", "note", "servings", "photo", "created_at", "updated_at"])
+          .where("user_id", "=", actor.id)
+          .where("seq", ">", after)
+          .orderBy("seq")
+          .limit(limit)
+          .execute(),
+      (row) => row.seq,
+      ({ seq: _seq, ...entry }) => entry,
     ),
   );
   const people = (column: "follower_id" | "followee_id", other: "follower_id" | "followee_id") => () =>

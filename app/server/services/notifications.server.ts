@@ -119,6 +119,7 @@ const VERBS: Record<NotificationKind, string> = {
   follow: "started following you",
   save: "saved",
   report: "",
+  cooked: "made",
 };
 
 function actorName(actor: NotificationGroup["actors"][number]): string {
@@ -150,6 +151,7 @@ function hrefOf(row: NotificationRow, viewerId: string): string {
   if (row.kind === "follow") return row.actor ? paths.profile(row.actor.id) : paths.profileFollowers(viewerId);
   if (row.kind === "comment" && row.recipe) return `${paths.recipe(row.recipe.id)}${row.comment_id ? `#comment-${row.comment_id}` : "#comments"}`;
   if (row.kind === "like" && row.post && row.post.owner_id) return paths.post(row.post.owner_id, row.post.id);
+  if (row.kind === "cooked" && row.recipe) return `${paths.recipe(row.recipe.id)}#cooked`;
   if (row.recipe) return paths.recipe(row.recipe.id);
   return paths.notifications();
 }

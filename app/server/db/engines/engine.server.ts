@@ -80,7 +80,7 @@ export interface Engine {
 }
 
 /** Tables numbered by a `seq` column; notifications and shopping lists number per person on SQLite. */
-export type SeqTable = "users" | "recipes" | "posts" | "comments" | "saved_recipes" | "reports" | "moderation_log" | "notifications" | "shopping_recipes";
+export type SeqTable = "users" | "recipes" | "posts" | "comments" | "saved_recipes" | "reports" | "moderation_log" | "notifications" | "shopping_recipes" | "cooks";
 
 /**
  * A unique index refused the row (a second writer got there first): each engine's code for it.

@@ -1,0 +1,175 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+
+import { FormAlert, TextArea, TextField } from "~/components/forms";
+import { Link } from "~/components/link";
+import { COOK_LIMITS, COOK_MESSAGES, cookedPath } from "~/lib/cooks";
+import { paths } from "~/lib/paths";
+import { getLens, requireUser } from "~/server/auth/session.server";
+import { LimitReachedError, takeUploadSlot } from "~/server/auth/limits.server";
+import type { RequestBodyKind } from "~/server/http/body.server";
+import { fileBytes, FormReadError, readMultipartFormLenient } from "~/server/http/multipart.server";
+import { invariantResponse, readIntent } from "~/server/http/responses.server";
+import { ImageError, IMAGE_MESSAGES, processImage } from "~/server/media/images.server";
+import type { PicturePlan } from "~/server/media/pictures.server";
+import { getOwnCook } from "~/server/queries/cooks.server";
+import { getRecipeCreator } from "~/server/queries/recipes.server";
+import { isHidden, UNAVAILABLE_RECIPE } from "~/server/queries/visibility.server";
+import { removeCook, saveCook } from "~/server/services/cooks.server";
+
+// "I made this" (docs/rules.md#i-made-this): the form to add or change one's entry, shown inside
+// the recipe page's "Cooked it" section (this route is nested in the recipe's), so its script is
+// loaded only by those who open it. Deleting one's entry, and an ADMIN removing anyone's, post here
+// too.
+
+export const meta: MetaFunction = () => [{ title: "I made this · ReciPals" }];
+
+// A multipart form with a photo, read and counted by the action itself (app/server/http/body.server.ts).
+export const requestBody = "photo-form" satisfies RequestBodyKind;
+
+const FIELDS = ["rating", "note", "servings"] as const;
+type Field = (typeof FIELDS)[number] | "photo";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const recipeId = params.rid ?? "";
+  const user = await requireUser(request, { redirectTo: `${cookedPath(recipeId)}#cook-form` });
+  const creatorId = await getRecipeCreator(recipeId);
+  invariantResponse(creatorId !== undefined, "Recipe not found.", 404);
+  invariantResponse(!isHidden(await getLens(request), creatorId), UNAVAILABLE_RECIPE, 404);
+  // One's own recipe has no form: back to it.
+  if (creatorId === user.id) throw redirect(`${paths.recipe(recipeId)}#cooked`);
+  const entry = await getOwnCook(user.id, recipeId);
+  return { recipeId, entry: entry ?? null };
+}
+
+interface Failure {
+  message: string;
+  errors: Partial<Record<Field, string>>;
+  fields: Partial<Record<(typeof FIELDS)[number], string>>;
+}
+
+function refuse(status: number, failure: Failure) {
+  return data(failure, { status });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const recipeId = params.rid ?? "";
+  const back = `${paths.recipe(recipeId)}#cooked`;
+  let formData: FormData;
+  let photoTooLarge: boolean;
+  try {
+    const form = await readMultipartFormLenient(request);
+    formData = form.formData;
+    photoTooLarge = form.oversizedFiles.length > 0;
+  } catch (error) {
+    if (!(error instanceof FormReadError)) throw error;
+    return refuse(error.status, { message: error.message, errors: { photo: error.message }, fields: {} });
+  }
+  const user = await requireUser(request, { redirectTo: `${cookedPath(recipeId)}#cook-form` });
+  const intent = readIntent(formData);
+
+  if (intent === "uncook" || intent === "remove-cook") {
+    const who = formData.get("userId");
+    const outcome = await removeCook({ actor: user, recipeId, userId: intent === "remove-cook" && typeof who === "string" ? who : user.id });
+    if (!outcome.ok && outcome.status !== 404) throw new Response(outcome.message, { status: outcome.status });
+    return redirect(back);
+  }
+  if (intent !== "cooked") return refuse(400, { message: "Unknown action.", errors: {}, fields: {} });
+
+  const fields: Failure["fields"] = {};
+  for (const name of FIELDS) {
+    const value = formData.get(name);
+    if (typeof value === "string") fields[name] = value;
+  }
+  if (photoTooLarge) return refuse(413, { message: IMAGE_MESSAGES.tooLarge, errors: { photo: IMAGE_MESSAGES.tooLarge }, fields });
+  let photo: PicturePlan | null = formData.get("removePhoto") === "yes" ? { kind: "set", url: "" } : null;
+  const bytes = await fileBytes(formData.get("photo"));
+  if (bytes) {
+    try {
+      await takeUploadSlot(user.id);
+      photo = { kind: "upload", image: await processImage(bytes) };
+    } catch (error) {
+      if (error instanceof LimitReachedError) return refuse(429, { message: error.message, errors: { photo: error.message }, fields });
+      if (!(error instanceof ImageError)) throw error;
+      return refuse(error.status, { message: error.message, errors: { photo: error.message }, fields });
+    }
+  }
+  const outcome = await saveCook({
+    actor: user,
+    recipeId,
+    fields: { rating: fields.rating ?? "", note: fields.note ?? "", servings: fields.servings ?? "" },
+    photo,
+    mode: formData.get("mode") === "edit" ? "edit" : "add",
+  });
+  if (!outcome.ok) {
+    if (outcome.status === 404 && outcome.message === COOK_MESSAGES.recipeMissing) throw new Response(outcome.message, { status: 404 });
+    return refuse(outcome.status, { message: outcome.message, errors: (outcome.errors ?? {}) as Failure["errors"], fields });
+  }
+  return redirect(back);
+}
+
+export default function CookedForm() {
+  const { recipeId, entry } = useLoaderData<typeof loader>();
+  const failure = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const sending = navigation.state === "submitting" && navigation.formAction === cookedPath(recipeId);
+  const typed = (name: (typeof FIELDS)[number], stored: string) => failure?.fields[name] ?? stored;
+  const rating = typed("rating", entry ? String(entry.rating) : "");
+  const errors = failure?.errors ?? {};
+  return (
+    <div className="cook-form" id="cook-form">
+      <h3>{entry ? "Your entry" : "I made this"}</h3>
+      <Form method="post" action={cookedPath(recipeId)} encType="multipart/form-data" noValidate preventScrollReset>
+        <FormAlert message={failure?.message} />
+        <input type="hidden" name="mode" value={entry ? "edit" : "add"} />
+        <fieldset className="cook-form__rating" aria-invalid={errors.rating ? true : undefined} aria-describedby={errors.rating ? "cook-rating-error" : undefined}>
+          <legend>Rating</legend>
+          {[1, 2, 3, 4, 5].map((value) => (
+            <label key={value} className="cook-form__star">
+              <input type="radio" name="rating" value={value} defaultChecked={rating === String(value)} required />
+              <span aria-hidden="true">{"★".repeat(value)}</span>
+              <span className="visually-hidden">{value === 1 ? "1 star" : `${value} stars`}</span>
+            </label>
+          ))}
+          {errors.rating ? (
+            <p className="field__error" id="cook-rating-error">
+              {errors.rating}
+            </p>
+          ) : null}
+        </fieldset>
+        <TextArea label="Note" name="note" rows={3} maxLength={COOK_LIMITS.noteMax} defaultValue={typed("note", entry?.note ?? "")} error={errors.note} hint={`Optional, at most ${COOK_LIMITS.noteMax} characters.`} />
+        <TextField
+          label="Servings made"
+          name="servings"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={COOK_LIMITS.servingsMax}
+          defaultValue={typed("servings", entry?.servings ? String(entry.servings) : "")}
+          error={errors.servings}
+        />
+        <TextField label="Photo" name="photo" type="file" accept="image/*" error={errors.photo} hint="Optional." />
+        {entry?.photo ? (
+          <label className="cook-form__remove-photo">
+            <input type="checkbox" name="removePhoto" value="yes" /> Remove the photo
+          </label>
+        ) : null}
+        <div className="cook-form__actions">
+          <button type="submit" name="intent" value="cooked" className="button" disabled={sending}>
+            {sending ? "Saving..." : entry ? "Save changes" : "Share"}
+          </button>
+          <Link to={`${paths.recipe(recipeId)}#cooked`} className="button button--ghost">
+            Cancel
+          </Link>
+        </div>
+      </Form>
+      {entry ? (
+        <Form method="post" action={cookedPath(recipeId)} className="cook-form__delete" encType="multipart/form-data">
+          <button type="submit" name="intent" value="uncook" className="button button--danger">
+            Delete my entry
+          </button>
+        </Form>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+import { COOK_MESSAGES } from "~/lib/cooks";
+import { isAdmin } from "~/lib/permissions";
+
+import { CacheScope, changing } from "../cache/scopes.server";
+import { applyPicture, type PicturePlan } from "../media/pictures.server";
+import { deleteImageIfUnreferenced } from "../media/uploads.server";
+import { deleteCook, getOwnCook, insertCook, updateCook, type CookFields } from "../queries/cooks.server";
+import { getRecipeCreator } from "../queries/recipes.server";
+import { CookSchema } from "../validation/cook.server";
+import { notify, withdraw } from "./notifications.server";
+import { done, refusal, refusing, RefusedError, type Actor, type Outcome } from "./outcome.server";
+import { refuseIfBlocked } from "./people.server";
+
+// "I made this" (docs/rules.md#i-made-this), for the recipe page's form and the JSON API alike.
+// One entry per person and recipe, never on one's own recipe, never across a block; the recipe's
+// creator is told of a new entry (grouped like likes). An entry shows on its recipe's page, on
+// recipe cards (the average) and on its author's profile: those are the page-cache scopes it
+// changes.
+
+/** How a write meets an entry the person may already have. */
+export type CookMode = "add" | "edit" | "upsert";
+
+export interface SavedCook {
+  created: boolean;
+}
+
+/**
+ * Adds or changes the actor's entry for a recipe. `fields` as typed or sent (validated here);
+ * `photo`: what to do with the entry's photo (null keeps it; a "set" to "" removes it).
+ */
+export async function saveCook({
+  actor,
+  recipeId,
+  fields,
+  photo,
+  mode,
+}: {
+  actor: Actor;
+  recipeId: string;
+  fields: Record<string, unknown>;
+  photo: PicturePlan | null;
+  mode: CookMode;
+}): Promise<Outcome<SavedCook>> {
+  const parsed = CookSchema.safeParse(fields);
+  if (!parsed.success) {
+    const errors: Record<string, string> = {};
+    for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? "rating")] ??= issue.message;
+    return refusal(400, Object.values(errors)[0] ?? COOK_MESSAGES.rating, { errors });
+  }
+  const creatorId = await getRecipeCreator(recipeId);
+  if (creatorId === undefined) return refusal(404, COOK_MESSAGES.recipeMissing);
+  if (creatorId === actor.id) return refusal(403, COOK_MESSAGES.ownRecipe);
+  const existing = await getOwnCook(actor.id, recipeId);
+  if (existing && mode === "add") return refusal(409, COOK_MESSAGES.already);
+  if (!existing && mode === "edit") return refusal(404, COOK_MESSAGES.missing);
+
+  const previous = existing?.photo ?? null;
+  const applied = await applyPicture(photo ?? { kind: "keep" }, previous ?? "");
+  if (!applied.ok) return refusal(applied.status, applied.message, { errors: { photo: applied.message } });
+  const entry: CookFields = { ...parsed.data, photo: applied.url === "" ? null : applied.url };
+
+  const outcome = await refusing(async () => {
+    const created = await changing([CacheScope.recipe(recipeId), CacheScope.user(actor.id), CacheScope.search], async (trx) => {
+      await refuseIfBlocked(trx, actor.id, creatorId);
+      // Two tabs sending at once: the unique index lets one insert; the other changes that entry
+      // (or, adding, is told it exists).
+      if (await insertCook(actor.id, recipeId, entry, trx)) {
+        await notify({ kind: "cooked", actorId: actor.id, target: { recipeId } }, trx);
+        return true;
+      }
+      if (mode === "add") throw new RefusedError(refusal(409, COOK_MESSAGES.already));
+      await updateCook(actor.id, recipeId, entry, trx);
+      return false;
+    });
+    return done({ created });
+  });
+  if (!outcome.ok) {
+    if (applied.uploaded) await deleteImageIfUnreferenced(applied.url);
+  } else if (previous && previous !== entry.photo) {
+    await deleteImageIfUnreferenced(previous);
+  }
+  return outcome;
+}
+
+/** Removes an entry: its author's own, or anyone's by an ADMIN. Its unread notification goes too. */
+export async function removeCook({ actor, recipeId, userId = actor.id }: { actor: Actor; recipeId: string; userId?: string }): Promise<Outcome> {
+  if (userId !== actor.id && !isAdmin(actor)) return refusal(403, COOK_MESSAGES.notYours);
+  const removed = await changing([CacheScope.recipe(recipeId), CacheScope.user(userId), CacheScope.search], async (trx) => {
+    const gone = await deleteCook(userId, recipeId, trx);
+    if (gone) await withdraw({ kind: "cooked", actorId: userId, target: { recipeId } }, trx);
+    return gone;
+  });
+  if (!removed) return refusal(404, COOK_MESSAGES.missing);
+  await deleteImageIfUnreferenced(removed.photo);
+  return done();
+}
