@@ -63,6 +63,10 @@ const MEASURES = new Map<string, Measure>(
     cup: CUP, cups: CUP,
   }),
 );
+/** The measure a unit word names ("g", "Cups", "lbs"), or null; "fl oz" is two words, FLUID_OUNCE. */
+export function measureNamed(word: string): Measure | null {
+  return MEASURES.get(word.toLowerCase()) ?? null;
+}
 export const DISPLAY_MEASURES = [GRAM, KILOGRAM, OUNCE, POUND, MILLILITRE, LITRE, TEASPOON, TABLESPOON, CUP, FLUID_OUNCE];
 
 // Word units count things that are bought by the piece; each merges only with the same word.
@@ -94,6 +98,12 @@ const COUNTED_FORMS = new Map<string, { singular: string; plural: string }>([
 ]);
 // What a pack is: "400g tin", "1 (400g) can".
 const PACK_WORDS = new Set(["tin", "can", "jar", "packet", "pack", "pot", "tub", "bottle", "bag", "sachet", "carton", "box"]);
+
+/** "tin", "Cans", "jar": a word for a pack, whose size ("400g tin") is what its label says. */
+export function isPackWord(word: string): boolean {
+  const lower = word.toLowerCase();
+  return PACK_WORDS.has(WORD_UNIT.get(lower) ?? lower.replace(/e?s$/, ""));
+}
 
 // A size counts pieces too ("Onion (1 large)"), but a large onion is not a small one.
 const SIZES = new Set(["small", "medium", "large"]);
