@@ -7,6 +7,7 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { isRouteErrorResponse, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { useMemo } from "react";
 
 import { ErrorPage } from "~/components/error-page";
 import { DeleteRecipeConfirmation, RecipeEditor } from "~/components/recipe-editor";
@@ -30,6 +31,7 @@ import {
 import type { RequestBodyKind } from "~/server/http/body.server";
 import { readIntent } from "~/server/http/responses.server";
 import { ImportError, importRecipe } from "~/server/import/import.server";
+import { IMPORT_LINK_PARAM, importableLink } from "~/server/import/share.server";
 import { dropPendingUpload, rememberPendingUpload, storePendingUpload } from "~/server/media/uploads.server";
 import { fileBytes, FormReadError, readMultipartFormLenient, type LenientMultipart } from "~/server/http/multipart.server";
 import { IMAGE_MESSAGES, ImageError, isStoredImageUrl } from "~/server/media/images.server";
@@ -82,6 +84,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       draft: emptyDraft(),
       photo: null,
       cancelTo: paths.profile(user.id),
+      importLink: sharedImportLink(request),
     };
   }
   if (!user) throw loginRedirect(rid, "expired");
@@ -92,7 +95,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     draft: draftFromRecipe(recipe),
     photo: recipe.photo || null,
     cancelTo: paths.recipe(rid),
+    importLink: "",
   };
+}
+
+/**
+ * `?link=` fills in `Import from link` of a new recipe (a page shared to ReciPals,
+ * docs/rules.md#import-by-link); nothing is fetched until Import is pressed. A value we would not
+ * import is ignored.
+ */
+function sharedImportLink(request: Request): string {
+  return importableLink(new URL(request.url).searchParams.get(IMPORT_LINK_PARAM)) ?? "";
 }
 
 type Answer = Omit<EditorResult, "photoNotKept" | "focus" | "importLink" | "importNotes"> & Partial<EditorResult>;
@@ -289,7 +302,28 @@ export default function RecipeEditorRoute() {
   const answer = useActionData<typeof action>();
   // A save the server refused before this action ran (the upload queue full, a post from another
   // site): only a message; the draft on screen stays as it is.
-  const result = isEarlyRefusal(answer) ? undefined : answer;
+  const answered = isEarlyRefusal(answer) ? undefined : answer;
+  // A shared link (`?link=`, create mode only) before any answer: shown in `Import from link`, with
+  // the cursor there, as if typed. The same object across renders and reloads of the data, so
+  // nothing the user typed is reset.
+  const shared = useMemo<EditorResult | undefined>(
+    () =>
+      loaderData.importLink
+        ? {
+            kind: "draft",
+            draft: emptyDraft(),
+            fieldErrors: {},
+            formError: null,
+            pendingPhoto: null,
+            photoNotKept: false,
+            focus: FIELD.importLink,
+            importLink: loaderData.importLink,
+            importNotes: [],
+          }
+        : undefined,
+    [loaderData.importLink],
+  );
+  const result = answered ?? shared;
   const confirming = result?.kind === "confirm-delete";
   return (
     <section className="editor-page">

@@ -67,7 +67,7 @@ export function ImportFromLink({
         </button>
       </div>
       <p className="field__hint" id={hintId}>
-        {importing ? "Importing…" : "A recipe page with schema.org Recipe data fills in the form below. Nothing is saved until you press Save."}
+        {importing ? "Importing…" : "A recipe page fills in the form below (a page without recipe data gives a guess to check). Nothing is saved until you press Save."}
       </p>
       {error ? (
         <p className="field__error" id={errorId} role="alert">

@@ -18,6 +18,8 @@ export const IMPORT_MESSAGES = {
   timeout: (ms: number) => `The page took too long to answer (more than ${formatSeconds(ms)}).`,
   tooLarge: (bytes: number) => `The page is too large to import (more than ${formatMegabytes(bytes)}).`,
   noRecipe: "No recipe was found on that page: it has no schema.org Recipe data to import.",
+  /** A note, not a refusal: the draft is a guess from the page's title and lists. */
+  guessed: "This page has no recipe data; we guessed the name, ingredients and steps from its lists. Check them before saving.",
   tooManyRedirects: "The link redirects too many times.",
   redirectNotHttp: "The link redirects to an address that is not http:// or https://.",
   httpStatus: (status: number) => `The page could not be loaded (it answered with HTTP status ${status}).`,

@@ -8,8 +8,10 @@ import { ImportLinkSchema } from "../validation/import.server";
 import { isPrivateAddress } from "./addresses.server";
 import { draftFromRecipeNode } from "./draft.server";
 import { formatMegabytes, ImportError, IMPORT_MESSAGES } from "./errors.server";
+import { guessRecipeFromPage } from "./fallback.server";
 import { decodeBody, guardedGet, type Rules } from "./fetch.server";
 import { findRecipeJsonLd } from "./json-ld.server";
+import { findRecipeMicrodata } from "./microdata.server";
 
 export { ImportError, IMPORT_MESSAGES };
 export type { ImportProblem } from "./errors.server";
@@ -26,8 +28,11 @@ export type { ImportProblem } from "./errors.server";
 //
 // The parts, beside this file: addresses.server.ts (which addresses are refused, the guarded DNS
 // lookup), fetch.server.ts (the guarded GET), json-ld.server.ts (finding the Recipe node in a
-// page), text.server.ts (plain text, cutting, durations), draft.server.ts (a Recipe node as an
-// editor draft) and errors.server.ts (what can go wrong, and the messages).
+// page), html.server.ts (a forgiving one-pass HTML reader), microdata.server.ts (a Recipe written
+// as microdata, as the same kind of node), fallback.server.ts (a guess from the page's title and
+// lists when it has no recipe data), text.server.ts (plain text, cutting, durations),
+// draft.server.ts (a Recipe node as an editor draft) and errors.server.ts (what can go wrong, and
+// the messages).
 
 export const IMPORT_LIMITS = {
   timeoutMs: 5_000,
@@ -75,6 +80,24 @@ export interface ImportedRecipe {
   photo: string | null;
   /** Where the page was finally read (after redirects). */
   source: string;
+  /** What the draft was read from: the page's JSON-LD, its microdata, or a guess from its lists. */
+  foundIn: RecipeSource;
+}
+
+export type RecipeSource = "json-ld" | "microdata" | "guess";
+
+/**
+ * The page's Recipe node and where it came from. JSON-LD wins over microdata when a page has both
+ * (it is the richer of the two on the sites we see); a page with neither gets a guess from its
+ * title and lists, or null when it has no list worth guessing from.
+ */
+function findRecipeNode(html: string): { node: Record<string, unknown>; foundIn: RecipeSource } | null {
+  const jsonLd = findRecipeJsonLd(html);
+  if (jsonLd) return { node: jsonLd, foundIn: "json-ld" };
+  const microdata = findRecipeMicrodata(html);
+  if (microdata) return { node: microdata, foundIn: "microdata" };
+  const guess = guessRecipeFromPage(html);
+  return guess ? { node: guess, foundIn: "guess" } : null;
 }
 
 /** Reads a link (as typed), fetches the page under the rules above and returns an unsaved draft. */
@@ -98,9 +121,9 @@ async function fetchAndRead(link: URL, options: ImportOptions): Promise<Imported
     maxBytes: options.maxPageBytes ?? IMPORT_LIMITS.maxPageBytes,
     accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
   });
-  const node = findRecipeJsonLd(decodeBody(page));
-  if (!node) throw new ImportError("no-recipe", IMPORT_MESSAGES.noRecipe);
-  const { draft, notes, photoUrl } = draftFromRecipeNode(node, page.url);
+  const found = findRecipeNode(decodeBody(page));
+  if (!found) throw new ImportError("no-recipe", IMPORT_MESSAGES.noRecipe);
+  const { draft, notes, photoUrl } = draftFromRecipeNode(found.node, page.url);
 
   let photo: string | null = null;
   if (photoUrl && options.photo !== false) {
@@ -114,7 +137,9 @@ async function fetchAndRead(link: URL, options: ImportOptions): Promise<Imported
   }
   const host = page.url.hostname;
   notes.unshift(`Imported “${draft.name || "a recipe"}” from ${host}. Check it, then press Save: nothing is saved until then.`);
-  return { draft, notes, photo, source: page.url.toString() };
+  // A guess is said first, so nobody takes it for the page's own recipe data.
+  if (found.foundIn === "guess") notes.unshift(IMPORT_MESSAGES.guessed);
+  return { draft, notes, photo, source: page.url.toString(), foundIn: found.foundIn };
 }
 
 function photoProblem(error: ImportError | ImageError): string {
