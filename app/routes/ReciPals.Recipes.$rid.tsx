@@ -7,7 +7,7 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import type { ShouldRevalidateFunctionArgs } from "@remix-run/react";
-import { isRouteErrorResponse, useActionData, useFetcher, useLoaderData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
+import { Form, isRouteErrorResponse, useActionData, useFetcher, useLoaderData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 
 import { Avatar } from "~/components/avatar";
@@ -27,6 +27,8 @@ import { withNotice } from "~/lib/notices";
 import { MAX_SERVES, parseScale, parseServes, SCALE_CHOICES, SCALE_MESSAGE, scaleLabel } from "~/lib/servings";
 import { absoluteUrl, recipeJsonLd, shareMeta } from "~/lib/structured-data";
 import { scaledSections } from "~/server/services/amounts.server";
+import { UNITS_MESSAGE, unitsCookie, unitsOf } from "~/server/http/units.server";
+import { convertStepTemperatures, parseUnitSystem, type UnitSystem } from "~/lib/units";
 import { readForm } from "~/server/http/body.server";
 import { CacheScope } from "~/server/cache/scopes.server";
 import { invariantResponse, readIntent } from "~/server/http/responses.server";
@@ -82,6 +84,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const serves = parseServes(searchParams.get("serves")) ?? recipe.serves ?? 1;
   const scaleText = recipe.serves === null ? searchParams.get("scale") : null;
   const factor = amountsFactor(recipe.serves, serves, scaleText);
+  const units = unitsOf(request.headers.get("Cookie"));
   const url = `${origin}${paths.recipe(recipe.recipe_id)}`;
   return {
     recipe,
@@ -93,7 +96,13 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     scale: scaleText,
     // The lines at the amounts the address asks for, scaled here: the page shows them without
     // the quantity reader, which it loads only once someone changes the amounts.
-    shown: { factor, sections: scaledSections(recipe.ingredients_sec, factor) },
+    shown: {
+      factor,
+      sections: scaledSections(recipe.ingredients_sec, factor, units),
+      steps: units ? recipe.steps.map((step) => convertStepTemperatures(step, units)) : recipe.steps,
+    },
+    // Metric or US, or null for the amounts as written (docs/rules.md#units).
+    units,
     share: {
       url,
       image: absoluteUrl(origin, recipe.photo),
@@ -129,6 +138,15 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
 export async function action({ request, params }: ActionFunctionArgs) {
   const recipeId = params.rid ?? "";
   const formData = await readForm(request);
+  // The units choice is anyone's, signed in or not: a cookie, then the same page again.
+  if (readIntent(formData) === "units") {
+    const units = parseUnitSystem(formData.get("units"));
+    if (!units) return data({ unitsError: UNITS_MESSAGE }, { status: 400 });
+    const serves = parseServes(String(formData.get("serves") ?? ""));
+    const scale = parseScale(String(formData.get("scale") ?? ""));
+    const query = serves !== null ? `?serves=${serves}` : typeof scale === "number" ? `?scale=${scale}` : "";
+    return redirect(`${paths.recipe(recipeId)}${query}#ingredients-heading`, { headers: { "Set-Cookie": unitsCookie(units) } });
+  }
   const user = await requireUser(request, { redirectTo: paths.recipe(recipeId) });
   if (readIntent(formData) !== "comment") return data({ error: "Unknown action.", text: "" }, { status: 400 });
   const postId = await getPostIdForRecipe(recipeId);
@@ -146,7 +164,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function RecipeRoute() {
-  const { recipe, comments, saved, signedIn, canEdit, deletable, onShoppingList, serves: servesFromUrl, scale: scaleFromUrl, shown, cooked } =
+  const { recipe, comments, saved, signedIn, canEdit, deletable, onShoppingList, serves: servesFromUrl, scale: scaleFromUrl, shown, cooked, units } =
     useLoaderData<typeof loader>();
   const [serves, setServes] = useState(servesFromUrl);
   useEffect(() => setServes(servesFromUrl), [servesFromUrl]);
@@ -244,6 +262,7 @@ export default function RecipeRoute() {
                 onChange={(text) => rescale(() => setScaleText(text))}
               />
             )}
+            <UnitsControl recipeId={recipe.recipe_id} units={units} serves={recipe.serves === null ? null : serves} scale={recipe.serves === null && scale !== 1 ? scale : null} />
           </div>
           {recipe.ingredients_sec.map((section, sectionIndex) => (
             <div key={section._id} className="recipe__ingredients">
@@ -251,7 +270,7 @@ export default function RecipeRoute() {
               <ul>
                 {section.ingredients.map((line, index) => (
                   <li key={index}>
-                    {factor === shown.factor ? shown.sections[sectionIndex]![index] : factor === 1 ? line : (scaler.scale?.(line, factor) ?? line)}
+                    {factor === shown.factor ? shown.sections[sectionIndex]![index] : (scaler.scale?.(line, factor, units) ?? line)}
                   </li>
                 ))}
               </ul>
@@ -269,7 +288,7 @@ export default function RecipeRoute() {
         <section className="recipe__section recipe__steps-block" aria-labelledby="steps-heading">
           <h2 id="steps-heading">Instructions</h2>
           <ol className="recipe__steps">
-            {recipe.steps.map((step, index) => (
+            {shown.steps.map((step, index) => (
               <li key={index}>{step}</li>
             ))}
           </ol>
@@ -288,7 +307,7 @@ function amountsFactor(recipeServes: number | null, serves: number, scaleText: s
   return typeof scale === "number" ? scale : 1;
 }
 
-type Scale = (line: string, factor: number) => string;
+type Scale = (line: string, factor: number, units: UnitSystem | null) => string;
 let scalerLoading: Promise<Scale> | null = null;
 
 /**
@@ -299,7 +318,7 @@ let scalerLoading: Promise<Scale> | null = null;
 function useScaler(): { scale: Scale | null; load: () => Promise<Scale> } {
   const [scale, setScale] = useState<Scale | null>(null);
   const load = () => {
-    scalerLoading ??= import("~/lib/quantity").then((module) => module.scaleIngredientLine);
+    scalerLoading ??= import("~/lib/units").then((module) => module.presentIngredientLine);
     return scalerLoading.then((loaded) => {
       setScale(() => loaded);
       return loaded;
@@ -574,5 +593,37 @@ function AddToShoppingList({ recipeId, serves, scale, onList }: { recipeId: stri
       ) : null}
       <InlineError message={error} />
     </FetcherForm>
+  );
+}
+
+/**
+ * Metric / US (docs/rules.md#units): a plain form that remembers the choice in a cookie and shows
+ * the page again at the same amounts; the server writes the lines and the steps' temperatures.
+ */
+function UnitsControl({ recipeId, units, serves, scale }: { recipeId: string; units: UnitSystem | null; serves: number | null; scale: number | null }) {
+  const failure = useActionData<typeof action>();
+  const error = failure && "unitsError" in failure ? failure.unitsError : null;
+  return (
+    <Form method="post" action={paths.recipe(recipeId)} className="units-control" preventScrollReset>
+      <input type="hidden" name="intent" value="units" />
+      {serves === null ? null : <input type="hidden" name="serves" value={serves} />}
+      {scale === null ? null : <input type="hidden" name="scale" value={scale} />}
+      <span className="units-control__label" id="units-label">
+        Units
+      </span>
+      <span role="group" aria-labelledby="units-label" className="units-control__choices">
+        <button type="submit" name="units" value="metric" className="units-control__choice" aria-pressed={units === "metric"}>
+          Metric
+        </button>
+        <button type="submit" name="units" value="us" className="units-control__choice" aria-pressed={units === "us"}>
+          US
+        </button>
+      </span>
+      {error ? (
+        <p className="field__error units-control__error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </Form>
   );
 }
