@@ -286,7 +286,17 @@ export default function RecipeRoute() {
           ) : null}
         </section>
         <section className="recipe__section recipe__steps-block" aria-labelledby="steps-heading">
-          <h2 id="steps-heading">Instructions</h2>
+          <div className="recipe__steps-head">
+            <h2 id="steps-heading">Instructions</h2>
+            {recipe.steps.length > 0 ? (
+              <Link
+                to={`${paths.recipe(recipe.recipe_id)}/Cook${recipe.serves !== null ? `?serves=${serves}` : scale !== 1 ? `?scale=${scale}` : ""}`}
+                className="button button--ghost"
+              >
+                Cook mode
+              </Link>
+            ) : null}
+          </div>
           <ol className="recipe__steps">
             {shown.steps.map((step, index) => (
               <li key={index}>{step}</li>
