@@ -19,6 +19,7 @@ import { onlySearchChanged } from "~/lib/search-navigation";
 import { useServiceWorkerSync } from "~/lib/service-worker";
 import { countUnread } from "~/server/queries/notifications.server";
 import { getLens, getUser } from "~/server/auth/session.server";
+import { themeOf } from "~/server/http/cookies.server";
 import globalStyles from "~/styles/global.css";
 
 import { ErrorPage } from "./components/error-page";
@@ -36,9 +37,15 @@ export const meta: MetaFunction = () => [{ title: "ReciPals" }];
 // The session user is loaded once here for every page; a broken or expired session is "signed out".
 // With it, the unread notifications count for the navigation (docs/rules.md#notifications): one
 // short index range, on every page, so the count needs no request of its own.
+// With them, the theme chosen in this browser (docs/rules.md#theme): null follows the system.
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getUser(request);
-  return { user, unread: user ? await countUnread(user.id, { without: (await getLens(request)).quiet }) : 0 };
+  const theme = themeOf(request.headers.get("Cookie"));
+  return {
+    user,
+    unread: user ? await countUnread(user.id, { without: (await getLens(request)).quiet }) : 0,
+    theme: theme === "system" ? null : theme,
+  };
 }
 
 // Who is signed in and their unread count do not change with a search typed on the Search page.
@@ -83,11 +90,15 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   // In Layout, not App: links on an error page navigate on the client too.
   useDocumentLinkNavigation();
+  // Rendered by the server in the chosen theme, so the first paint is right without a script
+  // (docs/rules.md#theme); an error page without the root's data follows the system.
+  const theme = useRouteLoaderData<typeof loader>("root")?.theme ?? undefined;
   return (
-    <html lang="en">
+    <html lang="en" data-theme={theme}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content={theme ?? "light dark"} />
         <meta name="theme-color" content="#c2410c" />
         <Meta />
         <Links />

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, type RefObject } from "react";
 
 import { USER_LIMITS } from "~/lib/limits";
 import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
+import { themeHref } from "~/lib/theme";
 
 import { FormAlert, Labelled, TextField, fieldError, useResultKey } from "./forms";
 import { TagPicker } from "./tag-picker";
@@ -191,6 +192,12 @@ export function ProfileEditor({
           <span className="profile-editor__tags-title">Tags</span>
           <TagPicker key={`tags-${resultKey}`} selected={failure?.tags ?? user.tags} />
         </div>
+        {ownProfile ? (
+          // The theme is this browser's, not the account's (docs/rules.md#theme): a link, not a field.
+          <p className="field__hint">
+            Light or dark colours in this browser: <Link to={themeHref(paths.profileEdit(user.id))}>Theme</Link>
+          </p>
+        ) : null}
         <div className="actions profile-editor__actions">
           <button type="submit" form={SIGNOUT_FORM_ID} className="button button--ghost profile-editor__signout">
             Signout

@@ -5,6 +5,7 @@ import { NavIcon } from "~/components/icons";
 import { Link } from "~/components/link";
 import { isActiveEntry, navEntries, type NavViewer } from "~/lib/navigation";
 import { paths } from "~/lib/paths";
+import { THEME_PATH, themeHref } from "~/lib/theme";
 
 /**
  * One list of entries, laid out as a left bar from medium screens up and as bottom tabs below
@@ -46,12 +47,13 @@ export function unreadLabel(unread: number): string {
 
 /**
  * The bar above every page: the brand on a phone (the left bar has it on wide screens), Info on a
- * phone, the shopping list and the notifications (with the unread count) for people signed in,
- * and the account's way in or out everywhere: Sign in and Sign up for visitors, Sign out
- * (a plain form post) for people signed in.
+ * phone, Theme from 768 px (a phone's bar has no room left for it), the shopping list and the
+ * notifications (with the unread count) for people signed in, and the account's way in or out
+ * everywhere: Sign in and Sign up for visitors, Sign out (a plain form post) for people signed in.
  */
 export function TopBar({ viewer, unread = 0 }: { viewer: NavViewer | null; unread?: number }) {
-  const path = useLocation().pathname.toLowerCase();
+  const { pathname, search } = useLocation();
+  const path = pathname.toLowerCase();
   const current = (to: string) => (path === to.toLowerCase() ? "page" : undefined);
   return (
     <header className="topbar">
@@ -61,6 +63,10 @@ export function TopBar({ viewer, unread = 0 }: { viewer: NavViewer | null; unrea
       <div className="topbar__actions">
         <Link to={paths.info()} className="topbar__info topbar__icon" aria-label="Info" aria-current={current(paths.info())}>
           <NavIcon name="info" />
+        </Link>
+        {/* The theme choice (docs/rules.md#theme), coming back here: a plain link, no script. */}
+        <Link to={themeHref(pathname + search)} className="topbar__theme" aria-current={current(THEME_PATH)}>
+          Theme
         </Link>
         {viewer ? (
           <>

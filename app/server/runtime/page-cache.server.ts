@@ -25,7 +25,9 @@ import type { ScopeChanges, SharedCacheHandle } from "../facade.server";
 // for one that must not be shared whatever else offers it. This file offers that only for GET
 // requests carrying no cookie of ours and no Authorization, keeps only a 200 without Set-Cookie,
 // and keys entries by protocol, Host, X-Forwarded-Host, URL and Origin (absolute links and CORS
-// headers depend on those).
+// headers depend on those). A chosen colour theme (docs/rules.md#theme) is one of our cookies too,
+// so every page kept here was rendered in the System theme and the key needs no theme; treating
+// that cookie as not personal would need the theme in the key (and in the visitors' ETag).
 //
 // A page's Content-Security-Policy allows its inline scripts by a nonce that must not be reused.
 // A kept page is byte-for-byte the same for everyone, so it is answered with a policy that
