@@ -1,11 +1,12 @@
-/* ReciPals service worker (docs/rules.md#offline-saved-recipes): keeps the signed-in user's saved recipe pages and
+/* ReciPals service worker (docs/rules.md#offline-saved-recipes): keeps the signed-in user's saved recipe pages, their
+ * cook mode pages (one per step, docs/rules.md#cook-mode) and
  * their shopping list (docs/rules.md#shopping-list), and what
  * they need to show (styles, scripts, photos), readable without a connection; any other page
  * asked for offline gets /offline.html.
  *
  * What it will not do:
  * - touch a request that is not a GET (form posts, API writes pass straight through);
- * - cache /api answers or any page but recipe pages, the Saved list and the shopping list (never Account/*);
+ * - cache /api answers or any page but recipe and cook pages, the Saved list and the shopping list (never Account/*);
  * - keep anything across users: every page tells it who is signed in (app/lib/service-worker.ts),
  *   and a different or absent user (signing out) drops the whole saved cache first; signing out
  *   also tells the browser to clear its storage (Clear-Site-Data), this worker's caches included;
@@ -24,6 +25,14 @@ const SHOPPING_PAGE = "/ReciPals/ShoppingList";
 /** Pages kept whole for the signed-in user, refreshed each time they are opened online. */
 const LIST_PAGES = new Set([SAVED_PAGE, SHOPPING_PAGE]);
 const RECIPE_PAGE = /^\/ReciPals\/Recipes\/[^/]+$/;
+/**
+ * Cook mode of a recipe (docs/rules.md#cook-mode): kept for each saved recipe as one page per step,
+ * `…/Cook?step=N` at the recipe's own amounts, exactly as the server renders it; any cook address
+ * asked for offline is answered with the kept page of its step.
+ */
+const COOK_PAGE = /^\/ReciPals\/Recipes\/[^/]+\/Cook$/;
+/** The most steps a recipe has (TEXT_LIMITS.steps, app/lib/ingredient-text.ts). */
+const MAX_COOK_STEPS = 200;
 /** Same-origin files a cached page may need; nothing else (no /api, no other pages) is stored. */
 const PAGE_ASSET = /^\/(?:build|images|uploads|icons)\/|^\/favicon\.svg$/;
 const MAX_ASSETS_PER_PAGE = 80;
@@ -51,7 +60,8 @@ self.addEventListener("activate", (event) => {
 });
 
 // ------------------------------------------------------------------------------------------------
-// Messages from pages: { type: "sync", user: id | null, saved: ["/ReciPals/Recipes/…", …] | null }
+// Messages from pages: { type: "sync", user: id | null, saved: ["/ReciPals/Recipes/…", …] | null,
+//   cook: { recipe: "/ReciPals/Recipes/…", steps: n, version } | null (on a cook page) }
 
 let queue = Promise.resolve();
 
@@ -86,20 +96,31 @@ self.addEventListener("message", (event) => {
   // One sync at a time, in the order pages sent them.
   // On the shopping list: it is being shown (and has just changed, when this is a new version).
   const shoppingShown = typeof data.shopping === "string";
-  queue = queue.then(() => sync(user, saved, shoppingShown)).catch(() => {});
+  const cook = cookShown(data.cook);
+  queue = queue.then(() => sync(user, saved, shoppingShown, cook)).catch(() => {});
   event.waitUntil(queue);
 });
 
 const absolute = (path) => new URL(path, self.location.origin).href;
 
+/** What a cook page says it shows (app/lib/service-worker.ts), or null. */
+function cookShown(cook) {
+  if (!cook || typeof cook !== "object" || typeof cook.recipe !== "string" || !RECIPE_PAGE.test(cook.recipe)) return null;
+  if (!Number.isInteger(cook.steps) || cook.steps < 0 || cook.steps > MAX_COOK_STEPS || typeof cook.version !== "string") return null;
+  return { recipe: cook.recipe, steps: cook.steps, version: cook.version.slice(0, 32) };
+}
+
 async function readState(cache) {
   const stored = await cache.match(STATE_KEY);
-  if (!stored) return { owner: null, pages: {} };
+  if (!stored) return { owner: null, pages: {}, cook: {} };
   try {
     const state = await stored.json();
-    return state && typeof state.pages === "object" ? state : { owner: null, pages: {} };
+    if (!state || typeof state.pages !== "object") return { owner: null, pages: {}, cook: {} };
+    // Per kept recipe, the steps and version its kept cook pages show.
+    if (!state.cook || typeof state.cook !== "object") state.cook = {};
+    return state;
   } catch {
-    return { owner: null, pages: {} };
+    return { owner: null, pages: {}, cook: {} };
   }
 }
 
@@ -108,7 +129,7 @@ function writeState(cache, state) {
   return cache.put(STATE_KEY, new Response(JSON.stringify(state), { headers: { "Content-Type": "application/json" } }));
 }
 
-async function sync(user, saved, shoppingShown = false) {
+async function sync(user, saved, shoppingShown = false, cook = null) {
   let cache = await caches.open(SAVED_CACHE);
   let state = await readState(cache);
   if (state.owner !== user) {
@@ -117,7 +138,7 @@ async function sync(user, saved, shoppingShown = false) {
     known = urlsOf({ pages: {} });
     if (user === null) return;
     cache = await caches.open(SAVED_CACHE);
-    state = { owner: user, pages: {} };
+    state = { owner: user, pages: {}, cook: {} };
     await writeState(cache, state);
   }
   if (user === null) return;
@@ -134,6 +155,16 @@ async function sync(user, saved, shoppingShown = false) {
       await writeState(cache, state);
     }
   }
+  // A cook page shown online: its kept copies are taken again when the recipe changed since.
+  if (cook) {
+    const recipe = absolute(cook.recipe);
+    const kept = state.cook[recipe];
+    if (state.pages[recipe] && (!kept || kept.steps !== cook.steps || kept.version !== cook.version)) {
+      await storeCookPages(cache, state, recipe);
+      await dropUnused(cache, state);
+      await writeState(cache, state);
+    }
+  }
   if (saved === null) return;
 
   const wanted = new Set([absolute(SAVED_PAGE), shopping, ...saved.map(absolute)]);
@@ -144,18 +175,78 @@ async function sync(user, saved, shoppingShown = false) {
     if (assets) state.pages[url] = assets;
   }
   for (const url of Object.keys(state.pages)) {
-    if (wanted.has(url)) continue;
+    if (wanted.has(url) || wanted.has(recipeOfCook(url))) continue;
     delete state.pages[url];
     await cache.delete(url);
   }
+  for (const url of Object.keys(state.cook)) {
+    if (!wanted.has(url)) delete state.cook[url];
+  }
   await dropUnused(cache, state);
+  // Written before the cook pages are taken: the recipe pages (and their photos) answer offline at once.
   await writeState(cache, state);
+
+  // Each saved recipe's cook pages, taken once (and again when a cook page shows a change, above).
+  let added = false;
+  for (const url of wanted) {
+    if (!RECIPE_PAGE.test(new URL(url).pathname) || !state.pages[url] || state.cook[url]) continue;
+    await storeCookPages(cache, state, url);
+    await writeState(cache, state);
+    added = true;
+  }
+  if (added) {
+    await dropUnused(cache, state);
+    await writeState(cache, state);
+  }
+}
+
+const cookUrl = (recipeUrl, step) => `${recipeUrl}/Cook?step=${step}`;
+
+/** The recipe (absolute URL) of a kept cook page's URL, or null for any other URL. */
+function recipeOfCook(url) {
+  const at = url.indexOf("/Cook?step=");
+  return at > 0 && RECIPE_PAGE.test(new URL(url.slice(0, at)).pathname) ? url.slice(0, at) : null;
+}
+
+/**
+ * Keeps a recipe's cook pages, one per step: step 1 says how many there are (and the version of
+ * what they show) in its `data-cook-steps` and `data-cook-version` attributes. Kept pages of steps
+ * the recipe no longer has are dropped. The version is noted only when every step was kept, so
+ * a set missing a page is taken again next time.
+ */
+async function storeCookPages(cache, state, recipeUrl) {
+  const first = await fetchAndStore(cache, cookUrl(recipeUrl, 1));
+  const steps = first ? /\sdata-cook-steps="(\d{1,4})"/.exec(first.html) : null;
+  if (!first || !steps) return;
+  const count = Math.min(Number(steps[1]), MAX_COOK_STEPS);
+  const version = /\sdata-cook-version="([^"]{0,32})"/.exec(first.html)?.[1] ?? "";
+  state.pages[cookUrl(recipeUrl, 1)] = first.assets;
+  let complete = true;
+  for (let step = 2; step <= count; step++) {
+    const page = await fetchAndStore(cache, cookUrl(recipeUrl, step));
+    if (page) state.pages[cookUrl(recipeUrl, step)] = page.assets;
+    else complete = false;
+  }
+  const prefix = cookUrl(recipeUrl, "");
+  for (const url of Object.keys(state.pages)) {
+    if (url.startsWith(prefix) && Number(url.slice(prefix.length)) > Math.max(1, count)) {
+      delete state.pages[url];
+      await cache.delete(url);
+    }
+  }
+  if (complete) state.cook[recipeUrl] = { steps: count, version };
+  else delete state.cook[recipeUrl];
 }
 
 /** Fetches a page (with the user's cookie) and what it needs; returns the asset list, or null. */
 async function storePage(cache, url, response) {
+  return (await fetchAndStore(cache, url, response))?.assets ?? null;
+}
+
+/** storePage, also giving the page's HTML; null when nothing was kept. */
+async function fetchAndStore(cache, url, response) {
   const { pathname } = new URL(url);
-  if (!LIST_PAGES.has(pathname) && !RECIPE_PAGE.test(pathname)) return null;
+  if (!LIST_PAGES.has(pathname) && !RECIPE_PAGE.test(pathname) && !COOK_PAGE.test(pathname)) return null;
   try {
     response ??= await fetch(url, { credentials: "same-origin", cache: "no-cache", headers: { Accept: "text/html" } });
   } catch {
@@ -167,7 +258,7 @@ async function storePage(cache, url, response) {
   await cache.put(url, response);
   const assets = assetsOf(html, url);
   await Promise.all(assets.map((asset) => storeAsset(cache, asset)));
-  return assets;
+  return { assets, html };
 }
 
 async function storeAsset(cache, url) {
@@ -268,7 +359,8 @@ async function navigate(event, request, url) {
   try {
     const response = await fetch(request);
     // Opened online: a page the cache keeps is refreshed with what the network just gave.
-    if (response.ok && !response.redirected && (LIST_PAGES.has(url.pathname) || RECIPE_PAGE.test(url.pathname)) && !url.search) {
+    const kept = ((LIST_PAGES.has(url.pathname) || RECIPE_PAGE.test(url.pathname)) && !url.search) || (COOK_PAGE.test(url.pathname) && known.has(url.href));
+    if (response.ok && !response.redirected && kept) {
       event.waitUntil(refresh(url.href, response.clone()));
     }
     return response;
@@ -277,11 +369,28 @@ async function navigate(event, request, url) {
     const saved = await caches.open(SAVED_CACHE);
     const state = await readState(saved);
     const confirmed = state.owner !== null && typeof state.confirmedAt === "number" && Date.now() - state.confirmedAt < SESSION_MS;
-    const hit = confirmed ? await saved.match(request, { ignoreSearch: RECIPE_PAGE.test(url.pathname), ignoreVary: true }) : undefined;
+    const hit = confirmed ? await keptPage(saved, state, request, url) : undefined;
     if (hit) return hit;
     const offline = await caches.match("/offline.html");
     return offline || new Response("You are offline.", { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }
+}
+
+/**
+ * The kept copy answering a page asked for offline. A cook address is answered with the kept page
+ * of its step (at the recipe's own amounts: the copies are taken without `serves` or `scale`); a
+ * step past the last, with the last.
+ */
+async function keptPage(cache, state, request, url) {
+  if (COOK_PAGE.test(url.pathname)) {
+    const recipe = `${url.origin}${url.pathname.slice(0, -"/Cook".length)}`;
+    const asked = Math.round(Number(url.searchParams.get("step")));
+    const step = Number.isFinite(asked) && asked >= 1 ? asked : 1;
+    const last = state.cook[recipe]?.steps;
+    const kept = (at) => cache.match(cookUrl(recipe, at), { ignoreVary: true });
+    return (await kept(step)) || (last && step > last ? await kept(last) : undefined) || kept(1);
+  }
+  return cache.match(request, { ignoreSearch: RECIPE_PAGE.test(url.pathname), ignoreVary: true });
 }
 
 function refresh(url, response) {

@@ -24,6 +24,10 @@ interface ShoppingRouteData {
   recipes?: { recipe_id: string; serves: number | null; items: { checked: boolean }[] }[];
 }
 
+interface CookRouteData {
+  offline?: { recipe: string; steps: number; version: string };
+}
+
 /** What the shopping list shows, in a few characters: when it changes, the kept copy is refreshed. */
 function shoppingVersion(data: ShoppingRouteData | undefined): string | null {
   if (!data?.recipes) return null;
@@ -33,7 +37,7 @@ function shoppingVersion(data: ShoppingRouteData | undefined): string | null {
 /**
  * Tells the service worker who is signed in on every page (a different or absent user makes it
  * drop its cache: that is how signing out clears it), on the Saved page which recipe pages to
- * keep, and on the shopping list that its copy should be taken again whenever what it shows changes. The list comes from the Saved route's loader data, so an unsave updates it too.
+ * keep, on a cook page which recipe's cook pages it is showing, and on the shopping list that its copy should be taken again whenever what it shows changes. The list comes from the Saved route's loader data, so an unsave updates it too.
  */
 export function useServiceWorkerSync(userId: string | null): void {
   const matches = useMatches();
@@ -41,7 +45,10 @@ export function useServiceWorkerSync(userId: string | null): void {
   const pages = saved?.recipes?.map((recipe) => paths.recipe(recipe.recipe_id)) ?? null;
   // On the shopping list, what it shows now: the worker keeps its copy in step (docs/rules.md#shopping-list).
   const shopping = shoppingVersion(matches.find((match) => match.id === "routes/ReciPals.ShoppingList")?.data as ShoppingRouteData | undefined);
-  const message = JSON.stringify({ type: "sync", user: userId, saved: pages, shopping });
+  // On a cook page, which recipe's and what they show: the worker takes its copies of a saved
+  // recipe's cook pages again when they changed (docs/rules.md#cook-mode). The same on every step.
+  const cook = (matches.find((match) => match.id === "routes/ReciPals.Recipes.$rid_.Cook")?.data as CookRouteData | undefined)?.offline ?? null;
+  const message = JSON.stringify({ type: "sync", user: userId, saved: pages, shopping, cook });
   useEffect(() => {
     if (!("serviceWorker" in navigator)) return;
     let live = true;
