@@ -1,5 +1,9 @@
 import clsx from "clsx";
-import { useEffect, useId, useRef, type InputHTMLAttributes, type ReactNode, type RefObject, type TextareaHTMLAttributes } from "react";
+
+// useResultKey lives with the other small hooks (app/lib/hooks.ts): pages that need it alone, such
+// as the recipe page, do not load these fields.
+export { useResultKey } from "~/lib/hooks";
+import { useEffect, useId, type InputHTMLAttributes, type ReactNode, type RefObject, type TextareaHTMLAttributes } from "react";
 
 /** The form-level message: the product's alert texts (docs/rules.md#screens-and-messages) and anything not tied to one field. */
 export function FormAlert({ message, id }: { message: string | null | undefined; id?: string }) {
@@ -93,16 +97,6 @@ export function fieldError(
   const message = failure?.fieldErrors[name];
   if (!message) return { error: null, invalid: false };
   return { error: message === failure?.formError ? null : message, invalid: true };
-}
-
-/**
- * A number that changes with every new action result: used as the `key` of password inputs so
- * a refused submission empties them (the server never sends passwords back either).
- */
-export function useResultKey(result: unknown): number {
-  const ref = useRef({ result, key: 0 });
-  if (ref.current.result !== result) ref.current = { result, key: ref.current.key + 1 };
-  return ref.current.key;
 }
 
 /** After a refused submission, focus moves to the first invalid field (or the form alert). */

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 
 let hydrated = false;
 
@@ -13,4 +13,14 @@ export function useHydrated(): boolean {
     setHydrated(true);
   }, []);
   return isHydrated;
+}
+
+/**
+ * A number that changes with every new action result: used as the `key` of password inputs so
+ * a refused submission empties them (the server never sends passwords back either).
+ */
+export function useResultKey(result: unknown): number {
+  const ref = useRef({ result, key: 0 });
+  if (ref.current.result !== result) ref.current = { result, key: ref.current.key + 1 };
+  return ref.current.key;
 }

@@ -3,7 +3,8 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 
 import { FormAlert, TextArea, TextField } from "~/components/forms";
 import { Link } from "~/components/link";
-import { COOK_LIMITS, COOK_MESSAGES, cookedPath } from "~/lib/cooks";
+import { cookedPath } from "~/lib/cooks";
+import { COOK_LIMITS, COOK_MESSAGES } from "~/lib/cook-limits";
 import { paths } from "~/lib/paths";
 import { getLens, requireUser } from "~/server/auth/session.server";
 import { LimitReachedError, takeUploadSlot } from "~/server/auth/limits.server";

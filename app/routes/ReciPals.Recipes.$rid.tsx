@@ -14,28 +14,26 @@ import { Avatar } from "~/components/avatar";
 import { CommentItem } from "~/components/comment-item";
 import { CookedIt } from "~/components/cooked-it";
 import { ErrorPage } from "~/components/error-page";
-import { useResultKey } from "~/components/forms";
 import { FetcherForm, fetcherError, InlineError } from "~/components/fetcher-form";
 import { InteractionFields } from "~/components/interaction-fields";
 import { SaveButton } from "~/components/save-button";
-import { useHydrated } from "~/lib/hooks";
+import { useHydrated, useResultKey } from "~/lib/hooks";
 import { COMMENT_MAX } from "~/lib/limits";
-import { COOK_LIMITS } from "~/lib/cooks";
 import { isAdmin } from "~/lib/permissions";
 import { DEFAULT_PROFILE_IMAGE, paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { withNotice } from "~/lib/notices";
-import { MAX_SERVES, parseScale, parseServes, SCALE_CHOICES, SCALE_MESSAGE, scaleLabel } from "~/lib/servings";
+import { MAX_SERVES, parseServes, SCALE_CHOICE_LABELS, SCALE_CHOICES, SCALE_MESSAGE } from "~/lib/servings";
 import { absoluteUrl, recipeJsonLd, shareMeta } from "~/lib/structured-data";
-import { scaledSections } from "~/server/services/amounts.server";
-import { UNITS_MESSAGE, unitsCookie, unitsOf } from "~/server/http/units.server";
-import { convertStepTemperatures, parseUnitSystem, type UnitSystem } from "~/lib/units";
+import { parseScale, scaledSections } from "~/server/services/amounts.server";
+import { convertStepTemperatures, parseUnitSystem, UNITS_MESSAGE, unitsCookie, unitsOf } from "~/server/http/units.server";
+import type { UnitSystem } from "~/lib/units";
 import { readForm } from "~/server/http/body.server";
 import { CacheScope } from "~/server/cache/scopes.server";
 import { invariantResponse, readIntent } from "~/server/http/responses.server";
 import { isFetcherSubmission } from "~/server/http/interaction.server";
 import { listComments, type CommentView } from "~/server/queries/comments.server";
 import { countLikes } from "~/server/queries/likes.server";
-import { getOwnCook, listRecipeCooks, recipeCookStats } from "~/server/queries/cooks.server";
+import { COOKS_SHOWN_ON_RECIPE, getOwnCook, listRecipeCooks, recipeCookStats } from "~/server/queries/cooks.server";
 import { getPostIdForRecipe } from "~/server/queries/posts.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { isRecipeSaved } from "~/server/queries/saved.server";
@@ -76,14 +74,15 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     recipe.post_id ? countLikes(recipe.post_id) : Promise.resolve(0),
     viewer ? isOnShoppingList(viewer.id, recipe.recipe_id) : Promise.resolve(false),
     recipeCookStats(recipe.recipe_id, { without: lens.hidden }),
-    listRecipeCooks(recipe.recipe_id, { without: lens.quiet, limit: COOK_LIMITS.shownOnRecipe }),
+    listRecipeCooks(recipe.recipe_id, { without: lens.quiet, limit: COOKS_SHOWN_ON_RECIPE }),
     viewer ? getOwnCook(viewer.id, recipe.recipe_id) : Promise.resolve(undefined),
   ]);
   const { searchParams } = new URL(request.url);
   const origin = siteOrigin(request);
   const serves = parseServes(searchParams.get("serves")) ?? recipe.serves ?? 1;
   const scaleText = recipe.serves === null ? searchParams.get("scale") : null;
-  const factor = amountsFactor(recipe.serves, serves, scaleText);
+  const scaleAsked = parseScale(scaleText);
+  const factor = amountsFactor(recipe.serves, serves, scaleAsked);
   const units = unitsOf(request.headers.get("Cookie"));
   const url = `${origin}${paths.recipe(recipe.recipe_id)}`;
   return {
@@ -94,6 +93,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     serves,
     // A multiplier, for a recipe without stated servings (docs/rules.md#servings-scaling).
     scale: scaleText,
+    // The multiplier read here: the page reads a typed one with the number reader it loads later.
+    scaleAsked,
     // The lines at the amounts the address asks for, scaled here: the page shows them without
     // the quantity reader, which it loads only once someone changes the amounts.
     shown: {
@@ -164,7 +165,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function RecipeRoute() {
-  const { recipe, comments, saved, signedIn, canEdit, deletable, onShoppingList, serves: servesFromUrl, scale: scaleFromUrl, shown, cooked, units } =
+  const { recipe, comments, saved, signedIn, canEdit, deletable, onShoppingList, serves: servesFromUrl, scale: scaleFromUrl, scaleAsked, shown, cooked, units } =
     useLoaderData<typeof loader>();
   const [serves, setServes] = useState(servesFromUrl);
   useEffect(() => setServes(servesFromUrl), [servesFromUrl]);
@@ -174,10 +175,11 @@ export default function RecipeRoute() {
   // Without stated servings there is nothing to count people from: a multiplier scales instead.
   const [scaleText, setScaleText] = useState(scaleFromUrl);
   useEffect(() => setScaleText(scaleFromUrl), [scaleFromUrl]);
-  const asked = parseScale(scaleText);
-  const scale = typeof asked === "number" ? asked : 1;
-  const factor = amountsFactor(recipe.serves, serves, scaleText);
   const scaler = useScaler();
+  // A multiplier typed in the page is read once the reader has loaded (rescale waits for it).
+  const asked = scaleText === scaleFromUrl ? scaleAsked : (scaler.tools?.parseScale(scaleText) ?? scaleAsked);
+  const scale = typeof asked === "number" ? asked : 1;
+  const factor = amountsFactor(recipe.serves, serves, asked);
   // Amounts changed in the page wait for the quantity reader (loaded on the first change).
   const rescale = (change: () => void) => void scaler.load().then(change);
   const returnTo = paths.recipe(recipe.recipe_id);
@@ -270,7 +272,7 @@ export default function RecipeRoute() {
               <ul>
                 {section.ingredients.map((line, index) => (
                   <li key={index}>
-                    {factor === shown.factor ? shown.sections[sectionIndex]![index] : (scaler.scale?.(line, factor, units) ?? line)}
+                    {factor === shown.factor ? shown.sections[sectionIndex]![index] : (scaler.tools?.present(line, factor, units) ?? line)}
                   </li>
                 ))}
               </ul>
@@ -311,30 +313,29 @@ export default function RecipeRoute() {
 }
 
 /** How much the lines are multiplied by: the servings asked for over the recipe's, or the multiplier. */
-function amountsFactor(recipeServes: number | null, serves: number, scaleText: string | null): number {
+function amountsFactor(recipeServes: number | null, serves: number, scale: number | null | "invalid"): number {
   if (recipeServes !== null) return serves / recipeServes;
-  const scale = parseScale(scaleText);
   return typeof scale === "number" ? scale : 1;
 }
 
-type Scale = (line: string, factor: number, units: UnitSystem | null) => string;
-let scalerLoading: Promise<Scale> | null = null;
+type Rescaler = typeof import("~/lib/rescale");
+let scalerLoading: Promise<Rescaler> | null = null;
 
 /**
- * The quantity reader, loaded the first time someone changes the amounts (the page's first lines
- * come scaled from the server): it is most of a recipe page's own script, and most visits never
- * change the amounts.
+ * The quantity and number readers, loaded the first time someone changes the amounts (the page's
+ * first lines come scaled from the server): they are most of a recipe page's own script, and most
+ * visits never change the amounts.
  */
-function useScaler(): { scale: Scale | null; load: () => Promise<Scale> } {
-  const [scale, setScale] = useState<Scale | null>(null);
+function useScaler(): { tools: Rescaler | null; load: () => Promise<Rescaler> } {
+  const [tools, setTools] = useState<Rescaler | null>(null);
   const load = () => {
-    scalerLoading ??= import("~/lib/units").then((module) => module.presentIngredientLine);
+    scalerLoading ??= import("~/lib/rescale");
     return scalerLoading.then((loaded) => {
-      setScale(() => loaded);
+      setTools(loaded);
       return loaded;
     });
   };
-  return { scale, load };
+  return { tools, load };
 }
 
 /** −/+ links (?serves=N) that work without JavaScript; with it, they rescale at once. */
@@ -414,7 +415,7 @@ function ScaleControl({
               go(choice === 1 ? null : String(choice));
             }}
           >
-            {scaleLabel(choice)}
+            {SCALE_CHOICE_LABELS[choice]}
           </Link>
         ))}
       </div>

@@ -9,7 +9,7 @@ import { InteractionFields } from "~/components/interaction-fields";
 import { Link } from "~/components/link";
 import { paths } from "~/lib/paths";
 import { earlyRefusalMessage } from "~/lib/refusal";
-import { scaleLabel } from "~/lib/servings";
+import { scaleLabel } from "~/lib/scale";
 import { readForm } from "~/server/http/body.server";
 import { db } from "~/server/db/connection.server";
 import { readIntent } from "~/server/http/responses.server";

@@ -5,7 +5,7 @@ import * as cooksApi from "~/routes/api.recipes.$recipe_id.cooks";
 import { action as cookedAction, loader as cookedLoader } from "~/routes/ReciPals.Recipes.$rid.Cooked";
 import { loader as profileLoader } from "~/routes/ReciPals.Account.Profile.$uid";
 import { loader as recipeLoader } from "~/routes/ReciPals.Recipes.$rid";
-import { COOK_MESSAGES } from "~/lib/cooks";
+import { COOK_MESSAGES } from "~/lib/cook-limits";
 import { db } from "~/server/db/connection.server";
 import { searchRecipes } from "~/server/queries/search.server";
 import { getNotificationsPage } from "~/server/services/notifications.server";

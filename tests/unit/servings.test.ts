@@ -3,7 +3,8 @@ import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 
 import { formatQuantity, scaleIngredientLine } from "~/lib/quantity";
-import { parseServes } from "~/lib/servings";
+import { scaleLabel } from "~/lib/scale";
+import { parseServes, SCALE_CHOICE_LABELS, SCALE_CHOICES } from "~/lib/servings";
 
 describe("scaling ingredient lines", () => {
   it.each([
@@ -60,5 +61,11 @@ describe("scaling ingredient lines", () => {
     // And it really scales most bracketed quantities of the sample data.
     const changed = lines.filter((line) => /\(\s*\d/.test(line) && scaleIngredientLine(line, 2) !== line);
     expect(changed.length / lines.filter((line) => /\(\s*\d/.test(line)).length).toBeGreaterThan(0.9);
+  });
+});
+
+describe("the multiplier choices", () => {
+  it("are labelled as scaleLabel writes them (the page shows them before the number reader loads)", () => {
+    for (const choice of SCALE_CHOICES) expect(SCALE_CHOICE_LABELS[choice]).toBe(scaleLabel(choice));
   });
 });

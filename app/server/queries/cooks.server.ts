@@ -38,6 +38,9 @@ export interface CookFields {
   photo: string | null;
 }
 
+/** Entries shown on a recipe page; a profile's "Cooked" tab lists them all. */
+export const COOKS_SHOWN_ON_RECIPE = 20;
+
 const entryColumns = ["c.id as cook_id", "c.recipe_id", "c.rating", "c.note", "c.servings", "c.photo", "c.created_at", "c.updated_at"] as const;
 
 /** One person's entry for a recipe, if any. */

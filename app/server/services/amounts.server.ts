@@ -1,5 +1,9 @@
 import { presentIngredientLine, type UnitSystem } from "~/lib/units";
 
+// The recipe page's loader and action read multipliers from here: a route importing the number
+// reader itself would put it in its first script (docs/rules.md#performance-budgets).
+export { parseScale } from "~/lib/scale";
+
 /**
  * A recipe's ingredient lines at `factor` and in `units` (null: as written), section by section:
  * the recipe page shows them as the server made them, so the browser needs the quantity reader

@@ -1,4 +1,4 @@
-import { COOK_MESSAGES } from "~/lib/cooks";
+import { COOK_MESSAGES } from "~/lib/cook-limits";
 import { isAdmin } from "~/lib/permissions";
 
 import { CacheScope, changing } from "../cache/scopes.server";

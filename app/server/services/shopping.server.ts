@@ -3,7 +3,8 @@ import crypto from "node:crypto";
 import { z } from "zod";
 
 import { scaleIngredientLine } from "~/lib/quantity";
-import { MAX_SERVES, parseScale, SCALE_MESSAGE } from "~/lib/servings";
+import { MAX_SERVES, SCALE_MESSAGE } from "~/lib/servings";
+import { parseScale } from "~/lib/scale";
 import { mergeShoppingList, type ShoppingList } from "~/lib/shopping-merge";
 
 import { db, engineOf, writeTransaction, type DB } from "../db/connection.server";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { COOK_LIMITS, COOK_MESSAGES } from "~/lib/cooks";
+import { COOK_LIMITS, COOK_MESSAGES } from "~/lib/cook-limits";
 
 // An "I made this" entry as typed or sent (docs/rules.md#i-made-this). Page forms send text; the
 // JSON API numbers or text; both come through here.
