@@ -16,7 +16,8 @@ import type { PicturePlan } from "~/server/media/pictures.server";
 import { getOwnCook } from "~/server/queries/cooks.server";
 import { getRecipeCreator } from "~/server/queries/recipes.server";
 import { isHidden, UNAVAILABLE_RECIPE } from "~/server/queries/visibility.server";
-import { removeCook, saveCook } from "~/server/services/cooks.server";
+import { removeCook, saveCook, type CookPhoto } from "~/server/services/cooks.server";
+import { done, refusal, type Outcome, type RefusalStatus } from "~/server/services/outcome.server";
 
 // "I made this" (docs/rules.md#i-made-this): the form to add or change one's entry, shown inside
 // the recipe page's "Cooked it" section (this route is nested in the recipe's), so its script is
@@ -56,6 +57,8 @@ function refuse(status: number, failure: Failure) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const recipeId = params.rid ?? "";
   const back = `${paths.recipe(recipeId)}#cooked`;
+  // A visitor is sent to sign in before a byte of the body is read.
+  const user = await requireUser(request, { redirectTo: `${cookedPath(recipeId)}#cook-form` });
   let formData: FormData;
   let photoTooLarge: boolean;
   try {
@@ -66,7 +69,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (!(error instanceof FormReadError)) throw error;
     return refuse(error.status, { message: error.message, errors: { photo: error.message }, fields: {} });
   }
-  const user = await requireUser(request, { redirectTo: `${cookedPath(recipeId)}#cook-form` });
   const intent = readIntent(formData);
 
   if (intent === "uncook" || intent === "remove-cook") {
@@ -83,18 +85,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (typeof value === "string") fields[name] = value;
   }
   if (photoTooLarge) return refuse(413, { message: IMAGE_MESSAGES.tooLarge, errors: { photo: IMAGE_MESSAGES.tooLarge }, fields });
-  let photo: PicturePlan | null = formData.get("removePhoto") === "yes" ? { kind: "set", url: "" } : null;
   const bytes = await fileBytes(formData.get("photo"));
-  if (bytes) {
+  // Read only once the service has accepted the rest of the entry.
+  const upload = async (): Promise<Outcome<PicturePlan>> => {
     try {
       await takeUploadSlot(user.id);
-      photo = { kind: "upload", image: await processImage(bytes) };
+      return done({ kind: "upload", image: await processImage(bytes!) });
     } catch (error) {
-      if (error instanceof LimitReachedError) return refuse(429, { message: error.message, errors: { photo: error.message }, fields });
+      if (error instanceof LimitReachedError) return refusal(429, error.message, { errors: { photo: error.message } });
       if (!(error instanceof ImageError)) throw error;
-      return refuse(error.status, { message: error.message, errors: { photo: error.message }, fields });
+      return refusal(error.status as RefusalStatus, error.message, { errors: { photo: error.message } });
     }
-  }
+  };
+  const photo: CookPhoto = bytes ? upload : formData.get("removePhoto") === "yes" ? { kind: "set", url: "" } : null;
   const outcome = await saveCook({
     actor: user,
     recipeId,

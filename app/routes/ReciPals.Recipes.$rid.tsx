@@ -73,7 +73,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     viewer ? isRecipeSaved(viewer.id, recipe.recipe_id) : Promise.resolve(false),
     recipe.post_id ? countLikes(recipe.post_id) : Promise.resolve(0),
     viewer ? isOnShoppingList(viewer.id, recipe.recipe_id) : Promise.resolve(false),
-    recipeCookStats(recipe.recipe_id, { without: lens.hidden }),
+    recipeCookStats(recipe.recipe_id, { without: lens.quiet }),
     listRecipeCooks(recipe.recipe_id, { without: lens.quiet, limit: COOKS_SHOWN_ON_RECIPE }),
     viewer ? getOwnCook(viewer.id, recipe.recipe_id) : Promise.resolve(undefined),
   ]);
@@ -264,7 +264,7 @@ export default function RecipeRoute() {
                 onChange={(text) => rescale(() => setScaleText(text))}
               />
             )}
-            <UnitsControl recipeId={recipe.recipe_id} units={units} serves={recipe.serves === null ? null : serves} scale={recipe.serves === null && scale !== 1 ? scale : null} />
+            <UnitsControl recipeId={recipe.recipe_id} units={units} serves={recipe.serves === null ? null : serves} scale={recipe.serves === null && scale !== 1 ? scaleText : null} />
           </div>
           {recipe.ingredients_sec.map((section, sectionIndex) => (
             <div key={section._id} className="recipe__ingredients">
@@ -292,7 +292,7 @@ export default function RecipeRoute() {
             <h2 id="steps-heading">Instructions</h2>
             {recipe.steps.length > 0 ? (
               <Link
-                to={`${paths.recipe(recipe.recipe_id)}/Cook${recipe.serves !== null ? `?serves=${serves}` : scale !== 1 ? `?scale=${scale}` : ""}`}
+                to={`${paths.recipe(recipe.recipe_id)}/Cook${recipe.serves !== null ? `?serves=${serves}` : scale !== 1 && scaleText ? `?scale=${encodeURIComponent(scaleText)}` : ""}`}
                 className="button button--ghost"
               >
                 Cook mode
@@ -611,7 +611,7 @@ function AddToShoppingList({ recipeId, serves, scale, onList }: { recipeId: stri
  * Metric / US (docs/rules.md#units): a plain form that remembers the choice in a cookie and shows
  * the page again at the same amounts; the server writes the lines and the steps' temperatures.
  */
-function UnitsControl({ recipeId, units, serves, scale }: { recipeId: string; units: UnitSystem | null; serves: number | null; scale: number | null }) {
+function UnitsControl({ recipeId, units, serves, scale }: { recipeId: string; units: UnitSystem | null; serves: number | null; scale: string | null }) {
   const failure = useActionData<typeof action>();
   const error = failure && "unitsError" in failure ? failure.unitsError : null;
   return (

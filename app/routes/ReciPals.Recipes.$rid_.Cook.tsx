@@ -9,11 +9,12 @@ import { contentVersion, cookAmounts, cookPath, findDurations, ingredientsInStep
 import { useHydrated } from "~/lib/hooks";
 import { paths } from "~/lib/paths";
 import { scaleLabel } from "~/lib/scale";
-import { convertStepTemperatures, parseUnitSystem, presentIngredientLine, type UnitSystem } from "~/lib/units";
+import { convertStepTemperatures, presentIngredientLine } from "~/lib/units";
 import { getLens } from "~/server/auth/session.server";
 import { CacheScope } from "~/server/cache/scopes.server";
 import { scopeSharedCache } from "~/server/cache/shared-cache.server";
 import { invariantResponse } from "~/server/http/responses.server";
+import { unitsOf } from "~/server/http/units.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { isHidden, UNAVAILABLE_RECIPE } from "~/server/queries/visibility.server";
 import cookStyles from "~/styles/cook.css";
@@ -32,12 +33,6 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
 };
 
 /** The reader's unit system (docs/rules.md#units), from the `recipals_units` cookie; anything else is no choice. */
-function unitSystemOf(request: Request): UnitSystem | null {
-  const cookie = request.headers.get("Cookie") ?? "";
-  const value = /(?:^|;\s*)recipals_units=([^;]*)/.exec(cookie)?.[1];
-  return parseUnitSystem(value?.trim());
-}
-
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const recipe = await getRecipeDetail(params.rid ?? "");
   invariantResponse(recipe, "Recipe not found.", 404);
@@ -54,7 +49,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { step, redirect: elsewhere } = readStep(searchParams.getAll("step"), total);
   if (elsewhere) throw redirect(cookPath(recipe.recipe_id, amounts, step));
 
-  const system = unitSystemOf(request);
+  const system = unitsOf(request.headers.get("Cookie"));
   const rawText = step > 0 ? recipe.steps[step - 1]! : "";
   const text = system === null ? rawText : convertStepTemperatures(rawText, system);
   const lines = recipe.ingredients_sec.flatMap((section) => section.ingredients);

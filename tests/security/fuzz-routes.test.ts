@@ -762,7 +762,10 @@ function clearsCookie(cookie: string): boolean {
 /** The recipe editor and the profile editor, sent a multipart body (as their forms are). */
 function isPhotoForm(url: string, contentType: string | undefined): boolean {
   const path = url.split("?")[0] ?? "";
-  return /^multipart\/form-data/i.test(contentType ?? "") && (/^\/ReciPals\/Editor\/[^/]+$/i.test(path) || /^\/ReciPals\/Account\/Profile\/[^/]+\/Edit$/i.test(path));
+  return (
+    /^multipart\/form-data/i.test(contentType ?? "") &&
+    (/^\/ReciPals\/Editor\/[^/]+$/i.test(path) || /^\/ReciPals\/Account\/Profile\/[^/]+\/Edit$/i.test(path) || /^\/ReciPals\/Recipes\/[^/]+\/Cooked$/i.test(path))
+  );
 }
 
 async function runCase(wanted: Case): Promise<string[]> {
@@ -786,7 +789,7 @@ async function runCase(wanted: Case): Promise<string[]> {
     if (!answer.answered) problems.push(`no answer at all (${answer.transportError}) after ${answer.sent} bytes`);
     else {
       if (answer.transportError) stats.writeFailedAfter413 += 1;
-      // The two photo forms read their own multipart bodies, after their guards, counting as they
+      // The photo forms (editor, profile, "I made this") read their own multipart bodies, after their guards, counting as they
       // go: a visitor is sent to Login and a stranger refused before a byte is read; anyone else
       // gets the page's own 413.
       const guardedFirst = isPhotoForm(target.url, spec.contentType) && [302, 403, 404].includes(answer.status);

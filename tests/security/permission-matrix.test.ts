@@ -103,8 +103,9 @@ const ALSO_CHANGES: Partial<Record<Table, readonly Table[]>> = {
   follows: ["notifications"],
   saved_recipes: ["notifications"],
   posts: ["notifications"],
-  recipes: ["notifications", "shopping_recipes", "shopping_items"],
-  users: ["notifications", "shopping_recipes", "shopping_items"],
+  cooks: ["notifications"],
+  recipes: ["notifications", "shopping_recipes", "shopping_items", "cooks"],
+  users: ["notifications", "shopping_recipes", "shopping_items", "cooks"],
 };
 
 const withSideTables = (touches: readonly Table[]): Table[] => [...new Set([...touches, ...touches.flatMap((table) => ALSO_CHANGES[table] ?? [])])];
@@ -713,8 +714,44 @@ const PAGE_MATRIX: Record<string, Entry> = {
       },
     ],
   },
+  "/ReciPals/Recipes/:/Cooked": {
+    probes: [
+      {
+        name: "say I made the owner's recipe (with a forged user id)",
+        call: (w) => ({ url: "/x", params: [w.recipeId], form: { intent: "cooked", mode: "add", rating: "4", note: "Probe", userId: w.owner.id, user_id: w.owner.id } }),
+        expect: {
+          anon: toLogin,
+          other: { ok: 302, touches: ["cooks"], effect: onlyActorsRows("user_id") },
+          // Not on one's own recipe (docs/rules.md#i-made-this).
+          owner: forbidden,
+          admin: { ok: 302, touches: ["cooks"], effect: onlyActorsRows("user_id") },
+        },
+      },
+      {
+        name: "remove someone else's entry",
+        call: (w) => ({ url: "/x", params: [w.recipeId], form: { intent: "remove-cook", userId: w.admin.id } }),
+        // Only an ADMIN removes others' entries; the admin's own (there is none) leaves nothing to remove.
+        expect: { anon: toLogin, other: forbidden, owner: forbidden, admin: { refused: 302 } },
+      },
+    ],
+  },
+  "/ReciPals/Theme": {
+    probes: [
+      {
+        name: "choose the dark theme",
+        call: () => ({ url: "/ReciPals/Theme", form: { theme: "dark", returnTo: "/ReciPals/Home" } }),
+        // A cookie, anyone's: nothing stored.
+        expect: same({ refused: 303, location: /^\/ReciPals\/Home$/ }),
+      },
+    ],
+  },
   "/ReciPals/Recipes/:": {
     probes: [
+      {
+        name: "choose US units (anyone)",
+        call: (w) => ({ url: "/x", params: [w.recipeId], form: { intent: "units", units: "us" } }),
+        expect: same({ refused: 302 }),
+      },
       {
         name: "comment on the owner's recipe (with a forged user id)",
         call: (w) => ({ url: "/x", params: [w.recipeId], form: { intent: "comment", text: "Probe comment", user_id: w.owner.id, userId: w.owner.id } }),
@@ -1120,6 +1157,25 @@ const API_MATRIX: Record<string, Entry> = {
             for (const row of changes.find((c) => c.table === "recipes")?.added ?? []) expect(JSON.parse(row).user_created).toBe(idOf(w, actor));
           },
         }),
+      },
+    ],
+  },
+  "/api/recipes/:/cooks": {
+    probes: [
+      {
+        name: "say I made the owner's recipe",
+        call: (w) => ({ method: "POST", url: `/api/recipes/${w.recipeId}/cooks`, params: [w.recipeId], json: { rating: 5, note: "Probe" } }),
+        expect: {
+          anon: unauthorized,
+          other: { ok: 201, touches: ["cooks"], effect: onlyActorsRows("user_id") },
+          owner: forbidden,
+          admin: { ok: 201, touches: ["cooks"], effect: onlyActorsRows("user_id") },
+        },
+      },
+      {
+        name: "delete one's entry (there is none)",
+        call: (w) => ({ method: "DELETE", url: `/api/recipes/${w.recipeId}/cooks`, params: [w.recipeId] }),
+        expect: { anon: unauthorized, other: { refused: 404 }, owner: { refused: 404 }, admin: { refused: 404 } },
       },
     ],
   },

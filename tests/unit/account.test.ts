@@ -12,6 +12,7 @@ import { db } from "~/server/db/connection.server";
 import { readStoredFile, storedFileExists, urlOf, writeStoredFile } from "~/server/media/storage.server";
 import { setFollowing } from "~/server/services/follows.server";
 import { addComment, setLike, setSaved } from "~/server/services/interactions.server";
+import { saveCook } from "~/server/services/cooks.server";
 import { ACCOUNT_MESSAGES } from "~/server/services/account.server";
 import type { Outcome } from "~/server/services/outcome.server";
 
@@ -82,7 +83,9 @@ async function someone() {
   ok(await setFollowing({ actor: me, targetId: friend.id, following: true }));
   ok(await setFollowing({ actor: friend, targetId: me.id, following: true }));
   ok(await setLike({ actor: friend, postId: mine.postId!, liked: true }));
-  return { me, friend, mine, other, theirs, photo, cookie: await signedInCookie(me.id) };
+  const cookPhoto = await storedPhoto();
+  ok(await saveCook({ actor: me, recipeId: theirs.recipeId, fields: { rating: 5, note: "Made it for Sunday" }, photo: { kind: "set", url: cookPhoto.url }, mode: "add" }));
+  return { me, friend, mine, other, theirs, photo, cookPhoto, cookie: await signedInCookie(me.id) };
 }
 
 describe("Download my data", () => {
@@ -95,8 +98,21 @@ describe("Download my data", () => {
     const entries = await unzip(Buffer.from(await response.arrayBuffer()));
     const read = (path: string) => JSON.parse(entries.get(path)!.toString("utf8"));
     expect([...entries.keys()].sort()).toEqual(
-      ["comments.json", "followers.json", "following.json", "profile.json", `photos/${s.photo.name}`, `recipes/${s.mine.recipeId}.json`, `recipes/${s.other.recipeId}.json`, "saved.json"].sort(),
+      [
+        "comments.json",
+        "cooked.json",
+        "followers.json",
+        "following.json",
+        "profile.json",
+        `photos/${s.photo.name}`,
+        `photos/${s.cookPhoto.name}`,
+        `recipes/${s.mine.recipeId}.json`,
+        `recipes/${s.other.recipeId}.json`,
+        "saved.json",
+      ].sort(),
     );
+    expect(read("cooked.json")).toEqual([expect.objectContaining({ recipe_id: s.theirs.recipeId, rating: 5, note: "Made it for Sunday", photo: s.cookPhoto.url })]);
+    expect(entries.get(`photos/${s.cookPhoto.name}`)).toEqual(s.cookPhoto.bytes);
     expect(read("profile.json")).toMatchObject({ id: s.me.id, username: s.me.username });
     expect(JSON.stringify(read("profile.json"))).not.toMatch(/password|scrypt/i);
     expect(read(`recipes/${s.mine.recipeId}.json`)).toMatchObject({ "@context": "https://schema.org", "@type": "Recipe", name: "My Soup", commentCount: 0 });

@@ -2,10 +2,11 @@ import { z } from "zod";
 
 import { getLens } from "../auth/session.server";
 import { ApiError, invalid, json, param, readJsonObject, requireApiUser, type ApiArgs } from "../http/api.server";
-import { getOwnCook, listRecipeCooks, recipeCookStats, type CookEntry } from "../queries/cooks.server";
+import { getCookEntry, getOwnCook, listRecipeCooks, recipeCookStats, type CookEntry } from "../queries/cooks.server";
 import { getRecipeCreator } from "../queries/recipes.server";
 import { isHidden, UNAVAILABLE_RECIPE } from "../queries/visibility.server";
 import { removeCook, saveCook } from "../services/cooks.server";
+import { done } from "../services/outcome.server";
 import { unwrap } from "./outcome.server";
 import { planPicture } from "./pictures.server";
 
@@ -61,10 +62,10 @@ export async function addCook(args: ApiArgs): Promise<Response> {
   const parsed = BodySchema.safeParse(await readJsonObject(args.request));
   if (!parsed.success) throw invalid(Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0] ?? "body"), issue.message])));
   const { photo, ...fields } = parsed.data;
-  const current = (await getOwnCook(actor.id, recipeId))?.photo ?? null;
-  const picture = photo === undefined ? null : await planPicture(photo, { current, fallback: "", field: "photo", uploader: actor.id });
-  const { created } = unwrap(await saveCook({ actor, recipeId, fields, photo: picture, mode: "upsert" }));
-  const entry = (await listRecipeCooks(recipeId)).find((cook) => cook.person.id === actor.id);
+  // Read only once the service has accepted the rest of the entry (a refusal of the photo is thrown as JSON).
+  const picture = async () => done(await planPicture(photo!, { current: (await getOwnCook(actor.id, recipeId))?.photo ?? null, fallback: "", field: "photo", uploader: actor.id }));
+  const { created } = unwrap(await saveCook({ actor, recipeId, fields, photo: photo === undefined ? null : picture, mode: "upsert" }));
+  const entry = await getCookEntry(actor.id, recipeId);
   if (!entry) throw new ApiError(404, "Recipe not found.");
   return json(toApiCook(entry), { status: created ? 201 : 200 });
 }

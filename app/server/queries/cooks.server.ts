@@ -80,22 +80,35 @@ export async function deleteCook(userId: string, recipeId: string, database: DB)
   return database.deleteFrom("cooks").where("user_id", "=", userId).where("recipe_id", "=", recipeId).returning(["photo"]).executeTakeFirst();
 }
 
+/** One person's entry for a recipe, as listed. */
+export async function getCookEntry(userId: string, recipeId: string, database: DB = db): Promise<CookEntry | undefined> {
+  const row = await entriesQuery(database).where("c.user_id", "=", userId).where("c.recipe_id", "=", recipeId).executeTakeFirst();
+  return row && toEntry(row);
+}
+
+function entriesQuery(database: DB) {
+  return database
+    .selectFrom("cooks as c")
+    .innerJoin("users as u", "u.id", "c.user_id")
+    .select([...entryColumns, "u.id as person_id", "u.username", "u.profile"]);
+}
+
+function toEntry({ person_id, username, profile, ...entry }: { person_id: string; username: string; profile: string } & Omit<CookEntry, "person">): CookEntry {
+  return { ...entry, person: { id: person_id, username, profile } };
+}
+
 /** A recipe's entries, newest first, without those of the people in `without` (the reader's lens). */
 export async function listRecipeCooks(
   recipeId: string,
   { without = [], limit }: { without?: readonly string[]; limit?: number } = {},
   database: DB = db,
 ): Promise<CookEntry[]> {
-  let query = database
-    .selectFrom("cooks as c")
-    .innerJoin("users as u", "u.id", "c.user_id")
-    .select([...entryColumns, "u.id as person_id", "u.username", "u.profile"])
+  let query = entriesQuery(database)
     .where("c.recipe_id", "=", recipeId)
     .where(shownPerson("c.user_id", without))
     .orderBy("c.seq", "desc");
   if (limit !== undefined) query = query.limit(limit);
-  const rows = await query.execute();
-  return rows.map(({ person_id, username, profile, ...entry }) => ({ ...entry, person: { id: person_id, username, profile } }));
+  return (await query.execute()).map(toEntry);
 }
 
 /** How many said they made a recipe, and their average rating (the lens applies here too). */
@@ -109,13 +122,17 @@ export async function recipeCookStats(recipeId: string, { without = [] }: { with
   return statsOf(row);
 }
 
-/** Counts and averages of many recipes at once (recipe cards); recipes without entries are absent. */
-export async function cookStatsOf(recipeIds: readonly string[], database: DB = db): Promise<Map<string, CookStats>> {
+/**
+ * Counts and averages of many recipes at once (recipe cards), without the entries of the people in
+ * `without` (the reader's lens); recipes without entries are absent.
+ */
+export async function cookStatsOf(recipeIds: readonly string[], { without = [] }: { without?: readonly string[] } = {}, database: DB = db): Promise<Map<string, CookStats>> {
   if (recipeIds.length === 0) return new Map();
   const rows = await database
     .selectFrom("cooks")
     .select(["recipe_id", sql<number>`count(*)`.as("n"), sql<number | null>`avg(rating)`.as("average")])
     .where("recipe_id", "in", recipeIds)
+    .where(shownPerson("user_id", without))
     .groupBy("recipe_id")
     .execute();
   return new Map(rows.map((row) => [row.recipe_id, statsOf(row)]));

@@ -262,6 +262,7 @@ async function recipeCards(seqs: number[], database: DB, without: readonly strin
   const bySeq = new Map(rows.map((row) => [row.seq, row]));
   const cooks = await cookStatsOf(
     rows.map((row) => row.id),
+    { without },
     database,
   );
   return seqs.flatMap((seq) => {

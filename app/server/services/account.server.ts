@@ -63,9 +63,8 @@ async function recipeEntry(id: string, { origin, username }: { origin: string; u
 
 /**
  * The person's data as a zip, streamed: profile.json, recipes/<id>.json (schema.org Recipe JSON-LD),
- * photos/<file> (their recipes' and their own picture), comments.json, saved.json, cooked.json (their
- * "I made this" entries), followers.json,
- * following.json. Each entry is read only when the zip reaches it, so a person with 1,000 recipes
+ * photos/<file> (their recipes', their "I made this" entries' and their own picture), comments.json,
+ * saved.json, cooked.json (their "I made this" entries), followers.json, following.json. Each entry is read only when the zip reaches it, so a person with 1,000 recipes
  * is never held in memory: one recipe or one photo at a time.
  */
 export async function exportAccount({ actor, origin }: { actor: Actor; origin: string }): Promise<Outcome<{ stream: Readable; filename: string }>> {
@@ -87,6 +86,11 @@ export async function exportAccount({ actor, origin }: { actor: Actor; origin: s
   }
   const picture = storedNameOf(profile.profile);
   if (picture) photos.add(picture);
+  // The photos of their "I made this" entries too.
+  for (const { photo } of await db.selectFrom("cooks").select("photo").where("user_id", "=", actor.id).where("photo", "is not", null).execute()) {
+    const name = storedNameOf(photo);
+    if (name) photos.add(name);
+  }
   for (const name of photos) {
     zip.addReadStreamLazy(`photos/${name}`, (done) => {
       readStoredFile(name)

@@ -25,9 +25,13 @@ export interface SavedCook {
 }
 
 /**
- * Adds or changes the actor's entry for a recipe. `fields` as typed or sent (validated here);
- * `photo`: what to do with the entry's photo (null keeps it; a "set" to "" removes it).
+ * What to do with the entry's photo: null keeps it, a "set" to "" removes it, and a function reads
+ * an upload — called only once the entry itself is known to be acceptable, so a refused entry
+ * costs no image decoding and none of the person's uploads.
  */
+export type CookPhoto = PicturePlan | null | (() => Promise<Outcome<PicturePlan>>);
+
+/** Adds or changes the actor's entry for a recipe. `fields` as typed or sent (validated here). */
 export async function saveCook({
   actor,
   recipeId,
@@ -38,7 +42,7 @@ export async function saveCook({
   actor: Actor;
   recipeId: string;
   fields: Record<string, unknown>;
-  photo: PicturePlan | null;
+  photo: CookPhoto;
   mode: CookMode;
 }): Promise<Outcome<SavedCook>> {
   const parsed = CookSchema.safeParse(fields);
@@ -54,11 +58,15 @@ export async function saveCook({
   if (existing && mode === "add") return refusal(409, COOK_MESSAGES.already);
   if (!existing && mode === "edit") return refusal(404, COOK_MESSAGES.missing);
 
+  const planned = typeof photo === "function" ? await photo() : done(photo ?? { kind: "keep" as const });
+  if (!planned.ok) return planned;
   const previous = existing?.photo ?? null;
-  const applied = await applyPicture(photo ?? { kind: "keep" }, previous ?? "");
+  const applied = await applyPicture(planned.value, previous ?? "");
   if (!applied.ok) return refusal(applied.status, applied.message, { errors: { photo: applied.message } });
   const entry: CookFields = { ...parsed.data, photo: applied.url === "" ? null : applied.url };
 
+  // A new photo stored for a write that then fails (refused, or the database gave up) is removed.
+  const dropUpload = () => (applied.uploaded ? deleteImageIfUnreferenced(applied.url) : Promise.resolve(false));
   const outcome = await refusing(async () => {
     const created = await changing([CacheScope.recipe(recipeId), CacheScope.user(actor.id), CacheScope.search], async (trx) => {
       await refuseIfBlocked(trx, actor.id, creatorId);
@@ -73,9 +81,12 @@ export async function saveCook({
       return false;
     });
     return done({ created });
+  }).catch(async (error: unknown) => {
+    await dropUpload();
+    throw error;
   });
   if (!outcome.ok) {
-    if (applied.uploaded) await deleteImageIfUnreferenced(applied.url);
+    await dropUpload();
   } else if (previous && previous !== entry.photo) {
     await deleteImageIfUnreferenced(previous);
   }
