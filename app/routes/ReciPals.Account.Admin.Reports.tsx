@@ -116,7 +116,8 @@ export default function AdminReports() {
         {log.map((entry) => (
           <li key={entry.id}>
             <time dateTime={entry.created_at}>{entry.created_at.slice(0, 16).replace("T", " ")}</time> {entry.moderator ?? "Unknown User"}{" "}
-            {ACTION_WORDS[entry.action]} {entry.target_kind === "user" ? "@" : `a ${entry.target_kind === "post" ? "recipe" : "comment"}: `}
+            {ACTION_WORDS[entry.action]}{" "}
+            {entry.target_kind === "user" ? "@" : entry.target_kind === "cook" ? "an \u201cI made this\u201d entry: " : `a ${entry.target_kind === "post" ? "recipe" : "comment"}: `}
             {entry.summary}
             {entry.why ? <span className="muted"> — {entry.why}</span> : null}
           </li>

@@ -4,6 +4,8 @@ import { useLoaderData } from "@remix-run/react";
 import { SITE } from "~/lib/site";
 import { scopeSharedCache } from "~/server/cache/shared-cache.server";
 import { projectSourceUrl } from "~/server/http/site.server";
+import { Link } from "~/components/link";
+import { themeHref } from "~/lib/theme";
 
 export const meta: MetaFunction = () => [{ title: "About · ReciPals" }];
 
@@ -21,6 +23,9 @@ export default function InfoRoute() {
       <p>
         ReciPals is a place to share recipes, follow friends and find something good to cook. It was created by{" "}
         {SITE.creators.join(" and ")}.
+      </p>
+      <p>
+        Light or dark? Choose a <Link to={themeHref("/ReciPals/Info")}>Theme</Link>: ReciPals follows your device until you do.
       </p>
       <h2>Source</h2>
       <ul>

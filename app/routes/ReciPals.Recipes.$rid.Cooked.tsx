@@ -1,6 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 
+import { ConfirmButton, ConfirmStep } from "~/components/confirm";
 import { FormAlert, TextArea, TextField } from "~/components/forms";
 import { Link } from "~/components/link";
 import { cookedPath } from "~/lib/cooks";
@@ -38,10 +39,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const creatorId = await getRecipeCreator(recipeId);
   invariantResponse(creatorId !== undefined, "Recipe not found.", 404);
   invariantResponse(!isHidden(await getLens(request), creatorId), UNAVAILABLE_RECIPE, 404);
-  // One's own recipe has no form: back to it.
-  if (creatorId === user.id) throw redirect(`${paths.recipe(recipeId)}#cooked`);
-  const entry = await getOwnCook(user.id, recipeId);
-  return { recipeId, entry: entry ?? null };
+  // One's own recipe has no form (an ADMIN may still be asked to confirm a removal here).
+  const entry = creatorId === user.id ? undefined : await getOwnCook(user.id, recipeId);
+  return { recipeId, own: creatorId === user.id, entry: entry ?? null };
 }
 
 interface Failure {
@@ -53,6 +53,11 @@ interface Failure {
 function refuse(status: number, failure: Failure) {
   return data(failure, { status });
 }
+
+const DELETE_MESSAGES = {
+  uncook: "Delete your entry? This cannot be undone.",
+  "remove-cook": "Remove this entry? This cannot be undone.",
+} as const;
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const recipeId = params.rid ?? "";
@@ -73,6 +78,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
   if (intent === "uncook" || intent === "remove-cook") {
     const who = formData.get("userId");
+    // Deleting asks first (docs/rules.md#confirmations): with JavaScript a dialog, else this step.
+    if (formData.get("confirm") !== "yes") return { confirm: { intent: intent as keyof typeof DELETE_MESSAGES, userId: typeof who === "string" ? who : "" } };
     const outcome = await removeCook({ actor: user, recipeId, userId: intent === "remove-cook" && typeof who === "string" ? who : user.id });
     if (!outcome.ok && outcome.status !== 404) throw new Response(outcome.message, { status: outcome.status });
     return redirect(back);
@@ -113,9 +120,37 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function CookedForm() {
-  const { recipeId, entry } = useLoaderData<typeof loader>();
-  const failure = useActionData<typeof action>();
+  const { recipeId, own, entry } = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>();
   const navigation = useNavigation();
+  const back = `${paths.recipe(recipeId)}#cooked`;
+  if (answer && "confirm" in answer) {
+    const { intent, userId } = answer.confirm;
+    return (
+      <div className="cook-form" id="cook-form">
+        <ConfirmStep
+          intent={intent}
+          message={DELETE_MESSAGES[intent]}
+          label={intent === "uncook" ? "Delete my entry" : "Remove entry"}
+          fields={intent === "remove-cook" ? { userId } : {}}
+          action={cookedPath(recipeId)}
+          cancel={
+            <Link to={back} className="button button--ghost">
+              Cancel
+            </Link>
+          }
+        />
+      </div>
+    );
+  }
+  if (own) {
+    return (
+      <p className="cook-form notice" id="cook-form">
+        This is your recipe: the people who make it say so here. <Link to={back}>Back to the recipe</Link>
+      </p>
+    );
+  }
+  const failure = answer && "message" in answer ? answer : undefined;
   const sending = navigation.state === "submitting" && navigation.formAction === cookedPath(recipeId);
   const typed = (name: (typeof FIELDS)[number], stored: string) => failure?.fields[name] ?? stored;
   const rating = typed("rating", entry ? String(entry.rating) : "");
@@ -168,11 +203,9 @@ export default function CookedForm() {
         </div>
       </Form>
       {entry ? (
-        <Form method="post" action={cookedPath(recipeId)} className="cook-form__delete" encType="multipart/form-data">
-          <button type="submit" name="intent" value="uncook" className="button button--danger">
-            Delete my entry
-          </button>
-        </Form>
+        <div className="cook-form__delete">
+          <ConfirmButton intent="uncook" message={DELETE_MESSAGES.uncook} label="Delete my entry" action={cookedPath(recipeId)} />
+        </div>
       ) : null}
     </div>
   );

@@ -265,6 +265,7 @@ export default function CookRoute() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) return <ErrorPage status={404} message="Recipe not found." />;
+  // The loader's own words: 'Recipe not found.', or 'This recipe is not available.' across a block.
+  if (isRouteErrorResponse(error) && error.status === 404) return <ErrorPage status={404} message={typeof error.data === "string" && error.data ? error.data : "Recipe not found."} />;
   throw error;
 }

@@ -70,7 +70,19 @@ test.describe("I made this", () => {
     await expect(cooked(page).getByText("★ 5.0 · 1 cook")).toBeVisible();
 
     await cooked(page).getByRole("link", { name: "Edit your entry" }).click();
-    await form.getByRole("button", { name: "Delete my entry" }).click();
+    // Deleting asks first: a dialog with JavaScript, a confirmation step without.
+    const question = "Delete your entry? This cannot be undone.";
+    if (javaScriptEnabled) {
+      page.once("dialog", (dialog) => {
+        expect(dialog.message()).toBe(question);
+        void dialog.accept();
+      });
+      await form.getByRole("button", { name: "Delete my entry" }).click();
+    } else {
+      await form.getByRole("button", { name: "Delete my entry" }).click();
+      await expect(page.getByRole("alertdialog")).toContainText(question);
+      await page.getByRole("alertdialog").getByRole("button", { name: "Delete my entry" }).click();
+    }
     await expect(cooked(page)).toContainText("No one has said they made this yet.");
     await expect(cooked(page).getByRole("link", { name: "I made this" })).toBeVisible();
     if (javaScriptEnabled) await expect(page.locator("html[data-hydrated]")).toBeAttached();

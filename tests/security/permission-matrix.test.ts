@@ -729,7 +729,7 @@ const PAGE_MATRIX: Record<string, Entry> = {
       },
       {
         name: "remove someone else's entry",
-        call: (w) => ({ url: "/x", params: [w.recipeId], form: { intent: "remove-cook", userId: w.admin.id } }),
+        call: (w) => ({ url: "/x", params: [w.recipeId], form: { intent: "remove-cook", userId: w.admin.id, confirm: "yes" } }),
         // Only an ADMIN removes others' entries; the admin's own (there is none) leaves nothing to remove.
         expect: { anon: toLogin, other: forbidden, owner: forbidden, admin: { refused: 302 } },
       },

@@ -125,6 +125,9 @@ describe("I made this: the rules", () => {
     expect(await removeCook({ actor: actor(anna), recipeId: recipe.recipeId })).toMatchObject({ status: 404 });
     await saveCook({ actor: actor(ben), recipeId: recipe.recipeId, fields: { rating: 1 }, photo: null, mode: "add" });
     expect(await removeCook({ actor: actor(admin), recipeId: recipe.recipeId, userId: ben.id })).toMatchObject({ ok: true });
+    // An admin's removal is in the moderation log; an author's own deletion is not.
+    const logged = await db.selectFrom("moderation_log").select(["moderator_id", "action", "target_kind", "target_user_id", "summary"]).where("target_user_id", "in", [ben.id, anna.id]).execute();
+    expect(logged).toEqual([{ moderator_id: admin.id, action: "remove", target_kind: "cook", target_user_id: ben.id, summary: "Editable Soup: 1 of 5" }]);
     expect((await recipePage(recipe.recipeId)).cooked.stats).toEqual({ count: 0, average: null });
   });
 
@@ -145,10 +148,10 @@ describe("I made this: the rules", () => {
 });
 
 describe("I made this: the recipe page's form", () => {
-  it("opens for a signed-in cook, sends visitors to log in and the creator back to the recipe", async () => {
+  it("opens for a signed-in cook, sends visitors to log in, and has no form for the creator", async () => {
     const open = (cookie?: string) => settle(() => cookedLoader(routeArgs(getRequest(`/ReciPals/Recipes/${tart.recipeId}/Cooked`, cookie), { rid: tart.recipeId })));
     expectRedirect(await open(), /\/ReciPals\/Account\/Login\?redirectTo=/);
-    expectRedirect(await open(await signedInCookie(chef.id)), `/ReciPals/Recipes/${tart.recipeId}#cooked`);
+    expect(await open(await signedInCookie(chef.id))).toMatchObject({ own: true, entry: null });
     const form = (await open(await signedInCookie(anna.id))) as { entry: unknown };
     expect(form.entry).toBeNull();
   });
@@ -205,7 +208,10 @@ describe("I made this: the recipe page's form", () => {
     expectRedirect(await postCooked(tart.recipeId, { intent: "cooked", mode: "edit", rating: "5", note: "Even better", removePhoto: "yes" }, cookie), /#cooked$/);
     const [entry] = (await recipePage(tart.recipeId)).cooked.entries;
     expect(entry).toMatchObject({ rating: 5, note: "Even better", photo: null, servings: null });
-    expectRedirect(await postCooked(tart.recipeId, { intent: "uncook" }, cookie), /#cooked$/);
+    // Deleting asks first; nothing goes until it is confirmed.
+    expect(await postCooked(tart.recipeId, { intent: "uncook" }, cookie)).toEqual({ confirm: { intent: "uncook", userId: "" } });
+    expect((await recipePage(tart.recipeId)).cooked.entries).toHaveLength(1);
+    expectRedirect(await postCooked(tart.recipeId, { intent: "uncook", confirm: "yes" }, cookie), /#cooked$/);
     expect((await recipePage(tart.recipeId)).cooked.entries).toEqual([]);
     expect(await db.selectFrom("cooks").select("id").where("user_id", "=", anna.id).where("recipe_id", "=", tart.recipeId).execute()).toEqual([]);
   });

@@ -129,7 +129,8 @@ export interface ModerationLogTable {
   id: string;
   moderator_id: string | null;
   action: "dismiss" | "remove" | "suspend" | "unsuspend";
-  target_kind: "post" | "comment" | "user";
+  /** `cook`: an "I made this" entry an ADMIN removed from its recipe page (never reported). */
+  target_kind: "post" | "comment" | "user" | "cook";
   target_id: string;
   target_user_id: string | null;
   summary: Generated<string>;

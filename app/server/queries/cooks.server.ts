@@ -75,9 +75,9 @@ export async function updateCook(userId: string, recipeId: string, fields: CookF
   return Number(changed.numUpdatedRows) > 0;
 }
 
-/** Removes the person's entry and answers its photo; undefined when there was none. */
-export async function deleteCook(userId: string, recipeId: string, database: DB): Promise<{ photo: string | null } | undefined> {
-  return database.deleteFrom("cooks").where("user_id", "=", userId).where("recipe_id", "=", recipeId).returning(["photo"]).executeTakeFirst();
+/** Removes the person's entry and answers what it was; undefined when there was none. */
+export async function deleteCook(userId: string, recipeId: string, database: DB): Promise<{ id: string; rating: number; note: string; photo: string | null } | undefined> {
+  return database.deleteFrom("cooks").where("user_id", "=", userId).where("recipe_id", "=", recipeId).returning(["id", "rating", "note", "photo"]).executeTakeFirst();
 }
 
 /** One person's entry for a recipe, as listed. */

@@ -134,7 +134,7 @@ export async function resolveReports(
 export type ModerationAction = "dismiss" | "remove" | "suspend" | "unsuspend";
 
 export async function writeLog(
-  entry: { moderatorId: string; action: ModerationAction; kind: ReportKind; targetId: string; targetUserId: string | null; summary: string; why: string },
+  entry: { moderatorId: string; action: ModerationAction; kind: ReportKind | "cook"; targetId: string; targetUserId: string | null; summary: string; why: string },
   database: DB,
 ): Promise<void> {
   await database
@@ -157,7 +157,7 @@ export async function writeLog(
 export interface LogEntry {
   id: string;
   action: ModerationAction;
-  target_kind: ReportKind;
+  target_kind: ReportKind | "cook";
   target_id: string;
   summary: string;
   why: string;

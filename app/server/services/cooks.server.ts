@@ -6,6 +6,7 @@ import { applyPicture, type PicturePlan } from "../media/pictures.server";
 import { deleteImageIfUnreferenced } from "../media/uploads.server";
 import { deleteCook, getOwnCook, insertCook, updateCook, type CookFields } from "../queries/cooks.server";
 import { getRecipeCreator } from "../queries/recipes.server";
+import { writeLog } from "../queries/reports.server";
 import { CookSchema } from "../validation/cook.server";
 import { notify, withdraw } from "./notifications.server";
 import { done, refusal, refusing, RefusedError, type Actor, type Outcome } from "./outcome.server";
@@ -93,12 +94,21 @@ export async function saveCook({
   return outcome;
 }
 
-/** Removes an entry: its author's own, or anyone's by an ADMIN. Its unread notification goes too. */
+/**
+ * Removes an entry: its author's own, or anyone's by an ADMIN (written to the moderation log).
+ * Its unread notification goes too.
+ */
 export async function removeCook({ actor, recipeId, userId = actor.id }: { actor: Actor; recipeId: string; userId?: string }): Promise<Outcome> {
   if (userId !== actor.id && !isAdmin(actor)) return refusal(403, COOK_MESSAGES.notYours);
   const removed = await changing([CacheScope.recipe(recipeId), CacheScope.user(userId), CacheScope.search], async (trx) => {
     const gone = await deleteCook(userId, recipeId, trx);
-    if (gone) await withdraw({ kind: "cooked", actorId: userId, target: { recipeId } }, trx);
+    if (!gone) return undefined;
+    await withdraw({ kind: "cooked", actorId: userId, target: { recipeId } }, trx);
+    if (userId !== actor.id) {
+      const recipe = await trx.selectFrom("recipes").select("name").where("id", "=", recipeId).executeTakeFirst();
+      const summary = `${recipe?.name ?? "a recipe"}: ${gone.rating} of 5${gone.note ? ` \u2014 ${gone.note}` : ""}`;
+      await writeLog({ moderatorId: actor.id, action: "remove", kind: "cook", targetId: gone.id, targetUserId: userId, summary, why: "" }, trx);
+    }
     return gone;
   });
   if (!removed) return refusal(404, COOK_MESSAGES.missing);
