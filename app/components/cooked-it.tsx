@@ -2,7 +2,7 @@ import { Form, Outlet, useOutlet } from "@remix-run/react";
 
 import { Avatar } from "~/components/avatar";
 import { Link } from "~/components/link";
-import { cookedPath, cookSummary, stars } from "~/lib/cooks";
+import { cookedPath, cookSummary, cookSummaryLabel, stars } from "~/lib/cooks";
 import { paths } from "~/lib/paths";
 
 // The recipe page's "Cooked it" section (docs/rules.md#i-made-this): how many made it and their
@@ -36,7 +36,16 @@ export function CookedIt({
   return (
     <section className="recipe__section cooked" id="cooked" aria-labelledby="cooked-heading">
       <h2 id="cooked-heading">Cooked it</h2>
-      <p className="cooked__summary">{summary ?? "No one has said they made this yet."}</p>
+      <p className="cooked__summary">
+        {summary ? (
+          <>
+            <span aria-hidden="true">{summary}</span>
+            <span className="visually-hidden">{cookSummaryLabel(stats)}</span>
+          </>
+        ) : (
+          "No one has said they made this yet."
+        )}
+      </p>
       {!viewer ? (
         <p className="notice">
           <Link to={paths.login(`${paths.recipe(recipeId)}#cooked`)}>Log in to say you made this.</Link>

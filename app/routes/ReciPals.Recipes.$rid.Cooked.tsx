@@ -1,8 +1,9 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useRef } from "react";
 
 import { ConfirmButton, ConfirmStep } from "~/components/confirm";
-import { FormAlert, TextArea, TextField } from "~/components/forms";
+import { FormAlert, TextArea, TextField, useFocusInvalid } from "~/components/forms";
 import { Link } from "~/components/link";
 import { cookedPath } from "~/lib/cooks";
 import { COOK_LIMITS, COOK_MESSAGES } from "~/lib/cook-limits";
@@ -123,6 +124,8 @@ export default function CookedForm() {
   const { recipeId, own, entry } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const navigation = useNavigation();
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusInvalid(formRef, answer);
   const back = `${paths.recipe(recipeId)}#cooked`;
   if (answer && "confirm" in answer) {
     const { intent, userId } = answer.confirm;
@@ -158,14 +161,23 @@ export default function CookedForm() {
   return (
     <div className="cook-form" id="cook-form">
       <h3>{entry ? "Your entry" : "I made this"}</h3>
-      <Form method="post" action={cookedPath(recipeId)} encType="multipart/form-data" noValidate preventScrollReset>
-        <FormAlert message={failure?.message} />
+      <Form ref={formRef} method="post" action={cookedPath(recipeId)} encType="multipart/form-data" noValidate preventScrollReset>
+        {/* A field's own refusal is said by the field (focus moves there); the rest here. */}
+        <FormAlert message={failure && Object.keys(failure.errors).length === 0 ? failure.message : null} />
         <input type="hidden" name="mode" value={entry ? "edit" : "add"} />
-        <fieldset className="cook-form__rating" aria-invalid={errors.rating ? true : undefined} aria-describedby={errors.rating ? "cook-rating-error" : undefined}>
+        <fieldset className="cook-form__rating">
           <legend>Rating</legend>
           {[1, 2, 3, 4, 5].map((value) => (
             <label key={value} className="cook-form__star">
-              <input type="radio" name="rating" value={value} defaultChecked={rating === String(value)} required />
+              <input
+                type="radio"
+                name="rating"
+                value={value}
+                defaultChecked={rating === String(value)}
+                required
+                aria-invalid={errors.rating ? true : undefined}
+                aria-describedby={errors.rating ? "cook-rating-error" : undefined}
+              />
               <span aria-hidden="true">{"★".repeat(value)}</span>
               <span className="visually-hidden">{value === 1 ? "1 star" : `${value} stars`}</span>
             </label>

@@ -16,7 +16,7 @@ import { useHydrated } from "~/lib/hooks";
 import { MAX_QUERY_LENGTH } from "~/lib/limits";
 import { paths } from "~/lib/paths";
 import type { RecipeCard, RecipePage, UserCard } from "~/server/queries/search.server";
-import { cookSummary } from "~/lib/cooks";
+import { cookSummary, cookSummaryLabel } from "~/lib/cooks";
 import { searchRecipes, searchUsers } from "~/server/queries/search.server";
 import { CacheScope } from "~/server/cache/scopes.server";
 import { getLens } from "~/server/auth/session.server";
@@ -304,7 +304,12 @@ function RecipeResult({ recipe }: { recipe: RecipeCard }) {
         <span className="recipe-result__author">{recipe.author?.username ?? "Unknown User"}</span>
         <span className="recipe-result__name">{recipe.name}</span>
         {recipe.total_time ? <span className="recipe-result__time">Total Time: {recipe.total_time}</span> : null}
-        {recipe.cooks ? <span className="recipe-result__cooks">{cookSummary(recipe.cooks)}</span> : null}
+        {recipe.cooks ? (
+          <span className="recipe-result__cooks">
+            <span aria-hidden="true">{cookSummary(recipe.cooks)}</span>
+            <span className="visually-hidden">{cookSummaryLabel(recipe.cooks)}</span>
+          </span>
+        ) : null}
         <span className="recipe-result__description">{recipe.description}</span>
       </span>
     </Link>
