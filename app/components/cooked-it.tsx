@@ -84,6 +84,13 @@ export function CookedIt({
           ))}
         </ol>
       ) : null}
+      {stats.count > entries.length ? (
+        <p>
+          <Link to={`${paths.recipe(recipeId)}?cooked=all#cooked`} preventScrollReset>
+            All {stats.count} entries
+          </Link>
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -26,7 +26,8 @@ import { done, refusal, type Outcome, type RefusalStatus } from "~/server/servic
 // loaded only by those who open it. Deleting one's entry, and an ADMIN removing anyone's, post here
 // too.
 
-export const meta: MetaFunction = () => [{ title: "I made this · ReciPals" }];
+// A form, not content: kept out of search engines.
+export const meta: MetaFunction = () => [{ title: "I made this · ReciPals" }, { name: "robots", content: "noindex" }];
 
 // A multipart form with a photo, read and counted by the action itself (app/server/http/body.server.ts).
 export const requestBody = "photo-form" satisfies RequestBodyKind;

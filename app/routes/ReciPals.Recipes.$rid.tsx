@@ -74,7 +74,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     recipe.post_id ? countLikes(recipe.post_id) : Promise.resolve(0),
     viewer ? isOnShoppingList(viewer.id, recipe.recipe_id) : Promise.resolve(false),
     recipeCookStats(recipe.recipe_id, { without: lens.quiet }),
-    listRecipeCooks(recipe.recipe_id, { without: lens.quiet, limit: COOKS_SHOWN_ON_RECIPE }),
+    // The newest entries, or all of them when asked (`?cooked=all`).
+    listRecipeCooks(recipe.recipe_id, { without: lens.quiet, limit: new URL(request.url).searchParams.get("cooked") === "all" ? undefined : COOKS_SHOWN_ON_RECIPE }),
     viewer ? getOwnCook(viewer.id, recipe.recipe_id) : Promise.resolve(undefined),
   ]);
   const { searchParams } = new URL(request.url);

@@ -7,6 +7,7 @@ import { loader as profileLoader } from "~/routes/ReciPals.Account.Profile.$uid"
 import { loader as recipeLoader } from "~/routes/ReciPals.Recipes.$rid";
 import { COOK_MESSAGES } from "~/lib/cook-limits";
 import { db } from "~/server/db/connection.server";
+import { nextSeq } from "~/server/queries/seq.server";
 import { searchRecipes } from "~/server/queries/search.server";
 import { getNotificationsPage } from "~/server/services/notifications.server";
 import { removeCook, saveCook } from "~/server/services/cooks.server";
@@ -144,6 +145,24 @@ describe("I made this: the rules", () => {
     const blocked = await makeUser();
     await setBlock({ actor: actor(chef), targetId: blocked.id, blocked: true });
     expect(await saveCook({ actor: actor(blocked), recipeId: recipe.recipeId, fields: { rating: 5 }, photo: null, mode: "add" })).toMatchObject({ ok: false, status: 403 });
+  });
+});
+
+describe("I made this: many entries", () => {
+  it("the page shows the 20 newest and counts them all; ?cooked=all shows every one", async () => {
+    const recipe = await makeRecipeWithPost({ userId: chef.id, name: "Popular Dal" });
+    const now = new Date().toISOString();
+    for (let i = 0; i < 21; i++) {
+      const id = `dal-cook-${i}-${recipe.recipeId}`;
+      await db.insertInto("users").values({ id, username: `dal_${i}_${recipe.recipeId.slice(0, 8)}`, name: "Dal Cook", password_hash: "!", role: "USER", bio: "", profile: "", created_at: now, seq: nextSeq(db, "users") }).execute();
+      expect(await saveCook({ actor: { id, role: "USER" }, recipeId: recipe.recipeId, fields: { rating: (i % 5) + 1 }, photo: null, mode: "add" })).toMatchObject({ ok: true });
+    }
+    const page = await recipePage(recipe.recipeId);
+    expect(page.cooked.stats).toEqual({ count: 21, average: 2.9 });
+    expect(page.cooked.entries).toHaveLength(20);
+    expect(page.cooked.entries[0]!.person.id).toBe(`dal-cook-20-${recipe.recipeId}`);
+    const all = (await settle(() => recipeLoader(routeArgs(getRequest(`/ReciPals/Recipes/${recipe.recipeId}?cooked=all`), { rid: recipe.recipeId })))) as RecipePage;
+    expect(all.cooked.entries).toHaveLength(21);
   });
 });
 
