@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 
-import { formatClock } from "~/lib/cook-mode";
+import { formatClock } from "~/lib/cook-clock";
 
 // Cook mode's timers (docs/rules.md#cook-mode), in the browser only: several at once, each kept by
 // the time it ends, so moving between steps, a reload or a page the service worker answered

@@ -9,6 +9,8 @@ import { parseServes } from "./servings";
 import { parseScale } from "./scale";
 import { matchKey } from "./shopping-merge";
 
+export { formatClock } from "./cook-clock";
+
 // ---------------------------------------------------------------------------------------------
 // Addresses
 
@@ -216,16 +218,6 @@ export function durationLabel(seconds: number): string {
   if (minutes > 0) parts.push(`${minutes} min`);
   if (rest > 0 || parts.length === 0) parts.push(`${rest} sec`);
   return parts.join(" ");
-}
-
-/** What is left of a timer, as a clock: "14:59", "0:05" under a minute is "00:05"; "1:02:03" from an hour. */
-export function formatClock(milliseconds: number): string {
-  const total = Math.max(0, Math.ceil(milliseconds / 1000));
-  const hours = Math.floor(total / HOUR);
-  const minutes = Math.floor((total % HOUR) / MINUTE);
-  const seconds = total % MINUTE;
-  const two = (n: number) => String(n).padStart(2, "0");
-  return hours > 0 ? `${hours}:${two(minutes)}:${two(seconds)}` : `${two(minutes)}:${two(seconds)}`;
 }
 
 // ---------------------------------------------------------------------------------------------

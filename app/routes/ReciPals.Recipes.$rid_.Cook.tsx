@@ -5,16 +5,26 @@ import { useCallback, useEffect, useRef, type MouseEvent, type ReactNode, type T
 import { CookTimerPanel, useCookTimers } from "~/components/cook-timers";
 import { KeepScreenOn } from "~/components/cook-wake-lock";
 import { ErrorPage } from "~/components/error-page";
-import { contentVersion, cookAmounts, cookPath, findDurations, ingredientsInStep, readStep, recipePathWith, type StepDuration } from "~/lib/cook-mode";
+import type { StepDuration } from "~/lib/cook-mode";
 import { useHydrated } from "~/lib/hooks";
 import { paths } from "~/lib/paths";
-import { scaleLabel } from "~/lib/scale";
-import { convertStepTemperatures, presentIngredientLine } from "~/lib/units";
 import { getLens } from "~/server/auth/session.server";
 import { CacheScope } from "~/server/cache/scopes.server";
 import { scopeSharedCache } from "~/server/cache/shared-cache.server";
 import { invariantResponse } from "~/server/http/responses.server";
 import { unitsOf } from "~/server/http/units.server";
+import {
+  contentVersion,
+  convertStepTemperatures,
+  cookAmounts,
+  cookPath,
+  findDurations,
+  ingredientsInStep,
+  presentIngredientLine,
+  readStep,
+  recipePathWith,
+  scaleLabel,
+} from "~/server/http/cook.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { isHidden, UNAVAILABLE_RECIPE } from "~/server/queries/visibility.server";
 import cookStyles from "~/styles/cook.css";

@@ -13,6 +13,8 @@ const PAGES = [
   { name: "Home", path: "/ReciPals/Home" },
   { name: "Recipe", path: "/ReciPals/Recipes/jd-R1" },
   { name: "Search", path: "/ReciPals/Search?q=chicken" },
+  // Cook mode's timers, wake lock and swipes are its own: they never load with the pages above.
+  { name: "Cook mode", path: "/ReciPals/Recipes/recipeBot-R12/Cook?step=3" },
 ] as const;
 
 type Kind = "html" | "js" | "css" | "image" | "data" | "other";
@@ -110,6 +112,13 @@ test.describe("page weight", () => {
           if (/exports\s*=\s*\{\s*\}/.test(text)) stubs.push(t.url);
         }
         expect(stubs, "empty server-module stand-ins shipped to the browser").toEqual([]);
+        if (name !== "Cook mode") {
+          const cookScripts = [];
+          for (const t of transfers.filter((t) => t.kind === "js")) {
+            if (/Cook/.test(t.url) || /Start timer|wakeLock/.test(await (await page.request.get(t.url)).text())) cookScripts.push(t.url);
+          }
+          expect(cookScripts, "cook mode's scripts loaded on another page").toEqual([]);
+        }
       } else {
         expect(total("js"), "no script runs without JavaScript").toBe(0);
       }
