@@ -43,7 +43,7 @@ export const MAX_DEPTH = 256;
 const MAX_ATTRIBUTES = 64;
 
 /** HTML's white space: tab, line feed, form feed, carriage return, space. */
-function isHtmlSpace(code: number): boolean {
+export function isHtmlSpace(code: number): boolean {
   return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d;
 }
 
@@ -52,7 +52,7 @@ function isAsciiLetter(code: number): boolean {
 }
 
 /** Whether `text` holds `word` (lowercase ASCII) at `at`, in any letter case. */
-function hasWordAt(text: string, at: number, word: string): boolean {
+export function hasWordAt(text: string, at: number, word: string): boolean {
   if (at + word.length > text.length) return false;
   for (let i = 0; i < word.length; i += 1) {
     let code = text.charCodeAt(at + i);
@@ -78,7 +78,7 @@ function readName(html: string, from: number): number {
  * them: a ">" inside a quoted value does not end the tag. Null when the page ends first: an
  * unclosed tag or quote swallows the rest of the page.
  */
-function readAttributes(html: string, from: number): { attributes: Map<string, string>; selfClosing: boolean; end: number } | null {
+export function readAttributes(html: string, from: number): { attributes: Map<string, string>; selfClosing: boolean; end: number } | null {
   const attributes = new Map<string, string>();
   let i = from;
   let selfClosing = false;
@@ -129,7 +129,7 @@ function readAttributes(html: string, from: number): { attributes: Map<string, s
 }
 
 /** Where the raw text of a `<name>` element ends: its "</name" start and the end of that tag. */
-function findRawTextEnd(html: string, from: number, name: string): { start: number; end: number } | null {
+export function findRawTextEnd(html: string, from: number, name: string): { start: number; end: number } | null {
   let at = from;
   for (;;) {
     const start = html.indexOf("</", at);

@@ -3,95 +3,14 @@
 // The page is up to 2 MB that someone else wrote, so it is read in one forward pass with indexOf.
 // A regular expression such as /<script[^>]*>([\s\S]*?)<\/script>/ starts again at every
 // "<script" and may read to the end of the page each time: a page of repeated "<script " kept the
-// process busy for minutes. Here every character is looked at a bounded number of times.
+// process busy for minutes. Here every character is looked at a bounded number of times, with the
+// tag and attribute readers of the page scanner (html.server.ts).
 
-/** HTML's white space: tab, line feed, form feed, carriage return, space. */
-function isHtmlSpace(code: number): boolean {
-  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d;
-}
+import { findRawTextEnd, hasWordAt, isHtmlSpace, readAttributes } from "./html.server";
 
-/** Whether `text` holds `word` (lowercase ASCII) at `at`, in any letter case. */
-function hasWordAt(text: string, at: number, word: string): boolean {
-  if (at + word.length > text.length) return false;
-  for (let i = 0; i < word.length; i += 1) {
-    let code = text.charCodeAt(at + i);
-    if (code >= 0x41 && code <= 0x5a) code += 0x20;
-    if (code !== word.charCodeAt(i)) return false;
-  }
-  return true;
-}
-
-/**
- * Reads a tag's attributes from `from` (just after its name) to its closing ">", as a browser
- * does: a ">" inside a quoted value does not close the tag. Gives the first `type` value (null
- * without one) and where the tag ends, or null when the page ends first: an unclosed tag or
- * quote swallows the rest of the page, so nothing after it is markup.
- */
-function readTagType(html: string, from: number): { type: string | null; end: number } | null {
-  let type: string | null = null;
-  let i = from;
-  while (i < html.length) {
-    const code = html.charCodeAt(i);
-    if (isHtmlSpace(code) || code === 0x2f /* / */) {
-      i += 1;
-      continue;
-    }
-    if (code === 0x3e /* > */) return { type, end: i + 1 };
-    // A name runs to a space, "/", ">" or "=" (a "=" in first place belongs to the name).
-    const nameStart = i;
-    i += 1;
-    while (i < html.length) {
-      const c = html.charCodeAt(i);
-      if (isHtmlSpace(c) || c === 0x2f || c === 0x3e || c === 0x3d) break;
-      i += 1;
-    }
-    const isType = i - nameStart === 4 && hasWordAt(html, nameStart, "type");
-    let j = i;
-    while (j < html.length && isHtmlSpace(html.charCodeAt(j))) j += 1;
-    if (html.charCodeAt(j) !== 0x3d /* = */) {
-      if (isType && type === null) type = "";
-      continue; // a name without a value; the spaces after it are skipped again, once
-    }
-    j += 1;
-    while (j < html.length && isHtmlSpace(html.charCodeAt(j))) j += 1;
-    let value: string;
-    const quote = html[j];
-    if (quote === '"' || quote === "'") {
-      const close = html.indexOf(quote, j + 1);
-      if (close < 0) return null;
-      value = html.slice(j + 1, close);
-      i = close + 1;
-    } else {
-      const valueStart = j;
-      while (j < html.length && !isHtmlSpace(html.charCodeAt(j)) && html.charCodeAt(j) !== 0x3e) j += 1;
-      value = html.slice(valueStart, j);
-      i = j;
-    }
-    if (isType && type === null) type = value;
-  }
-  return null;
-}
-
-/** "application/ld+json", in any case, with or without parameters ("; charset=utf-8"). */
 function isJsonLdType(type: string): boolean {
   const semicolon = type.indexOf(";");
   return (semicolon < 0 ? type : type.slice(0, semicolon)).trim().toLowerCase() === "application/ld+json";
-}
-
-/** The next "</script>" from `from` ("</script" in any case, optional spaces, ">"), or null. */
-function findScriptClose(html: string, from: number): { start: number; end: number } | null {
-  let at = from;
-  for (;;) {
-    const start = html.indexOf("</", at);
-    if (start < 0) return null;
-    let i = start + 2;
-    if (hasWordAt(html, i, "script")) {
-      i += 6;
-      while (i < html.length && isHtmlSpace(html.charCodeAt(i))) i += 1;
-      if (html.charCodeAt(i) === 0x3e /* > */) return { start, end: i + 1 };
-    }
-    at = i;
-  }
 }
 
 /** The contents of a page's `<script type="application/ld+json">` elements, in page order. */
@@ -104,14 +23,15 @@ function* jsonLdScripts(html: string): Generator<string> {
     if (!hasWordAt(html, at, "script")) continue;
     const after = html.charCodeAt(at + 6);
     if (!(isHtmlSpace(after) || after === 0x2f /* / */ || after === 0x3e /* > */)) continue; // <scripts>, <script-x>
-    const tag = readTagType(html, at + 6);
+    const tag = readAttributes(html, at + 6);
     if (!tag) return;
-    const close = findScriptClose(html, tag.end);
+    const close = findRawTextEnd(html, tag.end, "script");
     // No "</script>" anywhere after this tag: no later script could be closed either.
     if (!close) return;
     // Any other script's text is code, not markup, as in a browser: skipped whole, so a quote or
     // "<script" inside a string of it cannot hide the tags after it.
-    if (tag.type !== null && isJsonLdType(tag.type)) yield html.slice(tag.end, close.start);
+    const type = tag.attributes.get("type");
+    if (type !== undefined && isJsonLdType(type)) yield html.slice(tag.end, close.start);
     at = close.end;
   }
 }
