@@ -15,5 +15,4 @@ export const COOK_MESSAGES = {
   missing: "You have not said you made this recipe.",
   recipeMissing: "Recipe not found.",
   notYours: "You may only change your own entry.",
-  saved: "Thanks! Your entry is saved.",
 } as const;

@@ -68,6 +68,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const viewer = await getUser(request);
   const lens = await getLens(request);
   invariantResponse(!isHidden(lens, recipe.user_created), UNAVAILABLE_RECIPE, 404);
+  const { searchParams } = new URL(request.url);
   const [comments, saved, likes, onShoppingList, cookStats, cooks, ownCook] = await Promise.all([
     recipe.post_id ? listComments(recipe.post_id, { without: lens.quiet }) : Promise.resolve([] as CommentView[]),
     viewer ? isRecipeSaved(viewer.id, recipe.recipe_id) : Promise.resolve(false),
@@ -75,10 +76,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     viewer ? isOnShoppingList(viewer.id, recipe.recipe_id) : Promise.resolve(false),
     recipeCookStats(recipe.recipe_id, { without: lens.quiet }),
     // The newest entries, or all of them when asked (`?cooked=all`).
-    listRecipeCooks(recipe.recipe_id, { without: lens.quiet, limit: new URL(request.url).searchParams.get("cooked") === "all" ? undefined : COOKS_SHOWN_ON_RECIPE }),
+    listRecipeCooks(recipe.recipe_id, { without: lens.quiet, limit: searchParams.get("cooked") === "all" ? undefined : COOKS_SHOWN_ON_RECIPE }),
     viewer ? getOwnCook(viewer.id, recipe.recipe_id) : Promise.resolve(undefined),
   ]);
-  const { searchParams } = new URL(request.url);
   const origin = siteOrigin(request);
   const serves = parseServes(searchParams.get("serves")) ?? recipe.serves ?? 1;
   const scaleText = recipe.serves === null ? searchParams.get("scale") : null;

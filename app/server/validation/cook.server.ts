@@ -23,4 +23,3 @@ export const CookSchema = z.object({
   ),
 });
 
-export type CookInput = z.infer<typeof CookSchema>;
