@@ -6,11 +6,31 @@
 // process busy for minutes. Here every character is looked at a bounded number of times, with the
 // tag and attribute readers of the page scanner (html.server.ts).
 
-import { findRawTextEnd, hasWordAt, isHtmlSpace, readAttributes } from "./html.server";
+import { hasWordAt, isHtmlSpace, readAttributes } from "./html.server";
 
 function isJsonLdType(type: string): boolean {
   const semicolon = type.indexOf(";");
   return (semicolon < 0 ? type : type.slice(0, semicolon)).trim().toLowerCase() === "application/ld+json";
+}
+
+/**
+ * The next "</script>" from `from` ("</script" in any case, then only spaces before ">"), or null.
+ * Stricter than the scanner's raw-text end (which also ends at "</script x>"): a JSON-LD block
+ * ends only at a plain closing tag.
+ */
+function findScriptClose(html: string, from: number): { start: number; end: number } | null {
+  let at = from;
+  for (;;) {
+    const start = html.indexOf("</", at);
+    if (start < 0) return null;
+    let i = start + 2;
+    if (hasWordAt(html, i, "script")) {
+      i += 6;
+      while (i < html.length && isHtmlSpace(html.charCodeAt(i))) i += 1;
+      if (html.charCodeAt(i) === 0x3e /* > */) return { start, end: i + 1 };
+    }
+    at = i;
+  }
 }
 
 /** The contents of a page's `<script type="application/ld+json">` elements, in page order. */
@@ -25,7 +45,7 @@ function* jsonLdScripts(html: string): Generator<string> {
     if (!(isHtmlSpace(after) || after === 0x2f /* / */ || after === 0x3e /* > */)) continue; // <scripts>, <script-x>
     const tag = readAttributes(html, at + 6);
     if (!tag) return;
-    const close = findRawTextEnd(html, tag.end, "script");
+    const close = findScriptClose(html, tag.end);
     // No "</script>" anywhere after this tag: no later script could be closed either.
     if (!close) return;
     // Any other script's text is code, not markup, as in a browser: skipped whole, so a quote or
