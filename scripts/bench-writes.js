@@ -98,12 +98,13 @@ async function startProxy() {
     });
     child.on("exit", () => reject(new Error("the delay proxy stopped")));
   });
-  const sent = () =>
+  /** @returns {Promise<{ sent: number, heldMs: number, held: number }>} */
+  const counts = () =>
     new Promise((resolve) => {
-      child.once("message", (message) => resolve(/** @type {{ sent: number }} */ (message).sent));
+      child.once("message", (message) => resolve(/** @type {{ sent: number, heldMs: number, held: number }} */ (message)));
       child.send("count");
     });
-  return { port: /** @type {number} */ (port), sent: /** @type {() => Promise<number>} */ (sent) };
+  return { port: /** @type {number} */ (port), counts };
 }
 
 /** Waits until `origin` answers its Info page. */
@@ -200,7 +201,7 @@ async function measure(setup, count) {
   /** @type {number[]} */
   const times = [];
   let errors = 0;
-  const sentBefore = await setup.proxy.sent();
+  const before = await setup.proxy.counts();
   const until = Date.now() + DURATION_S * 1000;
   /** What each writer's last answered write left: liked or not. */
   const last = new Map();
@@ -231,7 +232,10 @@ async function measure(setup, count) {
       last.set(writer, liked);
     }),
   );
-  const sent = (await setup.proxy.sent()) - sentBefore;
+  const after = await setup.proxy.counts();
+  const sent = after.sent - before.sent;
+  // What a chunk was really held, each way (Node's timers fire at the delay or up to a millisecond after).
+  const heldMs = after.held > before.held ? (after.heldMs - before.heldMs) / (after.held - before.held) : 0;
   // No lost or doubled write: each post holds exactly the like its writer's last answer said.
   let wrong = 0;
   for (const [writer, liked] of last) if ((await likedNow(setup, writer)) !== (liked ? 1 : 0)) wrong += 1;
@@ -247,6 +251,7 @@ async function measure(setup, count) {
     errors,
     wrong,
     roundTrips: count === 1 && times.length > 0 ? sent / (times.length + errors) : null,
+    heldMs,
   };
 }
 
@@ -275,15 +280,15 @@ try {
         const result = await measure(setup, count);
         results.push({ ...result, round: round + 1 });
         console.log(
-          `${result.setup.padEnd(9)} writers ${String(count).padStart(3)}  #${round + 1}  ${result.perSecond.toFixed(1).padStart(7)} writes/s  p50 ${result.p50.toFixed(1).padStart(6)} ms  p99 ${result.p99.toFixed(1).padStart(6)} ms  errors ${result.errors}  lost/doubled ${result.wrong}${result.roundTrips === null ? "" : `  round trips/write ${result.roundTrips.toFixed(1)}`}`,
+          `${result.setup.padEnd(9)} writers ${String(count).padStart(3)}  #${round + 1}  ${result.perSecond.toFixed(1).padStart(7)} writes/s  p50 ${result.p50.toFixed(1).padStart(6)} ms  p99 ${result.p99.toFixed(1).padStart(6)} ms  errors ${result.errors}  lost/doubled ${result.wrong}  held ${result.heldMs.toFixed(2)} ms${result.roundTrips === null ? "" : `  round trips/write ${result.roundTrips.toFixed(1)}`}`,
         );
       }
     }
   }
   const median = (/** @type {number[]} */ values) => [...values].sort((x, y) => x - y)[Math.floor((values.length - 1) / 2)] ?? NaN;
   console.log(`\nMedians over ${REPEAT} runs of ${DURATION_S} s, ${NODES} servers, ${DELAY_MS} ms each way:`);
-  console.log("| setup | writers | writes/s | p50 ms | p99 ms | round trips/write | errors | lost or doubled |");
-  console.log("|---|---|---|---|---|---|---|---|");
+  console.log("| setup | writers | writes/s | p50 ms | p99 ms | round trips/write | held ms each way | errors | lost or doubled |");
+  console.log("|---|---|---|---|---|---|---|---|---|");
   const summary = [];
   for (const setup of setups) {
     for (const count of WRITERS) {
@@ -295,12 +300,13 @@ try {
         p50: median(runs.map((r) => r.p50)),
         p99: median(runs.map((r) => r.p99)),
         roundTrips: count === 1 ? median(runs.map((r) => r.roundTrips ?? NaN)) : null,
+        heldMs: median(runs.map((r) => r.heldMs)),
         errors: runs.reduce((sum, r) => sum + r.errors, 0),
         wrong: runs.reduce((sum, r) => sum + r.wrong, 0),
       };
       summary.push(row);
       console.log(
-        `| ${row.setup} | ${count} | ${row.perSecond.toFixed(1)} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${row.roundTrips === null ? "" : row.roundTrips.toFixed(1)} | ${row.errors} | ${row.wrong} |`,
+        `| ${row.setup} | ${count} | ${row.perSecond.toFixed(1)} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${row.roundTrips === null ? "" : row.roundTrips.toFixed(1)} | ${row.heldMs.toFixed(2)} | ${row.errors} | ${row.wrong} |`,
       );
     }
     const one = summary.find((r) => r.setup === setup.name && r.writers === Math.min(...WRITERS));

@@ -3,8 +3,8 @@
 // on other machines see of their database: a network round trip per statement. Prints
 // `listening <port>` once it accepts connections. Started by `npm run bench:writes` as a child
 // process (its own event loop, so the load generator's work does not add to the delay); asked
-// over IPC, it answers how many chunks clients sent (`{ sent }`): with one client busy, the
-// statements (round trips) per request.
+// over IPC, it answers how many chunks clients sent (`{ sent }`: with one client busy, the
+// statements (round trips) per request) and how long it really held chunks (`heldMs` over `held`).
 import net from "node:net";
 
 const args = process.argv.slice(2);
@@ -20,6 +20,9 @@ if (!host || !Number.isFinite(Number(port)) || !Number.isFinite(delayMs) || dela
 }
 
 let sent = 0;
+// How long chunks were really held (timers fire at the delay or a little after): their sum and number.
+let heldMs = 0;
+let held = 0;
 
 /**
  * Writes each chunk to `to` after the delay, in the order they came (timers of one length fire in order).
@@ -29,7 +32,14 @@ function forward(from, to, count) {
   from.on("data", (chunk) => {
     if (count) sent += 1;
     if (delayMs === 0) to.write(chunk);
-    else setTimeout(() => to.write(chunk), delayMs);
+    else {
+      const since = performance.now();
+      setTimeout(() => {
+        heldMs += performance.now() - since;
+        held += 1;
+        to.write(chunk);
+      }, delayMs);
+    }
   });
 }
 
@@ -54,7 +64,7 @@ server.listen(Number(option("port", "0")), "127.0.0.1", () => {
 });
 
 process.on("message", (message) => {
-  if (message === "count") process.send?.({ sent });
+  if (message === "count") process.send?.({ sent, heldMs, held });
 });
 process.on("SIGTERM", () => process.exit(0));
 process.on("disconnect", () => process.exit(0));

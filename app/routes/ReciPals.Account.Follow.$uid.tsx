@@ -42,7 +42,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!outcome.ok) return refuseFollow(outcome.message, outcome.status);
 
   if (!viaFetcher) return redirect(safeRedirect(formData.get("redirectTo"), paths.profile(targetId)));
-  const following = await isFollowing({ followerId: viewer.id, followeeId: targetId });
+  // Whether the viewer follows them now: as asked when nothing was refused (removing a follower leaves one's own follows alone).
+  const following = outcome.value && "following" in outcome.value ? outcome.value.following : await isFollowing({ followerId: viewer.id, followeeId: targetId });
   return data<FollowActionData>({ ok: true, intent, userId: targetId, following });
 }
 

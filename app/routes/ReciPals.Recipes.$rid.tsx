@@ -34,7 +34,6 @@ import { isFetcherSubmission } from "~/server/http/interaction.server";
 import { listComments, type CommentView } from "~/server/queries/comments.server";
 import { countLikes } from "~/server/queries/likes.server";
 import { COOKS_SHOWN_ON_RECIPE, getOwnCook, listRecipeCooks, recipeCookStats } from "~/server/queries/cooks.server";
-import { getPostIdForRecipe } from "~/server/queries/posts.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { isRecipeSaved } from "~/server/queries/saved.server";
 import { getLens, getUser, requireUser } from "~/server/auth/session.server";
@@ -151,11 +150,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   const user = await requireUser(request, { redirectTo: paths.recipe(recipeId) });
   if (readIntent(formData) !== "comment") return data({ error: "Unknown action.", text: "" }, { status: 400 });
-  const postId = await getPostIdForRecipe(recipeId);
-  invariantResponse(postId, "Recipe not found.", 404);
   const typed = formData.get("text");
   const text = typeof typed === "string" ? typed : "";
-  const outcome = await addComment({ actor: user, postId, text });
+  const outcome = await addComment({ actor: user, recipeId, text });
   if (!outcome.ok) {
     if (outcome.status === 404) throw new Response(outcome.message, { status: 404 });
     return data({ error: outcome.message, text }, { status: outcome.status });

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { paths } from "~/lib/paths";
 import { db } from "~/server/db/connection.server";
 import { countUnread, UNREAD_COUNT_CAP } from "~/server/queries/notifications.server";
+import { getPostOwnership } from "~/server/queries/posts.server";
 import { nowIso } from "~/server/queries/seq.server";
 import { setFollowing, removeFollower } from "~/server/services/follows.server";
 import { addComment, INTERACTION_MESSAGES, removeComment, setLike, setSaved, storeLike } from "~/server/services/interactions.server";
@@ -153,9 +154,10 @@ describe("who is told: one notification per action, for the owner, never for one
   it("the notification is part of the action's transaction: rolled back with it", async () => {
     const { owner, postId } = await ownerWithPost();
     const [fan] = await people(1);
+    const post = (await getPostOwnership(postId))!;
     await expect(
       db.transaction().execute(async (trx) => {
-        await storeLike(trx, { postId, userId: fan!.id, liked: true });
+        await storeLike(trx, { post, userId: fan!.id, liked: true });
         expect(await trx.selectFrom("notifications").select("id").where("user_id", "=", owner.id).execute()).toHaveLength(1);
         throw new Error("the rest of the request failed");
       }),

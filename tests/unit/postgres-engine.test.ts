@@ -3,10 +3,11 @@ import net from "node:net";
 import { performance } from "node:perf_hooks";
 
 import { createRequestHandler } from "@remix-run/node";
-import { sql } from "kysely";
+import { CompiledQuery, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 import { PROFILE_TAGS } from "~/lib/tags";
+import { withLiterals } from "~/server/db/engines/postgres.server";
 
 import { makeRecipeWithPost } from "../support/factories";
 import { TEST_POSTGRES } from "../support/postgres";
@@ -592,6 +593,41 @@ describe.skipIf(!TEST_POSTGRES)("PostgreSQL across two app servers (docs/scaling
       releaseA();
       await Promise.all([first, second]);
       expect(bRead).toBeGreaterThan(aCommitted);
+    });
+
+    it("the first statement goes with begin, its values written in, and means exactly what it would with parameters", async () => {
+      // Text PostgreSQL quoting must keep: quotes, backslashes, a placeholder look-alike, newlines, emoji.
+      const awkward = ["it's", "back\\slash \\'", "$1 and $$ and $tag$", "two\nlines", "🍲 ½ cup", ""];
+      const username = uniqueName("w");
+      const inserted = await a.writeTransaction(a.db, async (trx) => {
+        await a.engineOf(trx).writers.lock(trx, [uniqueName("first")]);
+        return trx
+          .insertInto("users")
+          .values({
+            id: crypto.randomUUID(),
+            username,
+            name: awkward.join("|"),
+            password_hash: "x",
+            role: "USER",
+            created_at: "2026-11-26T00:00:00.000Z",
+            seq: 7_000_000_001,
+            suspended_at: null,
+          })
+          .returning(["name", "suspended_at", "seq"])
+          .executeTakeFirstOrThrow();
+      });
+      expect(inserted).toEqual({ name: awkward.join("|"), suspended_at: null, seq: 7_000_000_001 });
+      const read = await a.db.selectFrom("users").select(["name"]).where("username", "=", username).executeTakeFirstOrThrow();
+      expect(read.name).toBe(awkward.join("|"));
+      // What cannot be written in goes after the pending statements instead, with the same answer.
+      expect(withLiterals(CompiledQuery.raw("select $1 as v", [new Date(0)]))).toBeNull();
+      expect(withLiterals(CompiledQuery.raw("select 'a' || $1 as v", ["b"]))).toBeNull();
+      expect(withLiterals(CompiledQuery.raw("select $1 as a, $2 as b, $3 as c, $4 as d", ["x'y", 2.5, true, null]))).toBe("select 'x''y' as a, '2.5' as b, 'true' as c, null as d");
+      const when = await a.writeTransaction(a.db, async (trx) => {
+        await a.engineOf(trx).writers.lock(trx, [uniqueName("date")]);
+        return sql<{ v: Date }>`select ${new Date(0)}::timestamptz as v`.execute(trx);
+      });
+      expect(when.rows[0]!.v.getTime()).toBe(0);
     });
 
     it("a transaction that ends before sending anything, or fails after, leaves its connection clean", async () => {

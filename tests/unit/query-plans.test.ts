@@ -14,13 +14,14 @@ import {
 } from "~/server/queries/feed.server";
 import { follow as followUser, getFollowCounts, listFollowers, listFollowing } from "~/server/queries/follows.server";
 import { countLikes, listLikers, setPostLiked } from "~/server/queries/likes.server";
-import { getPostIdForRecipe, listUserPosts, postExists } from "~/server/queries/posts.server";
+import { getPostForRecipe, getPostWithLikes, listUserPosts, postExists } from "~/server/queries/posts.server";
 import { getProfilePage } from "~/server/queries/profiles.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { isRecipeSaved, listSavedRecipes, setRecipeSaved } from "~/server/queries/saved.server";
 import { searchRecipeIds, searchRecipes, searchUsers } from "~/server/queries/search.server";
 import { countUnread, listNotifications, markRead } from "~/server/queries/notifications.server";
 import { getSessionUserById, getUserProfile } from "~/server/queries/users.server";
+import { isOutOfReach } from "~/server/queries/visibility.server";
 import { getShoppingList, isOnShoppingList } from "~/server/services/shopping.server";
 
 import { makeRecipeWithPost } from "../support/factories";
@@ -162,7 +163,8 @@ beforeAll(async () => {
     ["recipe comments", (d) => listComments(first.postId, {}, d)],
     ["recipe likes", (d) => countLikes(first.postId, d)],
     ["recipe saved?", (d) => isRecipeSaved(viewer.id, first.recipeId, d)],
-    ["recipe post id", (d) => getPostIdForRecipe(first.recipeId, d)],
+    ["recipe post", (d) => getPostForRecipe(first.recipeId, d)],
+    ["post with its like count", (d) => getPostWithLikes(first.postId, d)],
     // Profile and post viewer
     ["profile, recipes tab", (d) => getProfilePage({ userId: alice.id, viewerId: viewer.id, tab: "recipes" }, d)],
     ["profile, saved tab", (d) => getProfilePage({ userId: viewer.id, viewerId: viewer.id, tab: "saved" }, d)],
@@ -200,6 +202,7 @@ beforeAll(async () => {
     ["comment", (d) => addComment({ postId: second.postId, userId: viewer.id, text: "Nice" }, d)],
     ["save", (d) => setRecipeSaved({ userId: viewer.id, recipeId: second.recipeId, saved: true }, d)],
     ["post exists", (d) => postExists(second.postId, d)],
+    ["out of reach (a block either way, a suspension)", (d) => isOutOfReach(viewer.id, alice.id, d)],
   ];
   for (const [label, work] of runs) hot.push(...(await capture(label, work)));
 });
@@ -208,7 +211,7 @@ describe("query plans of the hot queries", () => {
   it("captures the queries of every hot path", () => {
     const labels = new Set(hot.map((q) => q.label));
     // Every run above issued at least one statement (a function that stopped querying would hide here).
-    expect(labels.size).toBe(46);
+    expect(labels.size).toBe(48);
     expect(hot.length).toBeGreaterThan(50);
   });
 

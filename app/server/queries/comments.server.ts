@@ -40,7 +40,7 @@ export async function countComments(postId: string, database: DB = db): Promise<
 
 /** Appends a comment by the session user (the actor is never taken from the request body). */
 export async function addComment(
-  { postId, userId, text }: { postId: string; userId: string; text: string },
+  { postId, userId, text, author: known }: { postId: string; userId: string; text: string; author?: CommentView["author"] },
   database: DB = db,
 ): Promise<CommentView> {
   const id = crypto.randomUUID();
@@ -49,7 +49,8 @@ export async function addComment(
     .insertInto("comments")
     .values({ id, post_id: postId, user_id: userId, text, created_at: createdAt, seq: nextSeq(database, "comments") })
     .execute();
-  const author = await database.selectFrom("users").select(["id", "username", "profile"]).where("id", "=", userId).executeTakeFirst();
+  // A caller that knows who writes (the signed-in person) saves the read.
+  const author = known ?? (await database.selectFrom("users").select(["id", "username", "profile"]).where("id", "=", userId).executeTakeFirst());
   return { comment_id: id, text, created_at: createdAt, author: author ?? null };
 }
 

@@ -21,21 +21,17 @@ export async function listUserPosts(userId: string, database: DB = db): Promise<
     .execute();
 }
 
-export async function getPostIdForRecipe(recipeId: string, database: DB = db): Promise<string | undefined> {
-  const row = await database.selectFrom("posts").select("id").where("recipe_id", "=", recipeId).executeTakeFirst();
-  return row?.id;
-}
-
 export async function postExists(postId: string, database: DB = db): Promise<boolean> {
   const row = await database.selectFrom("posts").select("id").where("id", "=", postId).executeTakeFirst();
   return row !== undefined;
 }
 
+/** The post of a recipe: its text and its owner (a comment posted on the recipe page needs the owner). */
 export async function getPostForRecipe(
   recipeId: string,
   database: DB = db,
-): Promise<{ id: string; title: string; caption: string } | undefined> {
-  return database.selectFrom("posts").select(["id", "title", "caption"]).where("recipe_id", "=", recipeId).executeTakeFirst();
+): Promise<{ id: string; recipe_id: string; created_by: string | null; title: string; caption: string } | undefined> {
+  return database.selectFrom("posts").select(["id", "recipe_id", "created_by", "title", "caption"]).where("recipe_id", "=", recipeId).executeTakeFirst();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -106,6 +102,24 @@ export async function getPostOwnership(
   database: DB = db,
 ): Promise<{ id: string; recipe_id: string; created_by: string | null; photo: string } | undefined> {
   return database.selectFrom("posts").select(["id", "recipe_id", "created_by", "photo"]).where("id", "=", postId).executeTakeFirst();
+}
+
+/** A post's owner and recipe with its like count as it stands, in one read (a like's answer counts from it). */
+export async function getPostWithLikes(
+  postId: string,
+  database: DB = db,
+): Promise<{ id: string; recipe_id: string; created_by: string | null; likes: number } | undefined> {
+  const row = await database
+    .selectFrom("posts as p")
+    .select((eb) => [
+      "p.id",
+      "p.recipe_id",
+      "p.created_by",
+      eb.selectFrom("likes as l").select((c) => c.fn.countAll<number>().as("n")).whereRef("l.post_id", "=", "p.id").as("likes"),
+    ])
+    .where("p.id", "=", postId)
+    .executeTakeFirst();
+  return row && { ...row, likes: Number(row.likes ?? 0) };
 }
 
 /** Changes a post's own text and picture (the recipe keeps its own). Pass a transaction to combine it with other writes. */

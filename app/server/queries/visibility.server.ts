@@ -81,25 +81,37 @@ export async function isSuspendedPerson(userId: string, database: DB = db): Prom
 /**
  * Whether what `ownerId` made is out of `actorId`'s reach: either blocked the other, or the owner is
  * suspended (docs/rules.md#suspension). Read inside a write's transaction, so a block or a
- * suspension landing meanwhile counts.
+ * suspension landing meanwhile counts; one query, as it sits on every like, comment and follow.
  */
 export async function isOutOfReach(actorId: string, ownerId: string, database: DB = db): Promise<boolean> {
-  return (await isBlockedBetween(actorId, ownerId, database)) || (await isSuspendedPerson(ownerId, database));
+  return (await reachOf(actorId, ownerId, database)) === "out";
 }
 
-/** Whether either of the two blocked the other (read inside a write's transaction, so a block landing meanwhile counts). */
-export async function isBlockedBetween(a: string, b: string, database: DB = db): Promise<boolean> {
+/** `isOutOfReach` told apart from an owner who does not exist (a follow of nobody is a 404, not a 403). */
+export async function reachOf(actorId: string, ownerId: string, database: DB = db): Promise<"missing" | "out" | "open"> {
   const row = await database
-    .selectFrom("blocks")
-    .select("blocker_id")
-    .where((eb) =>
-      eb.or([
-        eb.and([eb("blocker_id", "=", a), eb("blocked_id", "=", b)]),
-        eb.and([eb("blocker_id", "=", b), eb("blocked_id", "=", a)]),
-      ]),
-    )
+    .selectFrom("users as owner")
+    .select((eb) => [
+      "owner.suspended_at",
+      eb
+        .exists(
+          eb
+            .selectFrom("blocks")
+            .select("blocker_id")
+            .where((b) =>
+              b.or([
+                b.and([b("blocker_id", "=", actorId), b("blocked_id", "=", ownerId)]),
+                b.and([b("blocker_id", "=", ownerId), b("blocked_id", "=", actorId)]),
+              ]),
+            ),
+        )
+        .as("blocked"),
+    ])
+    .where("owner.id", "=", ownerId)
     .executeTakeFirst();
-  return row !== undefined;
+  if (!row) return "missing";
+  // SQLite answers `exists` as 0 or 1, PostgreSQL as a boolean.
+  return row.suspended_at || Number(row.blocked) === 1 ? "out" : "open";
 }
 
 /** Blocks or unblocks; idempotent. True when it changed something. */

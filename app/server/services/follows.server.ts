@@ -2,10 +2,10 @@ import { isAdmin } from "~/lib/permissions";
 
 import { CacheScope, changing } from "../cache/scopes.server";
 import type { DB } from "../db/connection.server";
-import { follow, isFollowing, unfollow } from "../queries/follows.server";
+import { follow, unfollow } from "../queries/follows.server";
 import { getSessionUserById } from "../queries/users.server";
 import { notify, withdraw } from "./notifications.server";
-import { done, refusal, refusing, type Actor, type Outcome } from "./outcome.server";
+import { done, refusal, RefusedError, refusing, type Actor, type Outcome } from "./outcome.server";
 import { refuseIfBlocked } from "./people.server";
 
 // Follows, for the profile pages and the API alike (docs/rules.md#follows). A follow is one row,
@@ -24,20 +24,22 @@ async function storeFollowing(trx: DB, { followerId, followeeId, following }: { 
   const changed = following ? await follow({ followerId, followeeId }, trx) : await unfollow({ followerId, followeeId }, trx);
   if (!changed) return;
   const notice = { kind: "follow", actorId: followerId, target: { userId: followeeId } } as const;
-  await (following ? notify(notice, trx) : withdraw(notice, trx));
+  await (following ? notify({ ...notice, about: { recipient: followeeId, post_id: null, recipe_id: null } }, trx) : withdraw(notice, trx));
 }
 
 /** The actor starts or stops following `targetId`. Answers whether they follow them now. */
 export async function setFollowing({ actor, targetId, following }: { actor: Actor; targetId: string; following: boolean }): Promise<Outcome<{ following: boolean }>> {
   if (targetId === actor.id) return refusal(400, FOLLOW_MESSAGES.self);
-  if (!(await getSessionUserById(targetId))) return refusal(404, FOLLOW_MESSAGES.missing);
-  // One transaction: the follow and its notification land together; a block between the two refuses a follow.
+  // One transaction: the follow and its notification land together; a block between the two
+  // refuses a follow. Whether they exist is read in it too, with the block (one query).
   return refusing(async () => {
     await changing([CacheScope.user(actor.id), CacheScope.user(targetId)], async (trx) => {
-      if (following) await refuseIfBlocked(trx, actor.id, targetId);
+      if (following) await refuseIfBlocked(trx, actor.id, targetId, { missing: FOLLOW_MESSAGES.missing });
+      else if (!(await getSessionUserById(targetId, trx))) throw new RefusedError(refusal(404, FOLLOW_MESSAGES.missing));
       await storeFollowing(trx, { followerId: actor.id, followeeId: targetId, following });
     });
-    return done({ following: await isFollowing({ followerId: actor.id, followeeId: targetId }) });
+    // Nothing refused: the follow is as asked (a follow is one row, written idempotently).
+    return done({ following });
   });
 }
 

@@ -3,8 +3,8 @@ import { canDeleteComment, canLikeAs } from "~/lib/permissions";
 import { CacheScope, changing } from "../cache/scopes.server";
 import type { DB } from "../db/connection.server";
 import { addComment as insertComment, deleteComment, getCommentOwnership, type CommentView } from "../queries/comments.server";
-import { countLikes, setPostLiked } from "../queries/likes.server";
-import { getPostOwnership } from "../queries/posts.server";
+import { setPostLiked } from "../queries/likes.server";
+import { getPostForRecipe, getPostOwnership, getPostWithLikes } from "../queries/posts.server";
 import { getRecipeCreator } from "../queries/recipes.server";
 import { setRecipeSaved } from "../queries/saved.server";
 import { CommentSchema } from "../validation/comment.server";
@@ -30,14 +30,18 @@ export const INTERACTION_MESSAGES = {
 
 /**
  * Likes or unlikes inside `trx`, telling the post's creator or taking that back when it changed
- * something (the page form, the API and the whole-post PUT alike). Answers the like count.
+ * something (the page form, the API and the whole-post PUT alike). True when it changed something.
  */
-export async function storeLike(trx: DB, { postId, userId, liked }: { postId: string; userId: string; liked: boolean }): Promise<number> {
-  if (await setPostLiked({ postId, userId, liked }, trx)) {
-    const notice = { kind: "like", actorId: userId, target: { postId } } as const;
-    await (liked ? notify(notice, trx) : withdraw(notice, trx));
+export async function storeLike(
+  trx: DB,
+  { post, userId, liked }: { post: { id: string; recipe_id: string; created_by: string | null }; userId: string; liked: boolean },
+): Promise<boolean> {
+  const changed = await setPostLiked({ postId: post.id, userId, liked }, trx);
+  if (changed) {
+    const notice = { kind: "like", actorId: userId, target: { postId: post.id } } as const;
+    await (liked ? notify({ ...notice, about: { recipient: post.created_by, post_id: post.id, recipe_id: post.recipe_id } }, trx) : withdraw(notice, trx));
   }
-  return countLikes(postId, trx);
+  return changed;
 }
 
 /** Removes a comment inside `trx`, with its notification while unread; false when it was already gone. */
@@ -52,14 +56,16 @@ export async function storeCommentRemoved(trx: DB, { postId, commentId }: { post
  */
 export async function setLike({ actor, postId, liked, userId = actor.id }: { actor: Actor; postId: string; liked: boolean; userId?: string }): Promise<Outcome<{ likes: number }>> {
   if (!canLikeAs(actor, userId)) return refusal(403, INTERACTION_MESSAGES.ownLikeOnly);
-  const post = await getPostOwnership(postId);
+  const post = await getPostWithLikes(postId);
   if (!post) return refusal(404, INTERACTION_MESSAGES.postMissing);
   return refusing(async () => {
-    const likes = await changing([CacheScope.recipe(post.recipe_id)], async (trx) => {
+    const changed = await changing([CacheScope.recipe(post.recipe_id)], async (trx) => {
       if (liked) await refuseIfBlocked(trx, userId, post.created_by);
-      return storeLike(trx, { postId, userId, liked });
+      return storeLike(trx, { post, userId, liked });
     });
-    return done({ likes });
+    // The count as read just before, with this write's own change: no query after the write
+    // (a like is the most frequent write; docs/scaling.md counts its round trips).
+    return done({ likes: post.likes + (changed ? (liked ? 1 : -1) : 0) });
   });
 }
 
@@ -79,21 +85,30 @@ export async function setSaved({ actor, recipeId, saved, userId = actor.id }: { 
   });
 }
 
-/** The actor comments on a post: the text trimmed, never empty, at most COMMENT_MAX characters. */
-export async function addComment({ actor, postId, text }: { actor: Actor; postId: string; text: string }): Promise<Outcome<CommentView>> {
+/**
+ * The actor comments on a post, named by its id or by its recipe's: the text trimmed, never empty,
+ * at most COMMENT_MAX characters. An actor read from the session carries what the comment shows of
+ * its author, which saves reading it again.
+ */
+export async function addComment(
+  args: { actor: Actor | (Actor & { username: string; profile: string }); text: string } & ({ postId: string } | { recipeId: string }),
+): Promise<Outcome<CommentView>> {
+  const { actor, text } = args;
   const parsed = CommentSchema.safeParse({ text });
   if (!parsed.success) {
     const message = parsed.error.issues[0]?.message ?? "Please check your comment.";
     return refusal(400, message, { errors: { text: message } });
   }
-  const post = await getPostOwnership(postId);
-  if (!post) return refusal(404, INTERACTION_MESSAGES.postMissing);
+  const post = "postId" in args ? await getPostOwnership(args.postId) : await getPostForRecipe(args.recipeId);
+  if (!post) return refusal(404, "postId" in args ? INTERACTION_MESSAGES.postMissing : INTERACTION_MESSAGES.recipeMissing);
+  const author = "username" in actor ? { id: actor.id, username: actor.username, profile: actor.profile } : undefined;
+  const about = { recipient: post.created_by, post_id: post.id, recipe_id: post.recipe_id };
   return refusing(async () =>
     done(
       await changing([CacheScope.recipe(post.recipe_id)], async (trx) => {
         await refuseIfBlocked(trx, actor.id, post.created_by);
-        const comment = await insertComment({ postId, userId: actor.id, text: parsed.data.text }, trx);
-        await notify({ kind: "comment", actorId: actor.id, target: { postId }, commentId: comment.comment_id }, trx);
+        const comment = await insertComment({ postId: post.id, userId: actor.id, text: parsed.data.text, author }, trx);
+        await notify({ kind: "comment", actorId: actor.id, target: { postId: post.id }, commentId: comment.comment_id, about }, trx);
         return comment;
       }),
     ),

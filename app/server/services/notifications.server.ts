@@ -40,12 +40,22 @@ function aboutOf(database: DB, target: Target) {
   return database.selectFrom("users").select(["id as recipient", sql<null>`null`.as("post_id"), sql<null>`null`.as("recipe_id")]).where("id", "=", target.userId);
 }
 
-/** Tells the target's owner that `actorId` did `kind` (nothing when it is the actor's own, or has no owner). */
+/** Who a notification goes to and what it links to (what `aboutOf` reads). */
+export interface About {
+  recipient: string | null;
+  post_id: string | null;
+  recipe_id: string | null;
+}
+
+/**
+ * Tells the target's owner that `actorId` did `kind` (nothing when it is the actor's own, or has no
+ * owner). A caller that has already read who that is passes it as `about` and saves a query.
+ */
 export async function notify(
-  { kind, actorId, target, commentId = null }: { kind: NotificationKind; actorId: string; target: Target; commentId?: string | null },
+  { kind, actorId, target, commentId = null, about: known }: { kind: NotificationKind; actorId: string; target: Target; commentId?: string | null; about?: About },
   database: DB,
 ): Promise<void> {
-  const about = await aboutOf(database, target).executeTakeFirst();
+  const about = known ?? (await aboutOf(database, target).executeTakeFirst());
   if (!about?.recipient || about.recipient === actorId) return;
   const recipientId = about.recipient;
   await database

@@ -2,7 +2,7 @@ import { CacheScope, changing } from "../cache/scopes.server";
 import { engineOf, type DB } from "../db/connection.server";
 import { unfollow } from "../queries/follows.server";
 import { getSessionUserById } from "../queries/users.server";
-import { isOutOfReach, setBlocked, setMuted, UNAVAILABLE_ACCOUNT } from "../queries/visibility.server";
+import { reachOf, setBlocked, setMuted, UNAVAILABLE_ACCOUNT } from "../queries/visibility.server";
 import { withdraw } from "./notifications.server";
 import { done, refusal, RefusedError, type Actor, type Outcome, type Refusal } from "./outcome.server";
 
@@ -20,15 +20,18 @@ export const PEOPLE_MESSAGES = {
 
 /**
  * Throws the refusal of docs/rules.md#blocking-and-muting when either person blocked the other, or
- * the owner is suspended (docs/rules.md#suspension: a block of everyone). Call inside the write's
- * transaction, wrapped in `refusing`, so nothing is written.
+ * the owner is suspended (docs/rules.md#suspension: a block of everyone); with `missing`, a 404
+ * with that text when the owner does not exist. Call inside the write's transaction, wrapped in
+ * `refusing`, so nothing is written.
  */
-export async function refuseIfBlocked(trx: DB, actorId: string, ownerId: string | null): Promise<void> {
+export async function refuseIfBlocked(trx: DB, actorId: string, ownerId: string | null, { missing }: { missing?: string } = {}): Promise<void> {
   if (!ownerId || ownerId === actorId) return;
   // A block between the two committing now waits for this write, or this write for it: never
   // both (docs/scaling.md, "How writers meet"). Writes between the two go side by side.
   await engineOf(trx).writers.lock(trx, [pairKey(actorId, ownerId)], "shared");
-  if (await isOutOfReach(actorId, ownerId, trx)) throw new RefusedError(refusal(403, PEOPLE_MESSAGES.unavailable));
+  const reach = await reachOf(actorId, ownerId, trx);
+  if (reach === "missing" && missing) throw new RefusedError(refusal(404, missing));
+  if (reach === "out") throw new RefusedError(refusal(403, PEOPLE_MESSAGES.unavailable));
 }
 
 /** The lock a block and the writes it refuses meet on: one per pair of people, whoever acts. */

@@ -59,7 +59,7 @@ export async function changePost({ actor, postId, changes }: { actor: Actor; pos
         }
         for (const op of likes) {
           if (op.liked) await refuseIfBlocked(trx, op.userId, post.created_by);
-          await storeLike(trx, { postId, userId: op.userId, liked: op.liked });
+          await storeLike(trx, { post, userId: op.userId, liked: op.liked });
         }
         for (const commentId of removeComments) await storeCommentRemoved(trx, { postId, commentId });
       });

@@ -30,9 +30,10 @@ import { isWrite, type ChangeFeed, type DB, type Engine, type RecipeQuery, type 
 // feed rides on NOTIFY, which PostgreSQL delivers in commit order without a shared counter.
 //
 // Round trips are what a write costs when the database is on another machine, so the driver sends
-// what needs no answer together: `begin`, the page-cache mark and the transaction's first locks in
-// one round trip (just before the first statement whose answer is read: node-postgres sends one
-// statement with parameters at a time), and the change notice with `commit`. The notice is part of
+// what needs no answer together: `begin`, the page-cache mark and the transaction's first locks go
+// with the first statement whose answer is read (its values written in as literals, as
+// node-postgres sends only one statement with parameters at a time), and the change notice with
+// `commit`. The notice is part of
 // the transaction (it is delivered only if the data commits); PostgreSQL briefly serialises the
 // commits of transactions that notify — the one point writers still share.
 export const NOTICE_CHANNEL = "recipals_changes";
@@ -108,6 +109,38 @@ interface Notice {
 
 const NO_ROWS: QueryResult<never> = { rows: [] };
 
+/**
+ * `query`'s text with its values written in as literals, so that it can go in one simple query
+ * with the statements before it; null when it must go on its own: a value other than text, a
+ * number, a boolean or null, or a quote or dollar sign in its text besides the placeholders
+ * (nothing in the text may be mistaken for a placeholder). A quoted literal is typed from where it
+ * stands, as a parameter is, so the statement means the same.
+ */
+export function withLiterals(query: CompiledQuery): string | null {
+  if (/['$]/.test(query.sql.replace(/\$\d+/g, ""))) return null;
+  const literals: string[] = [];
+  for (const value of query.parameters) {
+    if (value === null) literals.push("null");
+    else if (typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value))) literals.push(pg.escapeLiteral(String(value)));
+    else return null;
+  }
+  return query.sql.replace(/\$(\d+)/g, (_, n: string) => literals[Number(n) - 1] ?? "null");
+}
+
+/**
+ * node-postgres answers several statements sent as one simple query with a result each; Kysely
+ * reads one. This client answers with the last statement's, the one whose answer was asked for
+ * (`begin`, the mark and locks ride before it).
+ */
+class LastAnswerClient extends pg.Client {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the same overloads as pg's own query
+  override query(...args: any[]): any {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const answer = (super.query as (...a: any[]) => unknown)(...args);
+    return answer instanceof Promise ? answer.then((result: unknown) => (Array.isArray(result) ? result.at(-1) : result)) : answer;
+  }
+}
+
 class SideBySideConnection implements DatabaseConnection {
   inTransaction = false;
   wroteInTransaction = false;
@@ -136,15 +169,23 @@ class SideBySideConnection implements DatabaseConnection {
         this.notice = new Set(query.parameters as string[]);
         return NO_ROWS;
       }
+      let sent = query;
       if (this.pending) {
         // Statements whose answer nobody reads wait for the next one.
         if (query === MARK_SCOPED || (query.sql.startsWith(LOCK_PREFIX) && query.parameters.length === 0)) {
           this.pending.push(query.sql);
           return NO_ROWS;
         }
-        await this.flush();
+        // The first statement that needs an answer goes with them when its values can be written
+        // into its text (the answer is its own: LastAnswerClient); otherwise after them.
+        const written = withLiterals(query);
+        if (written === null) await this.flush();
+        else {
+          sent = CompiledQuery.raw([...this.pending, written].join("; "));
+          this.pending = null;
+        }
       }
-      const result = await this.inner.executeQuery<R>(query);
+      const result = await this.inner.executeQuery<R>(sent);
       unavailableSince = null;
       if (write) {
         if (this.inTransaction) this.wroteInTransaction = true;
@@ -322,7 +363,7 @@ export interface PostgresOptions {
 }
 
 export function openPostgres({ url, poolSize, replicaUrls = [], log = (line) => console.warn(line) }: PostgresOptions): OpenedPostgres {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000, types });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000, types, Client: LastAnswerClient });
   // An idle client that loses its server emits here; without a listener that would end the process.
   let warnedIdle = false;
   pool.on("error", (error) => {

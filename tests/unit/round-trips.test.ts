@@ -1,0 +1,104 @@
+import pg from "pg";
+import { afterEach, describe, expect, it } from "vitest";
+
+import { action as followAction } from "~/routes/ReciPals.Account.Follow.$uid";
+import { action as likeAction } from "~/routes/ReciPals.Posts.$pid.Like";
+import { action as recipeAction } from "~/routes/ReciPals.Recipes.$rid";
+import { db } from "~/server/db/connection.server";
+import { countUnread } from "~/server/queries/notifications.server";
+
+import { dataOf, formRequest, makeUser, routeArgs, settle, signedInCookie } from "../support/app";
+import { makeRecipeWithPost } from "../support/factories";
+import { TEST_POSTGRES } from "../support/postgres";
+
+// The most frequent writes — a like, a comment, a follow — go to the database at most six times
+// from the request's arrival to its answer (docs/scaling.md, "Round trips per write"): between app
+// servers and PostgreSQL on other machines each round trip costs its network time. Counted at the
+// driver: each call of node-postgres's `query` is one round trip (a statement with parameters,
+// or several plain statements sent together).
+
+const MOST = 6;
+const sent: string[] = [];
+const realQuery = pg.Client.prototype.query;
+
+/** Runs `work`, keeping the text of every call the driver sends meanwhile. */
+async function counting<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+  sent.length = 0;
+  const record = function (this: pg.Client, ...args: unknown[]) {
+    const first = args[0] as string | { text?: string };
+    sent.push(typeof first === "string" ? first : String(first?.text));
+    return (realQuery as (...a: unknown[]) => unknown).apply(this, args);
+  };
+  (pg.Client.prototype as { query: unknown }).query = record;
+  try {
+    const result = await work();
+    return { result, statements: [...sent] };
+  } finally {
+    pg.Client.prototype.query = realQuery;
+  }
+}
+afterEach(() => {
+  pg.Client.prototype.query = realQuery;
+});
+
+async function scene() {
+  const owner = await makeUser();
+  const fan = await makeUser();
+  const { postId, recipeId } = await makeRecipeWithPost({ userId: owner.id });
+  return { owner, fan, postId: postId!, recipeId, cookie: await signedInCookie(fan.id) };
+}
+
+const like = (postId: string, intent: string, cookie: string) =>
+  settle(() => likeAction(routeArgs(formRequest(`/ReciPals/Posts/${postId}/Like`, { intent, _fetcher: "1" }, cookie), { pid: postId })));
+const follow = (uid: string, intent: string, cookie: string) =>
+  settle(() => followAction(routeArgs(formRequest(`/ReciPals/Account/Follow/${uid}`, { intent, _fetcher: "1" }, cookie), { uid })));
+const comment = (recipeId: string, text: string, cookie: string) =>
+  settle(() => recipeAction(routeArgs(formRequest(`/ReciPals/Recipes/${recipeId}`, { intent: "comment", text, _fetcher: "1" }, cookie), { rid: recipeId })));
+
+describe.skipIf(!TEST_POSTGRES)("round trips per write on PostgreSQL", () => {
+  it(`a like and an unlike (with JavaScript) take at most ${MOST}, and answer the right count`, async () => {
+    const { owner, fan, postId, cookie } = await scene();
+    const other = await makeUser();
+    await like(postId, "like", await signedInCookie(other.id));
+
+    const liked = await counting(() => like(postId, "like", cookie));
+    expect(liked.result).toEqual({ liked: true, likes: 2 });
+    expect(liked.statements.length, liked.statements.join("\n")).toBeLessThanOrEqual(MOST);
+    expect(await countUnread(owner.id)).toBe(2);
+
+    const again = await counting(() => like(postId, "like", cookie));
+    expect(again.result).toEqual({ liked: true, likes: 2 });
+
+    const unliked = await counting(() => like(postId, "unlike", cookie));
+    expect(unliked.result).toEqual({ liked: false, likes: 1 });
+    expect(unliked.statements.length, unliked.statements.join("\n")).toBeLessThanOrEqual(MOST);
+    expect(await countUnread(owner.id)).toBe(1);
+    const rows = await db.selectFrom("likes").select("user_id").where("post_id", "=", postId).execute();
+    expect(rows.map((r) => r.user_id)).toEqual([other.id]);
+    void fan;
+  });
+
+  it(`a comment takes at most ${MOST}, and answers the comment with its author`, async () => {
+    const { owner, fan, recipeId, cookie } = await scene();
+    const { result, statements } = await counting(() => comment(recipeId, "Lovely", cookie));
+    const answer = (result as { comment: { text: string; author: { id: string; username: string } } }).comment;
+    expect(answer.text).toBe("Lovely");
+    expect(answer.author).toMatchObject({ id: fan.id, username: fan.username });
+    expect(statements.length, statements.join("\n")).toBeLessThanOrEqual(MOST);
+    expect(await countUnread(owner.id)).toBe(1);
+  });
+
+  it(`a follow and an unfollow take at most ${MOST}, and answer whether one follows now`, async () => {
+    const { owner, fan, cookie } = await scene();
+    const followed = await counting(() => follow(owner.id, "follow", cookie));
+    expect(dataOf(followed.result).data).toMatchObject({ ok: true, following: true });
+    expect(followed.statements.length, followed.statements.join("\n")).toBeLessThanOrEqual(MOST);
+    expect(await countUnread(owner.id)).toBe(1);
+
+    const unfollowed = await counting(() => follow(owner.id, "unfollow", cookie));
+    expect(dataOf(unfollowed.result).data).toMatchObject({ ok: true, following: false });
+    expect(unfollowed.statements.length, unfollowed.statements.join("\n")).toBeLessThanOrEqual(MOST);
+    const rows = await db.selectFrom("follows").select("followee_id").where("follower_id", "=", fan.id).execute();
+    expect(rows).toEqual([]);
+  });
+});
