@@ -97,6 +97,11 @@ describe("follow / unfollow (no JavaScript: plain POST, redirect back)", () => {
     const fetched = dataOf<{ ok: boolean; message: string }>(await post("no-such-user", { intent: "follow", _fetcher: "1" }, cookieA));
     expect(fetched.status).toBe(404);
     expect(fetched.data.message).toBe("User not found.");
+    // An empty id and an unfollow of nobody are the same 404.
+    for (const [uid, intent] of [["", "follow"], ["", "unfollow"], ["no-such-user", "unfollow"]] as const) {
+      const answer = dataOf<{ ok: boolean; message: string }>(await post(uid, { intent, _fetcher: "1" }, cookieA));
+      expect([uid, intent, answer.status, answer.data.message]).toEqual([uid, intent, 404, "User not found."]);
+    }
     expect(await followRows()).toBe(before);
   });
 

@@ -25,6 +25,7 @@ export const PEOPLE_MESSAGES = {
  * `refusing`, so nothing is written.
  */
 export async function refuseIfBlocked(trx: DB, actorId: string, ownerId: string | null, { missing }: { missing?: string } = {}): Promise<void> {
+  if (!ownerId && missing) throw new RefusedError(refusal(404, missing));
   if (!ownerId || ownerId === actorId) return;
   // A block between the two committing now waits for this write, or this write for it: never
   // both (docs/scaling.md, "How writers meet"). Writes between the two go side by side.
