@@ -1,5 +1,5 @@
-// Lighthouse mobile on a fresh community whose 12 newest recipes carry camera-sized photos
-// (issue 32): Home, a recipe page and a profile, with Debian's Chromium. Prints performance, LCP,
+// Lighthouse mobile on a fresh community whose 12 newest recipes carry camera-sized photos:
+// Home, a recipe page and a profile, with Debian's Chromium. Prints performance, LCP,
 // FCP, CLS and bytes per page. Run after `npm run build`:
 //   node scripts/bench-lighthouse.js [--runs 3]
 // The photos are generated here: 3000×2000, smooth light and shapes with a little grain, JPEG at
@@ -21,6 +21,7 @@ const PORT = 4310;
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "recipals-lighthouse-"));
+/** @type {NodeJS.ProcessEnv} */
 const env = {
   ...process.env,
   NODE_ENV: "production",
@@ -36,12 +37,14 @@ const env = {
 };
 delete env.DATABASE_URL;
 
+/** @param {string[]} args */
 function run(args) {
   const result = spawnSync(process.execPath, args, { cwd: root, env, stdio: "inherit" });
   if (result.status !== 0) throw new Error(`${args.join(" ")} failed`);
 }
 
 /** A photo-like picture: a sky-to-table gradient, a plate and a few soft shapes, light grain. */
+/** @param {number} seed */
 async function cameraPhoto(seed) {
   const width = 3000;
   const height = 2000;
@@ -58,7 +61,7 @@ async function cameraPhoto(seed) {
       const food = d < 480 ? 0.5 + 0.5 * Math.sin(x / 37 + seed) * Math.cos(y / 53) : 0;
       const i = (y * width + x) * 3;
       const base = [120 + y / 30, 90 + y / 40, 60 + y / 60];
-      const mix = (channel, plateValue, foodValue) => base[channel] * (1 - plate) + plate * (plateValue * (1 - food) + foodValue * food);
+      const mix = (/** @type {0 | 1 | 2} */ channel, /** @type {number} */ plateValue, /** @type {number} */ foodValue) => /** @type {number} */ (base[channel]) * (1 - plate) + plate * (plateValue * (1 - food) + foodValue * food);
       pixels[i] = Math.max(0, Math.min(255, mix(0, 235, 200 + 40 * food) + grain));
       pixels[i + 1] = Math.max(0, Math.min(255, mix(1, 232, 120 + 60 * food) + grain));
       pixels[i + 2] = Math.max(0, Math.min(255, mix(2, 225, 60 + 20 * food) + grain));
@@ -67,6 +70,10 @@ async function cameraPhoto(seed) {
   return sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality: 88 }).toBuffer();
 }
 
+/**
+ * @param {string} method @param {string} pathname @param {unknown} [body] @param {string} [cookie]
+ * @returns {Promise<{ json: any, cookie: string }>}
+ */
 async function api(method, pathname, body, cookie) {
   const response = await fetch(`${ORIGIN}${pathname}`, {
     method,
@@ -121,19 +128,22 @@ async function main() {
     try {
       const rows = [];
       for (const page of pages) {
+        /** @type {Record<"performance" | "lcp" | "fcp" | "cls" | "kb", number>[]} */
         const results = [];
         for (let r = 0; r < RUNS; r++) {
           const answer = await lighthouse(page.url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance"], extraHeaders: page.cookie ? { Cookie: page.cookie } : undefined });
+          if (!answer) throw new Error(`Lighthouse gave no result for ${page.url}`);
           const audits = answer.lhr.audits;
+          const value = (/** @type {string} */ id) => audits[id]?.numericValue ?? NaN;
           results.push({
-            performance: Math.round(answer.lhr.categories.performance.score * 100),
-            lcp: audits["largest-contentful-paint"].numericValue / 1000,
-            fcp: audits["first-contentful-paint"].numericValue / 1000,
-            cls: audits["cumulative-layout-shift"].numericValue,
-            kb: audits["total-byte-weight"].numericValue / 1000,
+            performance: Math.round((answer.lhr.categories.performance?.score ?? 0) * 100),
+            lcp: value("largest-contentful-paint") / 1000,
+            fcp: value("first-contentful-paint") / 1000,
+            cls: value("cumulative-layout-shift"),
+            kb: value("total-byte-weight") / 1000,
           });
         }
-        const median = (key) => results.map((x) => x[key]).sort((a, b) => a - b)[Math.floor(results.length / 2)];
+        const median = (/** @type {"performance" | "lcp" | "fcp" | "cls" | "kb"} */ key) => results.map((x) => x[key]).sort((a, b) => a - b)[Math.floor(results.length / 2)] ?? NaN;
         rows.push({ page: page.name, performance: median("performance"), lcp_s: median("lcp").toFixed(2), fcp_s: median("fcp").toFixed(2), cls: median("cls").toFixed(3), kb: Math.round(median("kb")) });
       }
       console.table(rows);

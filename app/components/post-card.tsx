@@ -1,5 +1,6 @@
 
 import { DEFAULT_PROFILE_IMAGE, paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
+import { FIRST_PHOTO, imageSrcSet, PHOTO_SIZES } from "~/lib/photos";
 import type { PostCardData } from "~/server/queries/feed.server";
 
 import { Avatar } from "./avatar";
@@ -14,6 +15,7 @@ export function PostCard({
   returnTo,
   likesHref,
   eager = false,
+  first = false,
 }: {
   post: PostCardData;
   signedIn: boolean;
@@ -21,6 +23,8 @@ export function PostCard({
   likesHref: string;
   /** The first cards are above the fold: load their photos at once. */
   eager?: boolean;
+  /** The page's first photo, its largest paint on a phone: fetched before anything else. */
+  first?: boolean;
 }) {
   const recipeHref = paths.recipe(post.recipe_id);
   return (
@@ -41,11 +45,14 @@ export function PostCard({
       <Link to={recipeHref} className="post-card__photo" tabIndex={-1} aria-hidden="true">
         <img
           src={post.photo || RECIPE_PLACEHOLDER_IMAGE}
+          srcSet={imageSrcSet(post.photo)}
+          sizes={PHOTO_SIZES.feed}
           alt=""
           width={600}
           height={450}
           loading={eager ? "eager" : "lazy"}
           decoding="async"
+          {...(first ? FIRST_PHOTO : {})}
         />
       </Link>
       <div className="post-card__body">

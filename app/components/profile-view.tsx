@@ -1,11 +1,15 @@
 
 import { paths } from "~/lib/paths";
+import { FIRST_PHOTO, imageSrcSet, PHOTO_SIZES } from "~/lib/photos";
 import type { PostThumb } from "~/server/queries/posts.server";
 import type { CookedRecipe } from "~/server/queries/cooks.server";
 import type { ProfileSavedItem, ProfileTab } from "~/server/queries/profiles.server";
 
 import { EmptyState } from "./empty-state";
 import { Link } from "./link";
+
+/** Squares in a row of the grid (app/styles/profile.css). */
+const GRID_ROW = 3;
 
 export const countLabel = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -38,9 +42,24 @@ export function ProfileTabs({ uid, tab, isOwn }: { uid: string; tab: ProfileTab;
   );
 }
 
-function Thumb({ photo, alt }: { photo: string; alt: string }) {
+/**
+ * A square of the grid. The first row is on a phone's first screen: fetched at once, the very
+ * first before anything else (often the page's largest paint); the rest when scrolled near.
+ */
+function Thumb({ photo, alt, index }: { photo: string; alt: string; index: number }) {
   return photo ? (
-    <img className="profile-grid__img" src={photo} alt={alt} width={240} height={240} loading="lazy" decoding="async" />
+    <img
+      className="profile-grid__img"
+      src={photo}
+      srcSet={imageSrcSet(photo)}
+      sizes={PHOTO_SIZES.grid}
+      alt={alt}
+      width={240}
+      height={240}
+      loading={index < GRID_ROW ? "eager" : "lazy"}
+      decoding="async"
+      {...(index === 0 ? FIRST_PHOTO : {})}
+    />
   ) : (
     // No photo: the name stands in for it.
     <span className="profile-grid__img profile-grid__img--empty">{alt}</span>
@@ -58,10 +77,10 @@ export function PostGrid({ uid, posts, isOwn }: { uid: string; posts: PostThumb[
   }
   return (
     <ul className="profile-grid" aria-label={isOwn ? "My Recipes" : "Recipes"}>
-      {posts.map((post) => (
+      {posts.map((post, index) => (
         <li key={post.post_id}>
           <Link to={paths.post(uid, post.post_id)} className="profile-grid__item" title={post.title}>
-            <Thumb photo={post.photo} alt={post.title} />
+            <Thumb photo={post.photo} alt={post.title} index={index} />
           </Link>
         </li>
       ))}
@@ -80,13 +99,13 @@ export function SavedGrid({ saved, isOwn }: { saved: ProfileSavedItem[]; isOwn: 
   }
   return (
     <ul className="profile-grid" aria-label="Saved">
-      {saved.map((item) => {
+      {saved.map((item, index) => {
         const href =
           item.post_id && item.post_author_id ? paths.post(item.post_author_id, item.post_id) : paths.recipe(item.recipe_id);
         return (
           <li key={item.recipe_id}>
             <Link to={href} className="profile-grid__item" title={item.name}>
-              <Thumb photo={item.photo} alt={item.name} />
+              <Thumb photo={item.photo} alt={item.name} index={index} />
             </Link>
           </li>
         );
@@ -106,10 +125,10 @@ export function CookedGrid({ cooked, isOwn }: { cooked: CookedRecipe[]; isOwn: b
   }
   return (
     <ul className="profile-grid" aria-label="Cooked">
-      {cooked.map((item) => (
+      {cooked.map((item, index) => (
         <li key={item.cook_id}>
           <Link to={`${paths.recipe(item.recipe.id)}#cook-${item.cook_id}`} className="profile-grid__item" title={`${item.recipe.name}: ${item.rating} of 5 stars`}>
-            <Thumb photo={item.photo ?? item.recipe.photo} alt={`${item.recipe.name}, rated ${item.rating} out of 5`} />
+            <Thumb photo={item.photo ?? item.recipe.photo} alt={`${item.recipe.name}, rated ${item.rating} out of 5`} index={index} />
           </Link>
         </li>
       ))}

@@ -87,21 +87,3 @@ export async function downsizeImage(file: File, options: DownsizeOptions = {}): 
     decoded.close();
   }
 }
-
-// ---------------------------------------------------------------------------------------------
-// Stored image URLs (app/server/media/storage.server.ts names them `/uploads/<sha256>.webp`, with the
-// ~400 px card variant at `/uploads/<sha256>.card.webp`).
-
-const STORED_MAIN = /^\/uploads\/([0-9a-f]{64})\.webp$/;
-
-/** The ~400 px card variant of a stored image, or null for default pictures and external URLs. */
-export function cardImageUrl(url: string | null | undefined): string | null {
-  const match = url ? STORED_MAIN.exec(url) : null;
-  return match ? `/uploads/${match[1]}.card.webp` : null;
-}
-
-/** `srcSet` for an `<img>` of a stored image (card 400w, full 800w); undefined for anything else. */
-export function imageSrcSet(url: string | null | undefined): string | undefined {
-  const card = cardImageUrl(url);
-  return card ? `${card} 400w, ${url} 800w` : undefined;
-}

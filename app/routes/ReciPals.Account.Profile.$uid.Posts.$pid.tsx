@@ -9,6 +9,7 @@ import { RouteDialog } from "~/components/route-dialog";
 import { recipesFeedLink, recipesFeedPath } from "~/lib/feeds";
 import { reportPath } from "~/lib/reports";
 import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
+import { imageSrcSet, PHOTO_SIZES } from "~/lib/photos";
 import { absoluteUrl, shareMeta } from "~/lib/structured-data";
 import { listComments } from "~/server/queries/comments.server";
 import { deletableComments } from "~/server/services/interactions.server";
@@ -121,7 +122,7 @@ export default function PostViewerRoute() {
           )}
         </header>
         <Link to={paths.recipe(post.recipe_id)} className="post-viewer__photo">
-          <img src={post.photo || RECIPE_PLACEHOLDER_IMAGE} alt={post.title} width={600} height={450} decoding="async" />
+          <img src={post.photo || RECIPE_PLACEHOLDER_IMAGE} srcSet={imageSrcSet(post.photo)} sizes={PHOTO_SIZES.feed} alt={post.title} width={600} height={450} decoding="async" />
         </Link>
         <p className="post-viewer__caption">
           <strong>{post.author?.username ?? "Unknown User"}</strong> {post.caption}

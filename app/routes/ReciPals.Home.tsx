@@ -82,6 +82,7 @@ export default function HomeRoute() {
                 returnTo={`${returnTo}#post-${post.post_id}`}
                 likesHref={`${paths.homeLikes(post.post_id)}${search || `?seed=${first.seed}`}`}
                 eager={index < 2 && first.page === 1}
+                first={index === 0 && first.page === 1}
               />
             </li>
           ))}

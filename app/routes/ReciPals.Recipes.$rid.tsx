@@ -21,6 +21,7 @@ import { useHydrated, useResultKey } from "~/lib/hooks";
 import { COMMENT_MAX } from "~/lib/limits";
 import { isAdmin } from "~/lib/permissions";
 import { DEFAULT_PROFILE_IMAGE, paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
+import { FIRST_PHOTO } from "~/lib/photos";
 import { withNotice } from "~/lib/notices";
 import { MAX_SERVES, parseServes, SCALE_CHOICE_LABELS, SCALE_CHOICES, SCALE_MESSAGE } from "~/lib/servings";
 import { absoluteUrl, recipeJsonLd, shareMeta } from "~/lib/structured-data";
@@ -28,6 +29,7 @@ import { parseScale, scaledSections } from "~/server/services/amounts.server";
 import { convertStepTemperatures, parseUnitSystem, UNITS_MESSAGE, unitsCookie, unitsOf } from "~/server/http/units.server";
 import type { UnitSystem } from "~/lib/units";
 import { readForm } from "~/server/http/body.server";
+import { imageSrcSet, PHOTO_SIZES } from "~/server/http/photos.server";
 import { CacheScope } from "~/server/cache/scopes.server";
 import { invariantResponse, readIntent } from "~/server/http/responses.server";
 import { isFetcherSubmission } from "~/server/http/interaction.server";
@@ -87,6 +89,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const url = `${origin}${paths.recipe(recipe.recipe_id)}`;
   return {
     recipe,
+    // Its copies for the photo's srcset, named here so the page's script need not carry the rule.
+    photo: { srcSet: imageSrcSet(recipe.photo), sizes: PHOTO_SIZES.recipe },
     comments,
     saved,
     onShoppingList,
@@ -163,7 +167,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function RecipeRoute() {
-  const { recipe, comments, saved, signedIn, canEdit, deletable, onShoppingList, serves: servesFromUrl, scale: scaleFromUrl, scaleAsked, shown, cooked, units } =
+  const { recipe, photo, comments, saved, signedIn, canEdit, deletable, onShoppingList, serves: servesFromUrl, scale: scaleFromUrl, scaleAsked, shown, cooked, units } =
     useLoaderData<typeof loader>();
   const [serves, setServes] = useState(servesFromUrl);
   useEffect(() => setServes(servesFromUrl), [servesFromUrl]);
@@ -185,7 +189,16 @@ export default function RecipeRoute() {
   return (
     <article className="recipe">
       <div className="recipe__hero">
-        <img className="recipe__photo" src={recipe.photo || RECIPE_PLACEHOLDER_IMAGE} alt={recipe.name} width={800} height={600} />
+        <img
+          className="recipe__photo"
+          src={recipe.photo || RECIPE_PLACEHOLDER_IMAGE}
+          srcSet={photo.srcSet}
+          sizes={photo.sizes}
+          alt={recipe.name}
+          width={800}
+          height={600}
+          {...FIRST_PHOTO}
+        />
         <div className="recipe__intro">
           <header className="recipe__header">
             <h1 className="recipe__name">{recipe.name}</h1>

@@ -3,6 +3,7 @@ import { useFetchers, useLoaderData } from "@remix-run/react";
 
 import { SaveButton } from "~/components/save-button";
 import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
+import { imageSrcSet, PHOTO_SIZES } from "~/lib/photos";
 import { listSavedRecipes } from "~/server/queries/saved.server";
 import { getLens, requireUser } from "~/server/auth/session.server";
 import feedStyles from "~/styles/feed.css";
@@ -40,7 +41,16 @@ export default function SavedRoute() {
           {shown.map((recipe) => (
             <li key={recipe.recipe_id} className="recipe-card">
               <Link to={paths.recipe(recipe.recipe_id)} className="recipe-card__link">
-                <img src={recipe.photo || RECIPE_PLACEHOLDER_IMAGE} alt="" width={400} height={300} loading="lazy" decoding="async" />
+                <img
+                  src={recipe.photo || RECIPE_PLACEHOLDER_IMAGE}
+                  srcSet={imageSrcSet(recipe.photo)}
+                  sizes={PHOTO_SIZES.card}
+                  alt=""
+                  width={400}
+                  height={300}
+                  loading="lazy"
+                  decoding="async"
+                />
                 <span className="recipe-card__name">{recipe.name}</span>
               </Link>
               <p className="recipe-card__description">{recipe.description}</p>

@@ -15,6 +15,7 @@ import { useEffect, useRef, useState, type ChangeEvent, type RefObject } from "r
 import { useHydrated } from "~/lib/hooks";
 import { MAX_QUERY_LENGTH } from "~/lib/limits";
 import { paths } from "~/lib/paths";
+import { imageSrcSet, PHOTO_SIZES } from "~/lib/photos";
 import type { RecipeCard, RecipePage, UserCard } from "~/server/queries/search.server";
 import { cookSummary, cookSummaryLabel } from "~/lib/cooks";
 import { searchRecipes, searchUsers } from "~/server/queries/search.server";
@@ -291,6 +292,8 @@ function RecipeResult({ recipe }: { recipe: RecipeCard }) {
         <img
           className="recipe-result__photo"
           src={recipe.photo}
+          srcSet={imageSrcSet(recipe.photo)}
+          sizes={PHOTO_SIZES.card}
           alt={recipe.name}
           width={320}
           height={240}

@@ -1,8 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 
-import { isStoredName, publicUrlOf, readStoredFile, StoreUnavailableError } from "~/server/media/storage.server";
+import { makeMissingCopies } from "~/server/media/images.server";
+import { isStoredName, parseStoredName, publicUrlOf, readStoredFile, StoreUnavailableError } from "~/server/media/storage.server";
 
-// Stored images at /uploads/<sha256>.webp (and .card.webp). The name is the hash of the
+// Stored images at /uploads/<sha256>.webp (and its copies .card.webp, .w320.webp …). The name is the hash of the
 // content, so the answer never changes: browsers and proxies may keep it for a year. The bytes
 // come from the image store, the uploads folder or an S3 bucket; with S3_PUBLIC_URL the browser
 // is sent there instead (a CDN, or the bucket itself).
@@ -32,6 +33,10 @@ export async function loader({ params }: LoaderFunctionArgs) {
   let bytes: Buffer | null;
   try {
     bytes = await readStoredFile(name);
+    // A copy that a photo stored before copies existed lacks (`npm run images:variants` makes them
+    // all): made once from the photo, stored, then served like the rest.
+    const stored = parseStoredName(name);
+    if (!bytes && stored?.copy) bytes = (await makeMissingCopies(stored.hash, [stored.copy])).get(stored.copy) ?? null;
   } catch (error) {
     if (!(error instanceof StoreUnavailableError)) throw error;
     console.warn(error.message);

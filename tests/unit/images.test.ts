@@ -4,7 +4,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 
-import { cardImageUrl, imageSrcSet } from "~/lib/image-downsize";
+import { cardImageUrl, imageSrcSet } from "~/lib/photos";
 import { loader as uploadsLoader } from "~/routes/uploads.$file";
 import { db } from "~/server/db/connection.server";
 import { imageDecodes, IMAGE_MESSAGES, ImageError, isStoredImageUrl, processImage, storeImage } from "~/server/media/images.server";
@@ -111,7 +111,7 @@ describe("image pipeline", () => {
     for (const [input, message] of cases) {
       await expect(storeImage(input)).rejects.toMatchObject({ name: "ImageError", message, status: 400 });
     }
-    expect(fs.readdirSync(scratch.dir).filter((name) => !name.startsWith("."))).toHaveLength(2); // only the first test's files
+    expect(fs.readdirSync(scratch.dir).filter((name) => !name.startsWith("."))).toHaveLength(5); // only the first test's photo and its four copies
   });
 
   it("refuses pictures with too many pixels before decoding them", async () => {
@@ -306,9 +306,42 @@ describe("serving uploads", () => {
     }
   });
 
-  it("gives stored images a srcset with the card variant, and nothing for other pictures", () => {
-    const url = `/uploads/${"b".repeat(64)}.webp`;
-    expect(imageSrcSet(url)).toBe(`/uploads/${"b".repeat(64)}.card.webp 400w, ${url} 800w`);
+  it("stores every copy a srcset names, each as wide as it says, and makes a missing one when asked for it", async () => {
+    const { url } = await storeImage(await photoLike(3000, 2000));
+    const hash = storedNameOf(url)!.slice(0, 64);
+    const named = imageSrcSet(url)!
+      .split(", ")
+      .map((entry) => entry.split(" ") as [string, string]);
+    expect(named).toHaveLength(5);
+    for (const [src, descriptor] of named) {
+      const response = await uploadsLoader(routeArgs(new Request(`http://localhost:4000${src}`), { file: storedNameOf(src)! }));
+      expect(response.status, src).toBe(200);
+      const meta = await sharp(Buffer.from(await response.arrayBuffer())).metadata();
+      expect([src, meta.format, `${meta.width}w`]).toEqual([src, "webp", descriptor]);
+    }
+    const sizes = named.map(([src]) => fs.statSync(path.join(scratch.dir, storedNameOf(src)!)).size);
+    expect([...sizes].sort((a, b) => a - b)).toEqual(sizes); // narrower copies are smaller
+    // A photo stored before copies existed: the copy is made from it on first request, and kept.
+    const lost = path.join(scratch.dir, `${hash}.w480.webp`);
+    fs.rmSync(lost);
+    const again = await uploadsLoader(routeArgs(new Request(`http://localhost:4000/uploads/${hash}.w480.webp`), { file: `${hash}.w480.webp` }));
+    expect(again.status).toBe(200);
+    expect((await sharp(Buffer.from(await again.arrayBuffer())).metadata()).width).toBe(480);
+    expect(fs.existsSync(lost)).toBe(true);
+    // No photo, no copy: nothing is made up.
+    const none = await uploadsLoader(routeArgs(new Request("http://localhost:4000/x"), { file: `${"c".repeat(64)}.w320.webp` }));
+    expect(none.status).toBe(404);
+    // Deleting the photo takes every copy with it.
+    expect(await deleteImageIfUnreferenced(url)).toBe(true);
+    expect(fs.readdirSync(scratch.dir).filter((name) => name.startsWith(hash))).toEqual([]);
+  });
+
+  it("gives stored images a srcset with every copy, narrowest first, and nothing for other pictures", () => {
+    const hash = "b".repeat(64);
+    const url = `/uploads/${hash}.webp`;
+    expect(imageSrcSet(url)).toBe(
+      `/uploads/${hash}.w320.webp 320w, /uploads/${hash}.card.webp 400w, /uploads/${hash}.w480.webp 480w, /uploads/${hash}.w640.webp 640w, ${url} 800w`,
+    );
     expect(imageSrcSet("/images/noodleDish.png")).toBeUndefined();
     expect(cardImageUrl("https://example.com/a.webp")).toBeNull();
   });

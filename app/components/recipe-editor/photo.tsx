@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 
-import { downsizeImage, imageSrcSet } from "~/lib/image-downsize";
+import { downsizeImage } from "~/lib/image-downsize";
+import { imageSrcSet } from "~/lib/photos";
 import { UPLOAD_LIMITS, UPLOAD_MESSAGES } from "~/lib/upload-limits";
 import { FIELD } from "~/lib/recipe-form";
 

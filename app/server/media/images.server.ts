@@ -1,13 +1,26 @@
-import sharp, { type Metadata, type OutputInfo } from "sharp";
+import sharp, { type Metadata, type OutputInfo, type Sharp } from "sharp";
 
 import { concurrencyGate } from "../../lib/concurrency";
 import { UPLOAD_LIMITS, UPLOAD_MESSAGES } from "../../lib/upload-limits";
-import { cardUrlOf, contentHash, storedFileExists, storedNameOf, StoreUnavailableError, urlOf, writeStoredFile } from "./storage.server";
+import {
+  cardUrlOf,
+  contentHash,
+  copyNameOf,
+  PHOTO_COPIES,
+  readStoredFile,
+  storedFileExists,
+  storedNameOf,
+  StoreUnavailableError,
+  urlOf,
+  writeStoredFile,
+  type PhotoCopy,
+} from "./storage.server";
 
 // The image pipeline (docs/rules.md#images): every uploaded picture — recipe photos,
 // profile photos, data URLs sent to the API — is decoded by sharp, turned upright, stripped of
 // metadata, shrunk to at most 800 px on the longer side and re-encoded as WebP under 0.5 MB
-// (quality lowered step by step, up to 10 tries), plus a ~400 px variant for cards.
+// (quality lowered step by step, up to 10 tries), plus its copies: a ~400 px card and narrower
+// copies 320, 480 and 640 px wide (app/lib/photos.ts), which pages name in `srcset`.
 
 export const IMAGE_LIMITS = {
   /** Bytes received for one file (the form reader's limit). */
@@ -53,7 +66,8 @@ const MIN_QUALITY = 8;
 
 export interface ProcessedImage {
   main: Buffer;
-  card: Buffer;
+  /** The card and the narrower copies, stored beside the main image. */
+  copies: Map<PhotoCopy, Buffer>;
   width: number;
   height: number;
   quality: number;
@@ -111,15 +125,47 @@ async function processImageNow(input: Buffer | Uint8Array, options: Partial<Limi
   for (let attempt = 1; attempt <= limits.maxTries; attempt += 1) {
     const main = await fromRaw().webp({ quality, effort: 4 }).toBuffer();
     if (main.byteLength <= limits.maxBytes) {
-      const card = await fromRaw()
-        .resize({ width: limits.cardSide, height: limits.cardSide, fit: "inside", withoutEnlargement: true })
-        .webp({ quality: Math.min(quality, 78), effort: 4 })
-        .toBuffer();
-      return { main, card, width, height, quality, tries: attempt };
+      const copies = await encodeCopies(fromRaw, PHOTO_COPIES, { quality, cardSide: limits.cardSide });
+      return { main, copies, width, height, quality, tries: attempt };
     }
     quality = Math.max(MIN_QUALITY, quality - QUALITY_STEP);
   }
   throw new ImageError(IMAGE_MESSAGES.cannotShrink, 413);
+}
+
+/**
+ * Encodes copies of a decoded picture: the card fits `cardSide` on its longer side, a width copy
+ * is that wide (never wider than the picture itself).
+ */
+async function encodeCopies(
+  fromPixels: () => Sharp,
+  copies: readonly PhotoCopy[],
+  { quality, cardSide = IMAGE_LIMITS.cardSide }: { quality: number; cardSide?: number },
+): Promise<Map<PhotoCopy, Buffer>> {
+  const encoded = new Map<PhotoCopy, Buffer>();
+  for (const copy of copies) {
+    const size = copy === "card" ? { width: cardSide, height: cardSide, fit: "inside" as const } : { width: copy };
+    encoded.set(copy, await fromPixels().resize({ ...size, withoutEnlargement: true }).webp({ quality: Math.min(quality, 78), effort: 4 }).toBuffer());
+  }
+  return encoded;
+}
+
+/**
+ * Makes the copies a stored photo lacks (a photo stored before they existed, or a copy lost) from
+ * the stored photo itself, and stores them. Answers the bytes of each copy made; an empty map when
+ * the photo is not stored.
+ */
+export async function makeMissingCopies(hash: string, copies: readonly PhotoCopy[]): Promise<Map<PhotoCopy, Buffer>> {
+  if (copies.length === 0) return new Map();
+  const main = await readStoredFile(`${hash}.webp`);
+  if (!main) return new Map();
+  const made = await imageDecodes(async () => {
+    const raw = await sharp(main, { limitInputPixels: IMAGE_LIMITS.maxInputPixels }).raw().toBuffer({ resolveWithObject: true });
+    const { width, height, channels } = raw.info;
+    return encodeCopies(() => sharp(raw.data, { raw: { width, height, channels } }), copies, { quality: FIRST_QUALITY });
+  });
+  for (const [copy, bytes] of made) await writeStoredFile(copyNameOf(hash, copy), bytes);
+  return made;
 }
 
 /** An unreachable store as the user's message (503); anything else is left as it is. */
@@ -130,14 +176,14 @@ function storeProblem(error: unknown): unknown {
 }
 
 /**
- * Writes a processed image (card first, so a main file always has its card). A store that cannot
- * be reached is an ImageError (503, IMAGE_MESSAGES.notStored); a card written before the failure
+ * Writes a processed image (its copies first, so a main file always has them). A store that cannot
+ * be reached is an ImageError (503, IMAGE_MESSAGES.notStored); a copy written before the failure
  * is an orphan the sweep removes.
  */
 export async function storeProcessedImage(image: ProcessedImage): Promise<{ url: string; cardUrl: string }> {
   const hash = contentHash(image.main);
   try {
-    await writeStoredFile(`${hash}.card.webp`, image.card);
+    for (const [copy, bytes] of image.copies) await writeStoredFile(copyNameOf(hash, copy), bytes);
     await writeStoredFile(`${hash}.webp`, image.main);
   } catch (error) {
     throw storeProblem(error);

@@ -1,6 +1,8 @@
 import crypto from "node:crypto";
 import path from "node:path";
 
+import { PHOTO_WIDTHS, type PhotoWidth } from "../../lib/photos";
+
 import { dataDir, env } from "../env.server";
 import { diskStore } from "./storage/disk.server";
 import { s3Store, type S3StoreSettings } from "./storage/s3.server";
@@ -17,8 +19,29 @@ export { StoreUnavailableError, type S3StoreSettings, type StoredFile };
 
 export const UPLOADS_URL_PREFIX = "/uploads/";
 
-/** `<64 hex>.webp` (main) or `<64 hex>.card.webp` (card variant); nothing else is ever served or accepted. */
-const STORED_NAME = /^([0-9a-f]{64})(\.card)?\.webp$/;
+/**
+ * `<64 hex>.webp` (main), `<64 hex>.card.webp` (card copy) or `<64 hex>.w<width>.webp` (a narrower
+ * copy, app/lib/photos.ts); nothing else is ever served or accepted.
+ */
+const STORED_NAME = new RegExp(`^([0-9a-f]{64})(\\.card|${PHOTO_WIDTHS.map((width) => `\\.w${width}`).join("|")})?\\.webp$`);
+
+/** The copies a stored photo has besides itself: the card and one per width in PHOTO_WIDTHS. */
+export type PhotoCopy = "card" | PhotoWidth;
+export const PHOTO_COPIES: readonly PhotoCopy[] = ["card", ...PHOTO_WIDTHS];
+
+/** The stored name of a photo's copy. */
+export function copyNameOf(hash: string, copy: PhotoCopy): string {
+  return copy === "card" ? `${hash}.card.webp` : `${hash}.w${copy}.webp`;
+}
+
+/** What a stored name is: the photo (`copy` null) or one of its copies, with the photo's hash. */
+export function parseStoredName(name: string): { hash: string; copy: PhotoCopy | null } | null {
+  const match = STORED_NAME.exec(name);
+  if (!match) return null;
+  const suffix = match[2];
+  const copy: PhotoCopy | null = !suffix ? null : suffix === ".card" ? "card" : (Number(suffix.slice(2)) as PhotoWidth);
+  return { hash: match[1]!, copy };
+}
 
 /** Where uploads live on disk: UPLOADS_DIR, else `uploads` beside the database. */
 export function uploadsDir(): string {

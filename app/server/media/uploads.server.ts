@@ -1,6 +1,6 @@
 import { db, type DB } from "../db/connection.server";
 import { storeImage } from "./images.server";
-import { cardUrlOf, listStoredFiles, removeStoredFile, storedNameOf, StoreUnavailableError } from "./storage.server";
+import { cardUrlOf, copyNameOf, listStoredFiles, PHOTO_COPIES, removeStoredFile, storedNameOf, StoreUnavailableError } from "./storage.server";
 
 // Stored photos over time (docs/rules.md#images): the few a person's unsaved forms carry, and
 // removing files once nothing refers to them — at once when a write replaces a picture, or by
@@ -69,7 +69,7 @@ export async function isImageReferenced(url: string, database: DB = db): Promise
 }
 
 /**
- * Deletes a stored image (and its card) when no recipe, post or user refers to it any more.
+ * Deletes a stored image (and its copies) when no recipe, post or user refers to it any more.
  * Anything storage did not produce (default pictures, external URLs) is left alone.
  * Returns true when files were removed. A store that cannot be reached leaves them (logged): the
  * write that called this has happened, and the sweep removes them later.
@@ -82,8 +82,8 @@ export async function deleteImageIfUnreferenced(url: string | null | undefined, 
   if (await isImageReferenced(url, database)) return false;
   try {
     await removeStoredFile(name);
-    const cardName = storedNameOf(cardUrl);
-    if (cardName) await removeStoredFile(cardName);
+    const hash = name.slice(0, -".webp".length);
+    for (const copy of PHOTO_COPIES) await removeStoredFile(copyNameOf(hash, copy));
   } catch (error) {
     if (!(error instanceof StoreUnavailableError)) throw error;
     console.warn(`${error.message} (left for the sweep of unused uploads)`);
