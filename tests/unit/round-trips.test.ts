@@ -1,10 +1,13 @@
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 
+import { CompiledQuery } from "kysely";
+
 import { action as followAction } from "~/routes/ReciPals.Account.Follow.$uid";
 import { action as likeAction } from "~/routes/ReciPals.Posts.$pid.Like";
 import { action as recipeAction } from "~/routes/ReciPals.Recipes.$rid";
 import { db } from "~/server/db/connection.server";
+import { withLiterals } from "~/server/db/engines/postgres.server";
 import { countUnread } from "~/server/queries/notifications.server";
 
 import { dataOf, formRequest, makeUser, routeArgs, settle, signedInCookie } from "../support/app";
@@ -12,7 +15,7 @@ import { makeRecipeWithPost } from "../support/factories";
 import { TEST_POSTGRES } from "../support/postgres";
 
 // The most frequent writes — a like, a comment, a follow — go to the database at most six times
-// from the request's arrival to its answer (docs/scaling.md, "Round trips per write"): between app
+// from the request's arrival to its answer (docs/scaling.md, "Round trips"): between app
 // servers and PostgreSQL on other machines each round trip costs its network time. Counted at the
 // driver: each call of node-postgres's `query` is one round trip (a statement with parameters,
 // or several plain statements sent together).
@@ -100,5 +103,29 @@ describe.skipIf(!TEST_POSTGRES)("round trips per write on PostgreSQL", () => {
     expect(unfollowed.statements.length, unfollowed.statements.join("\n")).toBeLessThanOrEqual(MOST);
     const rows = await db.selectFrom("follows").select("followee_id").where("follower_id", "=", fan.id).execute();
     expect(rows).toEqual([]);
+  });
+});
+
+describe("what may go with begin: a statement with its values written in", () => {
+  const write = (sql: string, parameters: unknown[]) => withLiterals(CompiledQuery.raw(sql, parameters));
+  it("writes each value as a quoted literal, and goes separately whenever it could be misread", () => {
+    // pg's own escaping: quotes doubled, a backslash in an E'' string (with the space it puts before it).
+    expect(write('select "a" from "t" where "b" = $1 and "c" = $2 limit $3', ["x'y\\z", true, 5])).toBe(`select "a" from "t" where "b" =  E'x''y\\\\z' and "c" = 'true' limit '5'`);
+    expect(write("select $1, $10", Array.from({ length: 10 }, (_, i) => `v${i + 1}`))).toBe("select 'v1', 'v10'");
+    expect(write("select $1", ["$2 and $$"])).toBe("select '$2 and $$'");
+    for (const [sql, values] of [
+      ["select 'a' || $1", ["b"]], // a literal of its own
+      ["select $1 -- note", ["b"]], // a comment
+      ["select $1 /* note */", ["b"]],
+      ['select "odd$1name" from t where x = $1', ["b"]], // a placeholder inside a quoted name
+      ["select $1, $2", ["only one"]], // a placeholder without a value
+      ["select $1", ["nul\0byte"]], // NUL cannot go in a simple query
+      ["select $1", [new Date(0)]],
+      ["select $1", [[1, 2]]],
+      ["select $1", [Number.NaN]],
+      ["select $1", [10n]],
+    ] as const) {
+      expect(write(sql, [...values]), sql).toBeNull();
+    }
   });
 });

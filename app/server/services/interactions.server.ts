@@ -63,9 +63,10 @@ export async function setLike({ actor, postId, liked, userId = actor.id }: { act
       if (liked) await refuseIfBlocked(trx, userId, post.created_by);
       return storeLike(trx, { post, userId, liked });
     });
-    // The count as read just before, with this write's own change: no query after the write
-    // (a like is the most frequent write; docs/scaling.md counts its round trips).
-    return done({ likes: post.likes + (changed ? (liked ? 1 : -1) : 0) });
+    // The count as read just before, with this write's own change: no query after the write (a
+    // like is the most frequent write; docs/scaling.md counts its round trips). Others' likes
+    // meanwhile show on the next page; one's own like racing one's own unlike never shows below 0.
+    return done({ likes: Math.max(0, post.likes + (changed ? (liked ? 1 : -1) : 0)) });
   });
 }
 
@@ -94,13 +95,14 @@ export async function addComment(
   args: { actor: Actor | (Actor & { username: string; profile: string }); text: string } & ({ postId: string } | { recipeId: string }),
 ): Promise<Outcome<CommentView>> {
   const { actor, text } = args;
+  // What it is on first: a comment on nothing is a 404 whatever its text.
+  const post = "postId" in args ? await getPostOwnership(args.postId) : await getPostForRecipe(args.recipeId);
+  if (!post) return refusal(404, "postId" in args ? INTERACTION_MESSAGES.postMissing : INTERACTION_MESSAGES.recipeMissing);
   const parsed = CommentSchema.safeParse({ text });
   if (!parsed.success) {
     const message = parsed.error.issues[0]?.message ?? "Please check your comment.";
     return refusal(400, message, { errors: { text: message } });
   }
-  const post = "postId" in args ? await getPostOwnership(args.postId) : await getPostForRecipe(args.recipeId);
-  if (!post) return refusal(404, "postId" in args ? INTERACTION_MESSAGES.postMissing : INTERACTION_MESSAGES.recipeMissing);
   const author = "username" in actor ? { id: actor.id, username: actor.username, profile: actor.profile } : undefined;
   const about = { recipient: post.created_by, post_id: post.id, recipe_id: post.recipe_id };
   return refusing(async () =>

@@ -111,20 +111,31 @@ const NO_ROWS: QueryResult<never> = { rows: [] };
 
 /**
  * `query`'s text with its values written in as literals, so that it can go in one simple query
- * with the statements before it; null when it must go on its own: a value other than text, a
- * number, a boolean or null, or a quote or dollar sign in its text besides the placeholders
- * (nothing in the text may be mistaken for a placeholder). A quoted literal is typed from where it
- * stands, as a parameter is, so the statement means the same.
+ * with the statements before it; null when it must go on its own: a value other than text (without
+ * NUL, which a simple query cannot carry), a number, a boolean or null; a quote, dollar sign or
+ * comment in its text besides the placeholders, or a placeholder inside a quoted name (nothing may
+ * be mistaken for a placeholder); a placeholder without a value. A quoted literal is typed from
+ * where it stands, as a parameter is, so the statement means the same.
  */
 export function withLiterals(query: CompiledQuery): string | null {
-  if (/['$]/.test(query.sql.replace(/\$\d+/g, ""))) return null;
+  const text = query.sql;
+  if (/['$]|--|\/\*/.test(text.replace(/\$\d+/g, ""))) return null;
+  // Quoted names, read pair by pair (no string literal is left to hide a quote in).
+  if ((text.match(/"(?:[^"]|"")*"/g) ?? []).some((name) => /\$\d/.test(name))) return null;
   const literals: string[] = [];
   for (const value of query.parameters) {
     if (value === null) literals.push("null");
-    else if (typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value))) literals.push(pg.escapeLiteral(String(value)));
+    else if (typeof value === "string" && !value.includes("\0")) literals.push(pg.escapeLiteral(value));
+    else if (typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value))) literals.push(pg.escapeLiteral(String(value)));
     else return null;
   }
-  return query.sql.replace(/\$(\d+)/g, (_, n: string) => literals[Number(n) - 1] ?? "null");
+  let missing = false;
+  const written = text.replace(/\$(\d+)/g, (_, n: string) => {
+    const literal = literals[Number(n) - 1];
+    if (literal === undefined) missing = true;
+    return literal ?? "";
+  });
+  return missing ? null : written;
 }
 
 /**
