@@ -95,15 +95,16 @@ for (const viewport of [PHONE, DESKTOP]) {
     grid.forEach(expectFits);
     expect(grid.map((photo) => photo.priority)).toEqual(["high", null, null, null]);
 
-    await openPage(page, `/ReciPals/Recipes/${ids[3]}`);
-    const [hero] = await storedPhotos(page, ".recipe__photo");
-    expectFits(hero!);
-    expect(hero!.priority).toBe("high");
-
     await openPage(page, `/ReciPals/Search?q=${encodeURIComponent(prefix)}`);
     const cards = await storedPhotos(page, ".recipe-result__photo");
     expect(cards.length).toBeGreaterThanOrEqual(4);
     cards.forEach(expectFits);
+
+    // Last: a browser may show a wider copy it already holds, and the recipe page's is the widest.
+    await openPage(page, `/ReciPals/Recipes/${ids[3]}`);
+    const [hero] = await storedPhotos(page, ".recipe__photo");
+    expectFits(hero!);
+    expect(hero!.priority).toBe("high");
   });
 }
 
