@@ -6,10 +6,12 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
 
 import { NonceContext } from "./lib/nonce";
+import { InlineStylesContext } from "./root";
 import { isPersonalRequest } from "./server/http/cookies.server";
 import { databaseLooksDown, isUnavailable, UNAVAILABLE_MESSAGE } from "./server/db/connection.server";
 import { earlyRefusal } from "./server/http/early-answers.server";
 import { offerToSharedCache } from "./server/cache/shared-cache.server";
+import { siteStylesInline, siteStylesSource } from "./server/http/document-styles.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -18,13 +20,11 @@ export { serve } from "./server/runtime/serve.server";
 
 /**
  * Only our own scripts run: Remix's inline scripts carry this request's nonce. Images may
- * come from other https hosts (the sample recipes' photos); nothing else may. Built once; each
- * response only puts its nonce in.
+ * come from other https hosts (the sample recipes' photos); nothing else may. Each response
+ * puts its nonce in (and the inline stylesheet's hash, the same for the server's life).
  */
 const CSP_BEFORE_NONCE = "default-src 'self'; script-src 'self' 'nonce-";
-const CSP_AFTER_NONCE = [
-  "'",
-  "style-src 'self'",
+const CSP_AFTER_STYLES = [
   "img-src 'self' data: blob: https:",
   "font-src 'self'",
   "connect-src 'self'",
@@ -36,8 +36,12 @@ const CSP_AFTER_NONCE = [
   "frame-ancestors 'none'",
 ].join("; ");
 
+/**
+ * Styles come from our stylesheets and the one inline copy of the site-wide stylesheet, allowed by
+ * its hash (document-styles.server.ts): no inline style attribute, no other <style> element.
+ */
 function contentSecurityPolicy(nonce: string): string {
-  return CSP_BEFORE_NONCE + nonce + CSP_AFTER_NONCE;
+  return `${CSP_BEFORE_NONCE}${nonce}'; style-src 'self'${siteStylesSource()}; ${CSP_AFTER_STYLES}`;
 }
 
 const isPersonal = (request: Request) => isPersonalRequest(request.headers.get("Cookie"), request.headers.get("Authorization"));
@@ -180,7 +184,9 @@ async function renderAtOnce(context: EntryContext, request: Request, nonce: stri
   if (!(await settleHandoff(context))) return null;
   const html = renderToString(
     <NonceContext.Provider value={nonce}>
-      <RemixServer context={context} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+      <InlineStylesContext.Provider value={siteStylesInline()}>
+        <RemixServer context={context} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+      </InlineStylesContext.Provider>
     </NonceContext.Provider>,
   );
   // The data's scripts follow the <html> element (RemixServer renders them after the router):
@@ -233,7 +239,9 @@ export default async function handleRequest(
     });
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        <InlineStylesContext.Provider value={siteStylesInline()}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        </InlineStylesContext.Provider>
       </NonceContext.Provider>,
       {
         nonce,

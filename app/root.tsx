@@ -12,7 +12,7 @@ import {
   useRouteLoaderData,
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
-import { useEffect, useRef, type ReactNode } from "react";
+import { createContext, useContext, useEffect, useRef, type ReactNode } from "react";
 
 import { useNonce } from "~/lib/nonce";
 import { onlySearchChanged } from "~/lib/search-navigation";
@@ -24,8 +24,8 @@ import globalStyles from "~/styles/global.css";
 
 import { ErrorPage } from "./components/error-page";
 
+// The site-wide stylesheet is not among them: the document writes it inline (SiteStyles below).
 export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: globalStyles },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   // Installable app and offline saved recipes (docs/rules.md#offline-saved-recipes; public/sw.js).
   { rel: "manifest", href: "/manifest.webmanifest" },
@@ -86,6 +86,26 @@ function useDocumentLinkNavigation(): void {
   }, [navigate]);
 }
 
+/**
+ * The site-wide stylesheet's text for the document to write inline, given by the server
+ * (app/server/runtime/document-styles.server.ts reads it once at start); null where it links it.
+ * Here rather than in a module of its own: every page's script carries this file.
+ */
+export const InlineStylesContext = createContext<string | null | undefined>(undefined);
+let inlinedInPage: string | null | undefined;
+
+/**
+ * The site-wide stylesheet, inline when the server gave it, so a phone on a slow line paints the
+ * first screen without waiting for a stylesheet request (docs/rules.md#first-paint); else linked.
+ * The browser takes the text back from the page it hydrates, so every render writes the same
+ * element. Before the routes' own stylesheets, which build on it.
+ */
+function SiteStyles() {
+  let css = useContext(InlineStylesContext);
+  if (css === undefined && typeof document !== "undefined") css = inlinedInPage ??= document.querySelector("style[data-site-styles]")?.textContent ?? null;
+  return css == null ? <link rel="stylesheet" href={globalStyles} /> : <style data-site-styles="" dangerouslySetInnerHTML={{ __html: css }} />;
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   // In Layout, not App: links on an error page navigate on the client too.
@@ -101,6 +121,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="color-scheme" content={theme ?? "light dark"} />
         <meta name="theme-color" content="#c2410c" />
         <Meta />
+        <SiteStyles />
         <Links />
       </head>
       <body>

@@ -145,6 +145,7 @@ async function startSetup(name, appRoot) {
     SESSION_SECRET: "bench-session-secret-0123456789abcdef",
     ADMIN_SECRET: "bench-admin-secret",
     MEALDB_BASE_URL: "http://127.0.0.1:9/none",
+    RECIPALS_SEED_PHOTOS: "link",
     SIGNUP_LIMIT: "100000",
     DATABASE_PATH: path.join(tmp, `${name}.db`),
   };

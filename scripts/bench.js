@@ -206,6 +206,7 @@ const baseEnv = {
   SESSION_SECRET: "bench-session-secret-0123456789abcdef",
   ADMIN_SECRET: "bench-admin-secret",
   MEALDB_BASE_URL: "http://127.0.0.1:9/none",
+  RECIPALS_SEED_PHOTOS: "link",
 };
 // The engine is chosen per setup below, never inherited from the shell.
 delete baseEnv.DATABASE_URL;

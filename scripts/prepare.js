@@ -11,6 +11,7 @@ const seed = await loadModule(
     export { closeDatabaseHandle, db } from "~/server/db/connection.server";
     export { env } from "~/server/env.server";
     export { seedDatabase, seedUserPasswordsFor } from "./seed/index";
+    export { seedPhotoModeOf } from "./seed/photos";
     export { scaleSeed } from "./seed/scale";
   `,
 ).catch(cannotStart);
@@ -36,6 +37,9 @@ if (!process.argv.includes("--migrate-only")) {
     mealDbBaseUrl: env.MEALDB_BASE_URL,
     adminPassword: env.SEED_ADMIN_PASSWORD,
     userPasswords: seed.seedUserPasswordsFor(env),
+    // Stored with the app's own image pipeline into the store this process shares with the server
+    // (IMAGE_STORE, UPLOADS_DIR or `uploads` beside the database: the same settings, the same env).
+    photos: seed.seedPhotoModeOf(process.env.RECIPALS_SEED_PHOTOS),
   });
   if (report.source !== "already-seeded") {
     console.log(

@@ -5,6 +5,7 @@ import { engineOf, type DB } from "../app/server/db/connection.server";
 import { ensureAdmin } from "./admin";
 import { coreSeedData } from "./core";
 import { DEFAULT_MEALDB_BASE_URL, fetchMealDbSeedData } from "./mealdb";
+import { seedPhotoModeOf, seedPhotos, type SeedPhotoMode } from "./photos";
 import { createProgress, type ProgressSink } from "./progress";
 import { mergeSeedData, SeedDataSchema, type SeedData } from "./seed-data";
 import { readSeedFile } from "./seed-file";
@@ -14,7 +15,8 @@ import { hashSeedPasswords, writeSeedData, type SeedUserPasswords } from "./writ
 // Seeding, in order of preference (docs/rules.md#seed-sources): the sample file, else TheMealDB (plus the
 // core set), else the core set alone. Each import is one transaction together with its
 // `seed_runs` mark, so a failure leaves nothing half-written and a finished import is
-// never repeated.
+// never repeated. The sample photos on other sites are stored in our own store just before
+// (seed/photos.ts): files cannot be rolled back, and a download must not hold the write lock.
 
 export interface SeedOptions {
   /** Path to the sample file (RECIPALS_SEED_FILE); relative paths resolve from the working directory. */
@@ -28,6 +30,12 @@ export interface SeedOptions {
    * in production passes "random" (each shown once) or SEED_USER_PASSWORD.
    */
   userPasswords?: SeedUserPasswords;
+  /**
+   * The sample photos on other sites (RECIPALS_SEED_PHOTOS): "store" keeps copies in our own store,
+   * "link" the addresses, "auto" stores them when the site answers. Unset: "link" (tests stay offline);
+   * `npm start` passes "auto" unless told otherwise.
+   */
+  photos?: SeedPhotoMode;
   /** Default console.log. When given, the progress bar prints through it too. */
   log?: (line: string) => void;
   /** Injectable for tests; default the global fetch. */
@@ -55,6 +63,7 @@ export function seedOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): SeedOp
     mealDbBaseUrl: env.MEALDB_BASE_URL || undefined,
     adminPassword: env.SEED_ADMIN_PASSWORD || undefined,
     userPasswords: seedUserPasswordsFor(env),
+    photos: seedPhotoModeOf(env.RECIPALS_SEED_PHOTOS),
   };
 }
 
@@ -102,11 +111,12 @@ async function importSampleData(
   generated: Record<string, string>,
 ): Promise<{ source: "file" | "mealdb" | "core"; problem?: string }> {
   const passwords = { policy: options.userPasswords ?? "as-written", generated };
+  const photos = seedPhotos({ mode: options.photos ?? "link", fetch: options.fetch ?? fetch, log, sink });
   if (options.seedFile) {
     const file = path.resolve(options.seedFile);
     try {
       const data = await readSeedFile(file);
-      await importData(db, data, { run: `file ${file}`, withCore: false, sink, log, passwords });
+      await importData(db, data, { run: `file ${file}`, withCore: false, sink, log, passwords, photos });
       log(`Seeded ${data.recipes.length} recipes and ${data.posts.length} posts from ${file}.`);
       return { source: "file" };
     } catch (error) {
@@ -124,12 +134,12 @@ async function importSampleData(
     const bot = SeedDataSchema.parse(input);
     // The bot recipes need the core users (recipe_bot above all) unless a core run made them.
     const withCore = !(await hasSeedRun(db, SEED_RUNS.core));
-    await importData(db, withCore ? mergeSeedData(coreSeedData(), bot) : bot, { run: "mealdb", withCore, sink, log, passwords });
+    await importData(db, withCore ? mergeSeedData(coreSeedData(), bot) : bot, { run: "mealdb", withCore, sink, log, passwords, photos });
     log(`Seeded ${bot.recipes.length} recipes from TheMealDB.`);
     return { source: "mealdb" };
   } catch (error) {
     if (!(await hasSeedRun(db, SEED_RUNS.core))) {
-      await importData(db, coreSeedData(), { run: null, withCore: true, sink: null, log, passwords });
+      await importData(db, coreSeedData(), { run: null, withCore: true, sink: null, log, passwords, photos });
     }
     return { source: "core", problem: messageOf(error) };
   }
@@ -145,9 +155,12 @@ async function importData(
     sink: ProgressSink | null;
     log: (line: string) => void;
     passwords: { policy: SeedUserPasswords; generated: Record<string, string> };
+    /** Stores the data's photos from other sites in our store (or not); runs before the transaction. */
+    photos: (data: SeedData) => Promise<SeedData>;
   },
 ): Promise<void> {
   const { run, withCore, sink, log, passwords } = options;
+  data = await options.photos(data);
   const passwordHashes = await hashSeedPasswords(data.users, passwords.policy);
   const made: Record<string, string> = {};
   const progress = sink ? createProgress("recipes", data.recipes.length, sink) : undefined;

@@ -1,12 +1,12 @@
 
 import { DEFAULT_PROFILE_IMAGE, paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
-import { FIRST_PHOTO, imageSrcSet, PHOTO_SIZES } from "~/lib/photos";
 import type { PostCardData } from "~/server/queries/feed.server";
 
 import { Avatar } from "./avatar";
 import { LikeControls } from "./like-button";
 import { Icon } from "./icons";
 import { Link } from "./link";
+import { Photo } from "./photo";
 
 /** A post in the feed (docs/rules.md#home-and-post-cards). */
 export function PostCard({
@@ -14,15 +14,13 @@ export function PostCard({
   signedIn,
   returnTo,
   likesHref,
-  eager = false,
   first = false,
 }: {
-  post: PostCardData;
+  /** With its photo's inline placeholder when the loader read it. */
+  post: PostCardData & { placeholder?: string | null };
   signedIn: boolean;
   returnTo: string;
   likesHref: string;
-  /** The first cards are above the fold: load their photos at once. */
-  eager?: boolean;
   /** The page's first photo, its largest paint on a phone: fetched before anything else. */
   first?: boolean;
 }) {
@@ -43,17 +41,7 @@ export function PostCard({
         )}
       </header>
       <Link to={recipeHref} className="post-card__photo" tabIndex={-1} aria-hidden="true">
-        <img
-          src={post.photo || RECIPE_PLACEHOLDER_IMAGE}
-          srcSet={imageSrcSet(post.photo)}
-          sizes={PHOTO_SIZES.feed}
-          alt=""
-          width={600}
-          height={450}
-          loading={eager ? "eager" : "lazy"}
-          decoding="async"
-          {...(first ? FIRST_PHOTO : {})}
-        />
+        <Photo src={post.photo || RECIPE_PLACEHOLDER_IMAGE} placeholder={post.placeholder} slot="feed" alt="" width={600} height={450} first={first} />
       </Link>
       <div className="post-card__body">
         <div className="post-card__actions">

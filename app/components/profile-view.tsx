@@ -1,12 +1,12 @@
 
 import { paths } from "~/lib/paths";
-import { FIRST_PHOTO, imageSrcSet, PHOTO_SIZES } from "~/lib/photos";
 import type { PostThumb } from "~/server/queries/posts.server";
 import type { CookedRecipe } from "~/server/queries/cooks.server";
 import type { ProfileSavedItem, ProfileTab } from "~/server/queries/profiles.server";
 
 import { EmptyState } from "./empty-state";
 import { Link } from "./link";
+import { Photo, type Placeholders } from "./photo";
 
 /** Squares in a row of the grid (app/styles/profile.css). */
 const GRID_ROW = 3;
@@ -46,20 +46,9 @@ export function ProfileTabs({ uid, tab, isOwn }: { uid: string; tab: ProfileTab;
  * A square of the grid. The first row is on a phone's first screen: fetched at once, the very
  * first before anything else (often the page's largest paint); the rest when scrolled near.
  */
-function Thumb({ photo, alt, index }: { photo: string; alt: string; index: number }) {
+function Thumb({ photo, alt, index, placeholders }: { photo: string; alt: string; index: number; placeholders: Placeholders }) {
   return photo ? (
-    <img
-      className="profile-grid__img"
-      src={photo}
-      srcSet={imageSrcSet(photo)}
-      sizes={PHOTO_SIZES.grid}
-      alt={alt}
-      width={240}
-      height={240}
-      loading={index < GRID_ROW ? "eager" : "lazy"}
-      decoding="async"
-      {...(index === 0 ? FIRST_PHOTO : {})}
-    />
+    <Photo className="profile-grid__img" src={photo} placeholder={placeholders[photo]} slot="grid" alt={alt} width={240} height={240} eager={index < GRID_ROW} first={index === 0} />
   ) : (
     // No photo: the name stands in for it.
     <span className="profile-grid__img profile-grid__img--empty">{alt}</span>
@@ -67,7 +56,7 @@ function Thumb({ photo, alt, index }: { photo: string; alt: string; index: numbe
 }
 
 /** The recipes grid: each thumbnail opens the post viewer. */
-export function PostGrid({ uid, posts, isOwn }: { uid: string; posts: PostThumb[]; isOwn: boolean }) {
+export function PostGrid({ uid, posts, isOwn, placeholders }: { uid: string; posts: PostThumb[]; isOwn: boolean; placeholders: Placeholders }) {
   if (posts.length === 0) {
     return isOwn ? (
       <EmptyState title="No recipes yet" text="Share your first recipe: it appears here and in your followers' feeds." action={{ to: paths.create(), label: "Create a recipe" }} />
@@ -80,7 +69,7 @@ export function PostGrid({ uid, posts, isOwn }: { uid: string; posts: PostThumb[
       {posts.map((post, index) => (
         <li key={post.post_id}>
           <Link to={paths.post(uid, post.post_id)} className="profile-grid__item" title={post.title}>
-            <Thumb photo={post.photo} alt={post.title} index={index} />
+            <Thumb photo={post.photo} alt={post.title} index={index} placeholders={placeholders} />
           </Link>
         </li>
       ))}
@@ -89,7 +78,7 @@ export function PostGrid({ uid, posts, isOwn }: { uid: string; posts: PostThumb[
 }
 
 /** The Saved grid: a saved recipe opens its post when it has one, else the recipe. */
-export function SavedGrid({ saved, isOwn }: { saved: ProfileSavedItem[]; isOwn: boolean }) {
+export function SavedGrid({ saved, isOwn, placeholders }: { saved: ProfileSavedItem[]; isOwn: boolean; placeholders: Placeholders }) {
   if (saved.length === 0) {
     return isOwn ? (
       <EmptyState title="No saved recipes yet" text="Save recipes you want to cook: they collect here." action={{ to: paths.search(), label: "Find recipes" }} />
@@ -105,7 +94,7 @@ export function SavedGrid({ saved, isOwn }: { saved: ProfileSavedItem[]; isOwn: 
         return (
           <li key={item.recipe_id}>
             <Link to={href} className="profile-grid__item" title={item.name}>
-              <Thumb photo={item.photo} alt={item.name} index={index} />
+              <Thumb photo={item.photo} alt={item.name} index={index} placeholders={placeholders} />
             </Link>
           </li>
         );
@@ -115,7 +104,7 @@ export function SavedGrid({ saved, isOwn }: { saved: ProfileSavedItem[]; isOwn: 
 }
 
 /** The Cooked tab: what the person said they made, each with its stars, opening the recipe at its entry. */
-export function CookedGrid({ cooked, isOwn }: { cooked: CookedRecipe[]; isOwn: boolean }) {
+export function CookedGrid({ cooked, isOwn, placeholders }: { cooked: CookedRecipe[]; isOwn: boolean; placeholders: Placeholders }) {
   if (cooked.length === 0) {
     return isOwn ? (
       <EmptyState title="Nothing cooked yet" text="Made a recipe? Say so with “I made this” on its page: it appears here." action={{ to: paths.search(), label: "Find recipes" }} />
@@ -128,7 +117,7 @@ export function CookedGrid({ cooked, isOwn }: { cooked: CookedRecipe[]; isOwn: b
       {cooked.map((item, index) => (
         <li key={item.cook_id}>
           <Link to={`${paths.recipe(item.recipe.id)}#cook-${item.cook_id}`} className="profile-grid__item" title={`${item.recipe.name}: ${item.rating} of 5 stars`}>
-            <Thumb photo={item.photo ?? item.recipe.photo} alt={`${item.recipe.name}, rated ${item.rating} out of 5`} index={index} />
+            <Thumb photo={item.photo ?? item.recipe.photo} alt={`${item.recipe.name}, rated ${item.rating} out of 5`} index={index} placeholders={placeholders} />
           </Link>
         </li>
       ))}

@@ -9,7 +9,6 @@ import { RouteDialog } from "~/components/route-dialog";
 import { recipesFeedLink, recipesFeedPath } from "~/lib/feeds";
 import { reportPath } from "~/lib/reports";
 import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
-import { imageSrcSet, PHOTO_SIZES } from "~/lib/photos";
 import { absoluteUrl, shareMeta } from "~/lib/structured-data";
 import { listComments } from "~/server/queries/comments.server";
 import { deletableComments } from "~/server/services/interactions.server";
@@ -21,6 +20,8 @@ import { isHidden, UNAVAILABLE_ACCOUNT } from "~/server/queries/visibility.serve
 import { siteOrigin } from "~/server/http/site.server";
 import feedStyles from "~/styles/feed.css";
 import { Link } from "~/components/link";
+import { Photo } from "~/components/photo";
+import { placeholderFor } from "~/server/http/photos.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: feedStyles }];
 
@@ -53,7 +54,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const origin = siteOrigin(request);
   return {
     uid,
-    post,
+    post: { ...post, placeholder: await placeholderFor(post.photo) },
     comments,
     // Share previews (docs/rules.md#share-previews): absolute URLs.
     share: {
@@ -122,7 +123,7 @@ export default function PostViewerRoute() {
           )}
         </header>
         <Link to={paths.recipe(post.recipe_id)} className="post-viewer__photo">
-          <img src={post.photo || RECIPE_PLACEHOLDER_IMAGE} srcSet={imageSrcSet(post.photo)} sizes={PHOTO_SIZES.feed} alt={post.title} width={600} height={450} decoding="async" />
+          <Photo src={post.photo || RECIPE_PLACEHOLDER_IMAGE} placeholder={post.placeholder} slot="feed" alt={post.title} width={600} height={450} eager />
         </Link>
         <p className="post-viewer__caption">
           <strong>{post.author?.username ?? "Unknown User"}</strong> {post.caption}

@@ -14,6 +14,7 @@ import { isHidden } from "~/server/queries/visibility.server";
 import { UNAVAILABLE_ACCOUNT } from "~/lib/blocking";
 import { PersonActions, UnblockButton } from "~/components/person-actions";
 import { siteOrigin } from "~/server/http/site.server";
+import { placeholdersOf } from "~/server/http/photos.server";
 import profileStyles from "~/styles/profile.css";
 import { Link } from "~/components/link";
 
@@ -46,8 +47,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!page) throw new Response("User not found.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   const origin = siteOrigin(request);
   const { profile, counts } = page;
+  const placeholders = await placeholdersOf([...page.posts.map((post) => post.photo), ...page.saved.map((item) => item.photo), ...page.cooked.map((item) => item.photo ?? item.recipe.photo)]);
   return {
     ...page,
+    placeholders,
     isOwn: viewer.id === profile.id,
     viewerMutes: lens.muting.includes(profile.id),
     // Share previews (docs/rules.md#share-previews): absolute URLs; the canonical URL drops ?tab.
@@ -85,7 +88,7 @@ function UnavailableProfile({ userId, canUnblock }: { userId: string; canUnblock
   );
 }
 
-function Profile({ profile, counts, viewerFollows, viewerMutes, isOwn, tab, posts, saved, cooked }: Exclude<ReturnType<typeof useLoaderData<typeof loader>>, { unavailable: true }>) {
+function Profile({ profile, counts, viewerFollows, viewerMutes, isOwn, tab, posts, saved, cooked, placeholders }: Exclude<ReturnType<typeof useLoaderData<typeof loader>>, { unavailable: true }>) {
   const [searchParams] = useSearchParams();
   const delta = usePendingFollowDelta({ profileId: profile.id, isOwn, viewerFollows });
   const followers = counts.followers + delta.followers;
@@ -149,11 +152,11 @@ function Profile({ profile, counts, viewerFollows, viewerMutes, isOwn, tab, post
       </div>
       <ProfileTabs uid={profile.id} tab={tab} isOwn={isOwn} />
       {tab === "saved" ? (
-        <SavedGrid saved={saved} isOwn={isOwn} />
+        <SavedGrid saved={saved} isOwn={isOwn} placeholders={placeholders} />
       ) : tab === "cooked" ? (
-        <CookedGrid cooked={cooked} isOwn={isOwn} />
+        <CookedGrid cooked={cooked} isOwn={isOwn} placeholders={placeholders} />
       ) : (
-        <PostGrid uid={profile.id} posts={posts} isOwn={isOwn} />
+        <PostGrid uid={profile.id} posts={posts} isOwn={isOwn} placeholders={placeholders} />
       )}
       <Outlet />
     </section>

@@ -5,6 +5,7 @@ import { useEffect, useState } from "react";
 import { PostCard } from "~/components/post-card";
 import { paths } from "~/lib/paths";
 import { getFeedPage, parseFeedSeed, parsePage, type PostCardData } from "~/server/queries/feed.server";
+import { withPlaceholders } from "~/server/http/photos.server";
 import { CacheScope } from "~/server/cache/scopes.server";
 import { getLens } from "~/server/auth/session.server";
 import { scopeSharedCache, SHUFFLED_COPIES } from "~/server/cache/shared-cache.server";
@@ -27,7 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { posts, hasMore } = await getFeedPage({ viewerId, seed, page, without: quiet });
   // Which posts there are, and each card's recipe with its post (counts included).
   scopeSharedCache(context, [CacheScope.feed, ...posts.map((post) => CacheScope.recipe(post.recipe_id))]);
-  return { posts, hasMore, seed, page, signedIn: viewerId !== null };
+  return { posts: await withPlaceholders(posts, (post) => post.photo), hasMore, seed, page, signedIn: viewerId !== null };
 }
 
 // Liking or opening the likes dialog must not re-read the feed page: the cards settle from
@@ -81,7 +82,9 @@ export default function HomeRoute() {
                 signedIn={first.signedIn}
                 returnTo={`${returnTo}#post-${post.post_id}`}
                 likesHref={`${paths.homeLikes(post.post_id)}${search || `?seed=${first.seed}`}`}
-                eager={index < 2 && first.page === 1}
+                // Only the first card's photo loads at once, alone on a slow line: it is the page's
+                // largest paint. The next card's, at the foot of a phone's screen, follows when the
+                // browser has laid it out.
                 first={index === 0 && first.page === 1}
               />
             </li>

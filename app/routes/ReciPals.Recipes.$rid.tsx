@@ -28,7 +28,7 @@ import { parseScale, scaledSections } from "~/server/services/amounts.server";
 import { convertStepTemperatures, parseUnitSystem, UNITS_MESSAGE, unitsCookie, unitsOf } from "~/server/http/units.server";
 import type { UnitSystem } from "~/lib/units";
 import { readForm } from "~/server/http/body.server";
-import { imageSrcSet, PHOTO_SIZES } from "~/server/http/photos.server";
+import { imageSrcSet, PHOTO_SIZES, placeholderFor } from "~/server/http/photos.server";
 import { CacheScope } from "~/server/cache/scopes.server";
 import { invariantResponse, readIntent } from "~/server/http/responses.server";
 import { isFetcherSubmission } from "~/server/http/interaction.server";
@@ -88,8 +88,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const url = `${origin}${paths.recipe(recipe.recipe_id)}`;
   return {
     recipe,
-    // Its copies for the photo's srcset, named here so the page's script need not carry the rule.
-    photo: { srcSet: imageSrcSet(recipe.photo), sizes: PHOTO_SIZES.recipe },
+    // Its copies for the photo's srcset, named here so the page's script need not carry the rule,
+    // and its inline placeholder.
+    photo: { srcSet: imageSrcSet(recipe.photo), sizes: PHOTO_SIZES.recipe, placeholder: await placeholderFor(recipe.photo) },
     comments,
     saved,
     onShoppingList,
@@ -188,17 +189,21 @@ export default function RecipeRoute() {
   return (
     <article className="recipe">
       <div className="recipe__hero">
-        <img
-          className="recipe__photo"
-          src={recipe.photo || RECIPE_PLACEHOLDER_IMAGE}
-          srcSet={photo.srcSet}
-          sizes={photo.sizes}
-          alt={recipe.name}
-          width={800}
-          height={600}
-          // The page's largest paint: fetched first (written out here: the page's script has no room for ~/lib/photos).
-          {...{ fetchpriority: "high" }}
-        />
+        {/* As app/components/photo.tsx draws a photo, written out here: the page's script has no room for ~/lib/photos. */}
+        <span className="photo-frame recipe__photo-frame">
+          {photo.placeholder ? <img className="photo-frame__blur" src={photo.placeholder} alt="" aria-hidden="true" width={800} height={600} /> : null}
+          <img
+            className="recipe__photo"
+            src={recipe.photo || RECIPE_PLACEHOLDER_IMAGE}
+            srcSet={photo.srcSet}
+            sizes={photo.sizes}
+            alt={recipe.name}
+            width={800}
+            height={600}
+            // The page's largest paint: fetched first.
+            {...{ fetchpriority: "high" }}
+          />
+        </span>
         <div className="recipe__intro">
           <header className="recipe__header">
             <h1 className="recipe__name">{recipe.name}</h1>

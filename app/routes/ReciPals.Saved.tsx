@@ -3,19 +3,21 @@ import { useFetchers, useLoaderData } from "@remix-run/react";
 
 import { SaveButton } from "~/components/save-button";
 import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
-import { imageSrcSet, PHOTO_SIZES } from "~/lib/photos";
 import { listSavedRecipes } from "~/server/queries/saved.server";
 import { getLens, requireUser } from "~/server/auth/session.server";
 import feedStyles from "~/styles/feed.css";
 import { EmptyState } from "~/components/empty-state";
 import { Link } from "~/components/link";
+import { Photo } from "~/components/photo";
+import { withPlaceholders } from "~/server/http/photos.server";
 
 export const meta: MetaFunction = () => [{ title: "Saved Recipes · ReciPals" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: feedStyles }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return { recipes: await listSavedRecipes(user.id, { without: (await getLens(request)).hidden }) };
+  const recipes = await listSavedRecipes(user.id, { without: (await getLens(request)).hidden });
+  return { recipes: await withPlaceholders(recipes, (recipe) => recipe.photo) };
 }
 
 export default function SavedRoute() {
@@ -41,16 +43,7 @@ export default function SavedRoute() {
           {shown.map((recipe) => (
             <li key={recipe.recipe_id} className="recipe-card">
               <Link to={paths.recipe(recipe.recipe_id)} className="recipe-card__link">
-                <img
-                  src={recipe.photo || RECIPE_PLACEHOLDER_IMAGE}
-                  srcSet={imageSrcSet(recipe.photo)}
-                  sizes={PHOTO_SIZES.card}
-                  alt=""
-                  width={400}
-                  height={300}
-                  loading="lazy"
-                  decoding="async"
-                />
+                <Photo src={recipe.photo || RECIPE_PLACEHOLDER_IMAGE} placeholder={recipe.placeholder} slot="card" alt="" width={400} height={300} />
                 <span className="recipe-card__name">{recipe.name}</span>
               </Link>
               <p className="recipe-card__description">{recipe.description}</p>

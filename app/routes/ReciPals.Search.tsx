@@ -15,7 +15,6 @@ import { useEffect, useRef, useState, type ChangeEvent, type RefObject } from "r
 import { useHydrated } from "~/lib/hooks";
 import { MAX_QUERY_LENGTH } from "~/lib/limits";
 import { paths } from "~/lib/paths";
-import { imageSrcSet, PHOTO_SIZES } from "~/lib/photos";
 import type { RecipeCard, RecipePage, UserCard } from "~/server/queries/search.server";
 import { cookSummary, cookSummaryLabel } from "~/lib/cooks";
 import { searchRecipes, searchUsers } from "~/server/queries/search.server";
@@ -27,6 +26,8 @@ import searchStyles from "~/styles/search.css";
 import { PersonLink } from "~/components/person-link";
 import { EmptyState } from "~/components/empty-state";
 import { Link } from "~/components/link";
+import { Photo } from "~/components/photo";
+import { withPlaceholders } from "~/server/http/photos.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: searchStyles }];
 
@@ -47,15 +48,19 @@ const PEOPLE_LOADING_DELAY_MS = 300;
 // cache keeps several orders of it (app/server/http/route-rules.server.ts).
 export const shuffledCopies = (search: URLSearchParams) => (search.has("seed") || (search.get("q") ?? "").trim() !== "" ? 1 : SHUFFLED_COPIES);
 
+/** A result card with its photo's inline placeholder (app/server/media/placeholders.server.ts). */
+type ShownRecipe = RecipeCard & { placeholder: string | null };
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { q, page, seed } = parseSearchParams(new URL(request.url).searchParams);
   const { hidden } = await getLens(request);
-  let recipes: RecipePage = { items: [], page, hasMore: false };
+  let recipes: RecipePage<ShownRecipe> = { items: [], page, hasMore: false };
   let people: UserCard[] = [];
   let error: string | null = null;
   // A failing half is reported on the page, not as an error page: the other half still shows.
   try {
-    recipes = await searchRecipes({ q, page, seed, without: hidden });
+    const found = await searchRecipes({ q, page, seed, without: hidden });
+    recipes = { ...found, items: await withPlaceholders(found.items, (recipe) => recipe.photo) };
   } catch (cause) {
     console.error(cause);
     error = q ? MESSAGES.recipes : MESSAGES.list;
@@ -91,7 +96,7 @@ export async function clientLoader({ request, serverLoader }: ClientLoaderFuncti
       q,
       page: 1,
       seed: Number(params.get("seed")) || 1,
-      recipes: { items: [], page: 1, hasMore: false } as RecipePage,
+      recipes: { items: [], page: 1, hasMore: false } as RecipePage<ShownRecipe>,
       people: [] as UserCard[],
       error: !answered ? MESSAGES.failed : q ? MESSAGES.recipes : MESSAGES.list,
     };
@@ -285,21 +290,11 @@ function SearchForm({
   );
 }
 
-function RecipeResult({ recipe }: { recipe: RecipeCard }) {
+function RecipeResult({ recipe }: { recipe: ShownRecipe }) {
   return (
     <Link to={paths.recipe(recipe.recipe_id)} className="recipe-result">
       {recipe.photo ? (
-        <img
-          className="recipe-result__photo"
-          src={recipe.photo}
-          srcSet={imageSrcSet(recipe.photo)}
-          sizes={PHOTO_SIZES.card}
-          alt={recipe.name}
-          width={320}
-          height={240}
-          loading="lazy"
-          decoding="async"
-        />
+        <Photo className="recipe-result__photo" src={recipe.photo} placeholder={recipe.placeholder} slot="card" alt={recipe.name} width={320} height={240} />
       ) : (
         <span className="recipe-result__photo recipe-result__photo--empty" aria-hidden="true" />
       )}
@@ -343,7 +338,7 @@ function useDelayedFlag(active: boolean, delayMs: number, restartKey?: string): 
  */
 function useMoreRecipes(data: SearchData) {
   const fetcher = useFetcher<typeof clientLoader>();
-  const [appended, setAppended] = useState<{ base: SearchData; pages: RecipePage[] }>({ base: data, pages: [] });
+  const [appended, setAppended] = useState<{ base: SearchData; pages: RecipePage<ShownRecipe>[] }>({ base: data, pages: [] });
   const pages = appended.base === data ? appended.pages : [];
   if (appended.base !== data) setAppended({ base: data, pages: [] });
 

@@ -52,6 +52,9 @@ const EnvSchema = z
     // Serve photos from here (a CDN or the bucket's public address) by redirect instead of through the app.
     S3_PUBLIC_URL: z.string().url().optional(),
     RECIPALS_SEED_FILE: z.string().optional(),
+    // The sample photos: stored in our own store ("store"), left on the other site ("link"), or
+    // stored when that site answers at seed time ("auto", the default; seed/photos.ts).
+    RECIPALS_SEED_PHOTOS: z.enum(["store", "link", "auto"], { message: "must be store, link or auto" }).optional(),
     MEALDB_BASE_URL: z.string().url().default("https://www.themealdb.com/api/json/v1/1"),
     SEED_ADMIN_PASSWORD: z.string().min(1).optional(),
     // One password for every seed user; unset: the published one in development and tests only,

@@ -8,8 +8,8 @@ import { sweepOrphanUploads } from "./media/uploads.server";
 // What the production server (app/server/runtime/) asks of the rest of the server, and all it
 // may import of it (a lint rule holds it to that): the rules of each request from the route it
 // reaches (body limits, shuffled copies), the answers given before a route runs, what makes a
-// request personal, which cached pages a commit changed, the upload sweep, and closing the
-// database on shutdown.
+// request personal, which cached pages a commit changed, the upload sweep, the site-wide
+// stylesheet pages write inline, and closing the database on shutdown.
 
 export type { ChangeFeed, ScopeChanges } from "./db/connection.server";
 export type { SharedCacheHandle } from "./cache/shared-cache.server";
@@ -17,6 +17,7 @@ export type { BodyLimit } from "./http/body.server";
 export { earlyRefusal } from "./http/early-answers.server";
 export { isPersonalRequest };
 export { requestRules } from "./http/route-rules.server";
+export { readSiteStyles } from "./http/document-styles.server";
 
 /**
  * For the shared page cache: its `version` and `changes` (which page-cache scopes commits

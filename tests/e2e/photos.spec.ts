@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import sharp from "sharp";
 
 import { cameraPhoto } from "../support/photos";
 import { failOnBrowserErrors, openPage, signInNewUser } from "../support/e2e";
@@ -119,5 +120,31 @@ test("on a phone no photo outside the first screen is fetched eagerly", async ({
       (imgs as HTMLImageElement[]).filter((img) => img.loading !== "lazy").map((img) => ({ src: img.src, top: img.getBoundingClientRect().top + window.scrollY })),
     );
     for (const image of eager) expect(image.top, `${path}: ${image.src}`).toBeLessThan(PHONE.height);
+  }
+});
+
+test("each photo slot shows the photo's own blurred placeholder, not a flat box, until the photo arrives", async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize(PHONE);
+  const me = await signInNewUser(page, "blur");
+  await openPage(page, "/ReciPals/Info");
+  const ids = await fourRecipes(page, me.username);
+  // From here on the photos never arrive (their requests are held): only a placeholder can show.
+  await page.route(/\/uploads\/[0-9a-f]{64}(\.card|\.w\d+)?\.webp$/, () => {});
+  const slots: [string, string][] = [
+    [`/ReciPals/Account/Profile/${me.id}`, ".profile-grid__item"],
+    [`/ReciPals/Recipes/${ids[0]}`, ".recipe__photo-frame"],
+    [`/ReciPals/Search?q=${encodeURIComponent(me.username)}`, ".recipe-result .photo-frame"],
+  ];
+  for (const [path, selector] of slots) {
+    await page.goto(path, { waitUntil: "domcontentloaded" });
+    const frame = page.locator(selector).first();
+    const blur = frame.locator("img.photo-frame__blur");
+    // Inline, a few hundred bytes: no request of its own.
+    await expect(blur).toHaveAttribute("src", /^data:image\/webp;base64,[A-Za-z0-9+/=]{40,600}$/);
+    await expect.poll(() => blur.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0))).toBe(16);
+    // A flat box is one colour; the photo's placeholder carries its colours and shapes.
+    const { channels } = await sharp(await frame.screenshot()).stats();
+    expect(Math.max(...channels.slice(0, 3).map((channel) => channel.stdev)), `${path}: ${selector}`).toBeGreaterThan(8);
   }
 });

@@ -191,6 +191,13 @@ function checkScriptPolicy(page: string, res: HttpResult): { nonce: string } | {
   expect(res.body).not.toMatch(/(href|src|action)="\s*javascript:/i);
   // Inline style attributes would be blocked by style-src 'self'.
   expect(res.body, `${page}: inline style attribute`).not.toMatch(/<[^>]+\sstyle="/i);
+  // One inline stylesheet, the site-wide one (docs/rules.md#first-paint), allowed by exactly its
+  // hash: no nonce, nothing that would allow any other <style>.
+  const styles = [...res.body.matchAll(/<style\b([^>]*)>([\s\S]*?)<\/style>/gi)];
+  expect(styles.map((style) => (style[1] ?? "").trim()), `${page}: inline stylesheets`).toEqual(['data-site-styles=""']);
+  const styleHash = `'sha256-${crypto.createHash("sha256").update(styles[0]?.[2] ?? "", "utf8").digest("base64")}'`;
+  expect(csp.get("style-src"), `${page}: style policy`).toEqual(["'self'", styleHash]);
+  expect(styles[0]?.[2], `${page}: the site-wide stylesheet`).toContain(".photo-frame");
   return nonce !== undefined ? { nonce } : { hashes: hashTokens };
 }
 
@@ -247,7 +254,8 @@ describe("security headers on HTML", () => {
 });
 
 describe("shared page cache (app/server/runtime/page-cache.server.ts)", () => {
-  const isHit = (res: HttpResult) => /'sha256-/.test(String(res.headers["content-security-policy"] ?? ""));
+  // A kept page's scripts are allowed by their hashes (a fresh render's by a nonce).
+  const isHit = (res: HttpResult) => (cspOf(res.headers["content-security-policy"]).get("script-src") ?? []).some((token) => token.startsWith("'sha256-"));
 
   it("a visitor's page is answered again from the cache, the same bytes under a hash policy, 304 on its ETag", async () => {
     const page = "/ReciPals/Search?q=cache+probe+one";

@@ -227,7 +227,7 @@ describe("hostile uploads in the recipe editor", () => {
     );
     expect(outcome.status).toBe(302);
     const written = filesOnDisk();
-    for (const file of written) expect(file).toMatch(/^a\/b\/uploads\/[0-9a-f]{64}(\.card|\.w(320|480|640))?\.webp$/);
+    for (const file of written) expect(file).toMatch(/^a\/b\/uploads\/[0-9a-f]{64}(\.card|\.tiny|\.w(320|480|640))?\.webp$/);
     const photo = (await db.selectFrom("recipes").select("photo").where("id", "=", rid).executeTakeFirstOrThrow()).photo;
     expect(photo).toMatch(/^\/uploads\/[0-9a-f]{64}\.webp$/);
   });

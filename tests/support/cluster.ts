@@ -429,6 +429,7 @@ export async function startCluster(): Promise<RunningCluster> {
       RECIPALS_BUILD_DIR: BUILD_DIR,
       RECIPALS_SEED_FILE: path.resolve(ROOT, process.env.RECIPALS_SEED_FILE ?? "../shared/data/recipals-seed.json"),
       MEALDB_BASE_URL: "http://127.0.0.1:9/none",
+      RECIPALS_SEED_PHOTOS: "link",
       SEED_ADMIN_PASSWORD: ADMIN_PASSWORD,
       SESSION_SECRET,
       ADMIN_SECRET,

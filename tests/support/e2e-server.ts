@@ -23,6 +23,8 @@ export function e2eServerEnv(port: number): Record<string, string> {
     SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
     ADMIN_SECRET: "e2e-admin-secret",
     MEALDB_BASE_URL: "http://127.0.0.1:9/none",
+    // The sample photos keep their links: the tests never reach another site (seed/photos.ts).
+    RECIPALS_SEED_PHOTOS: "link",
     // Import by link reads a stub page the test serves on 127.0.0.1 (tests/e2e/extras.spec.ts).
     IMPORT_ALLOW_PRIVATE: "1",
   };

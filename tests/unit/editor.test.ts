@@ -450,8 +450,8 @@ describe("photos chosen with submissions that save nothing", () => {
       pendings.push(data.pendingPhoto!);
     }
     const added = storedFiles().filter((name) => !before.includes(name));
-    // Each photo is a main image and its four copies: the last PENDING_UPLOADS_KEPT photos only.
-    expect(added).toHaveLength(PENDING_UPLOADS_KEPT * 5);
+    // Each photo is a main image and its five copies: the last PENDING_UPLOADS_KEPT photos only.
+    expect(added).toHaveLength(PENDING_UPLOADS_KEPT * 6);
     for (const url of pendings.slice(-PENDING_UPLOADS_KEPT)) expect(added).toContain(storedNameOf(url));
     const rows = await db.selectFrom("pending_uploads").select("url").where("user_id", "=", user.id).execute();
     expect(rows.map((row) => row.url).sort()).toEqual(pendings.slice(-PENDING_UPLOADS_KEPT).sort());

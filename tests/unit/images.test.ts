@@ -111,7 +111,7 @@ describe("image pipeline", () => {
     for (const [input, message] of cases) {
       await expect(storeImage(input)).rejects.toMatchObject({ name: "ImageError", message, status: 400 });
     }
-    expect(fs.readdirSync(scratch.dir).filter((name) => !name.startsWith("."))).toHaveLength(5); // only the first test's photo and its four copies
+    expect(fs.readdirSync(scratch.dir).filter((name) => !name.startsWith("."))).toHaveLength(6); // only the first test's photo and its five copies (card, placeholder, three widths)
   });
 
   it("refuses pictures with too many pixels before decoding them", async () => {

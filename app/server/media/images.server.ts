@@ -144,10 +144,30 @@ async function encodeCopies(
 ): Promise<Map<PhotoCopy, Buffer>> {
   const encoded = new Map<PhotoCopy, Buffer>();
   for (const copy of copies) {
+    if (copy === "tiny") {
+      encoded.set(copy, await encodePlaceholder(fromPixels()));
+      continue;
+    }
     const size = copy === "card" ? { width: cardSide, height: cardSide, fit: "inside" as const } : { width: copy };
     encoded.set(copy, await fromPixels().resize({ ...size, withoutEnlargement: true }).webp({ quality: Math.min(quality, 78), effort: 4 }).toBuffer());
   }
   return encoded;
+}
+
+/** The placeholder's longer side: its colours and shapes, none of its detail. */
+export const PLACEHOLDER_SIDE = 16;
+
+/**
+ * The placeholder a page writes inline while the photo loads (docs/rules.md#images): the photo
+ * shrunk to 16 px on its longer side, softened, at a low quality, a few hundred bytes at most.
+ * The browser stretches it over the slot and blurs it further.
+ */
+function encodePlaceholder(pixels: Sharp): Promise<Buffer> {
+  return pixels
+    .resize({ width: PLACEHOLDER_SIDE, height: PLACEHOLDER_SIDE, fit: "inside" })
+    .blur(0.5)
+    .webp({ quality: 40, alphaQuality: 40, effort: 6, smartSubsample: true })
+    .toBuffer();
 }
 
 /**

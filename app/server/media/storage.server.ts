@@ -20,18 +20,19 @@ export { StoreUnavailableError, type S3StoreSettings, type StoredFile };
 export const UPLOADS_URL_PREFIX = "/uploads/";
 
 /**
- * `<64 hex>.webp` (main), `<64 hex>.card.webp` (card copy) or `<64 hex>.w<width>.webp` (a narrower
- * copy, app/lib/photos.ts); nothing else is ever served or accepted.
+ * `<64 hex>.webp` (main), `<64 hex>.card.webp` (card copy), `<64 hex>.tiny.webp` (the blurred
+ * placeholder pages write inline) or `<64 hex>.w<width>.webp` (a narrower copy, app/lib/photos.ts);
+ * nothing else is ever served or accepted.
  */
-const STORED_NAME = new RegExp(`^([0-9a-f]{64})(\\.card|${PHOTO_WIDTHS.map((width) => `\\.w${width}`).join("|")})?\\.webp$`);
+const STORED_NAME = new RegExp(`^([0-9a-f]{64})(\\.card|\\.tiny|${PHOTO_WIDTHS.map((width) => `\\.w${width}`).join("|")})?\\.webp$`);
 
-/** The copies a stored photo has besides itself: the card and one per width in PHOTO_WIDTHS. */
-export type PhotoCopy = "card" | PhotoWidth;
-export const PHOTO_COPIES: readonly PhotoCopy[] = ["card", ...PHOTO_WIDTHS];
+/** The copies a stored photo has besides itself: the card, the placeholder and one per width in PHOTO_WIDTHS. */
+export type PhotoCopy = "card" | "tiny" | PhotoWidth;
+export const PHOTO_COPIES: readonly PhotoCopy[] = ["card", "tiny", ...PHOTO_WIDTHS];
 
 /** The stored name of a photo's copy. */
 export function copyNameOf(hash: string, copy: PhotoCopy): string {
-  return copy === "card" ? `${hash}.card.webp` : `${hash}.w${copy}.webp`;
+  return typeof copy === "number" ? `${hash}.w${copy}.webp` : `${hash}.${copy}.webp`;
 }
 
 /** What a stored name is: the photo (`copy` null) or one of its copies, with the photo's hash. */
@@ -39,7 +40,7 @@ export function parseStoredName(name: string): { hash: string; copy: PhotoCopy |
   const match = STORED_NAME.exec(name);
   if (!match) return null;
   const suffix = match[2];
-  const copy: PhotoCopy | null = !suffix ? null : suffix === ".card" ? "card" : (Number(suffix.slice(2)) as PhotoWidth);
+  const copy: PhotoCopy | null = !suffix ? null : suffix === ".card" ? "card" : suffix === ".tiny" ? "tiny" : (Number(suffix.slice(2)) as PhotoWidth);
   return { hash: match[1]!, copy };
 }
 

@@ -27,8 +27,9 @@ export interface RecipeCard {
   cooks?: CookStats;
 }
 
-export interface RecipePage {
-  items: RecipeCard[];
+/** A page of recipe cards; a loader may give each card more (its photo's placeholder). */
+export interface RecipePage<Card extends RecipeCard = RecipeCard> {
+  items: Card[];
   page: number;
   hasMore: boolean;
 }

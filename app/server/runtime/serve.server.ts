@@ -10,7 +10,16 @@ import compression from "compression";
 import express from "express";
 
 import { env } from "../env.server";
-import { closeDatabase, isPersonalRequest, pageCacheChanges, replicaReadRouting, requestRules, sweepUnusedUploads, type SharedCacheHandle } from "../facade.server";
+import {
+  closeDatabase,
+  isPersonalRequest,
+  pageCacheChanges,
+  readSiteStyles,
+  replicaReadRouting,
+  requestRules,
+  sweepUnusedUploads,
+  type SharedCacheHandle,
+} from "../facade.server";
 import { precompressedAssets } from "./assets.server";
 import { capBodies, crossSiteGuard, earlyRefusals, gateHeavyBodies, refuseNulAddresses, securityHeaders } from "./guards.server";
 import { createPageCache } from "./page-cache.server";
@@ -64,6 +73,8 @@ export async function startServer(build: ServerBuild, { root }: Pick<ServeOption
   app.use(compression({ brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_LGWIN]: 18 } } }));
   // Scripts and stylesheets compressed once at startup (assets.server.ts); the rest as they are.
   app.use(build.publicPath, precompressedAssets(build.assetsBuildDirectory));
+  // The site-wide stylesheet, written into every page (app/server/http/document-styles.server.ts).
+  readSiteStyles(build);
   app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
   // public/ holds a handful of files and folders: look there only for those names, so page and
   // API requests do not each cost a failed stat() on the disk.

@@ -75,6 +75,7 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     SESSION_SECRET: "sec-session-secret-0123456789abcdef",
     ADMIN_SECRET: "sec-admin-secret",
     MEALDB_BASE_URL: "http://127.0.0.1:9/none",
+    RECIPALS_SEED_PHOTOS: "link",
     NODE_ENV: "production",
     HOST: "127.0.0.1",
     ...extra,
