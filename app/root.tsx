@@ -88,7 +88,7 @@ function useDocumentLinkNavigation(): void {
 
 /**
  * The site-wide stylesheet's text for the document to write inline, given by the server
- * (app/server/runtime/document-styles.server.ts reads it once at start); null where it links it.
+ * (app/server/http/document-styles.server.ts reads it once at start); null where it links it.
  * Here rather than in a module of its own: every page's script carries this file.
  */
 export const InlineStylesContext = createContext<string | null | undefined>(undefined);

@@ -10,7 +10,9 @@ import type { SeedData } from "./seed-data";
 // site moves or goes. With network access the seed downloads each photo once and passes it through
 // the app's own image pipeline (the checks, sizes and copies of an upload, into the store the app is
 // configured with), then writes our URL instead of the address. Photos are files, not rows: they are
-// stored before the import's transaction, so no download runs under the write lock. A photo that
+// stored before the import's transaction, so no download runs under the write lock. Servers
+// started at once on one new database each download them (the import itself happens once): the
+// same content gives the same file names, so nothing is stored twice, only fetched twice. A photo that
 // cannot be had keeps its address: a photo never fails the seed.
 
 /** "store" downloads the photos, "link" keeps the addresses, "auto" stores them when the site answers. */
@@ -31,7 +33,11 @@ export const SEED_PHOTO_LIMITS = {
   unreachableInARow: 8,
 } as const;
 
-/** RECIPALS_SEED_PHOTOS: `store` or `link`; anything else (or nothing) is `auto`. */
+/**
+ * RECIPALS_SEED_PHOTOS: `store` or `link`; nothing is `auto`. The app's settings
+ * (app/server/env.server.ts) refuse any other value at start, so only callers outside the app
+ * (tests) ever pass one, and get `auto`.
+ */
 export function seedPhotoModeOf(value: string | undefined): SeedPhotoMode {
   const mode = value?.trim().toLowerCase();
   return mode === "store" || mode === "link" ? mode : "auto";

@@ -14,7 +14,7 @@ import { isHidden } from "~/server/queries/visibility.server";
 import { UNAVAILABLE_ACCOUNT } from "~/lib/blocking";
 import { PersonActions, UnblockButton } from "~/components/person-actions";
 import { siteOrigin } from "~/server/http/site.server";
-import { placeholdersOf } from "~/server/http/photos.server";
+import { PLACEHOLDERS_PER_PAGE, placeholdersOf } from "~/server/http/photos.server";
 import profileStyles from "~/styles/profile.css";
 import { Link } from "~/components/link";
 
@@ -47,7 +47,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!page) throw new Response("User not found.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   const origin = siteOrigin(request);
   const { profile, counts } = page;
-  const placeholders = await placeholdersOf([...page.posts.map((post) => post.photo), ...page.saved.map((item) => item.photo), ...page.cooked.map((item) => item.photo ?? item.recipe.photo)]);
+  // The open tab's first rows (the others' lists are empty): each placeholder costs bytes twice.
+  const first = <T,>(items: T[]) => items.slice(0, PLACEHOLDERS_PER_PAGE);
+  const placeholders = await placeholdersOf([
+    ...first(page.posts).map((post) => post.photo),
+    ...first(page.saved).map((item) => item.photo),
+    ...first(page.cooked).map((item) => item.photo ?? item.recipe.photo),
+  ]);
   return {
     ...page,
     placeholders,

@@ -185,9 +185,7 @@ describe("pages carry each stored photo's placeholder inline", () => {
 
     const search = await searchLoader(routeArgs(getRequest("/ReciPals/Search?q=quince%20galette")));
     expect(search.error).toBeNull();
-    // The loader declares its items as plain RecipeCards (`let recipes: RecipePage`), so the type does
-    // not name the placeholder the page reads (`RecipeCard & { placeholder?: string | null }`).
-    const found = search.recipes.items.find((item) => item.recipe_id === recipeId) as ((typeof search.recipes.items)[number] & { placeholder?: string | null }) | undefined;
+    const found = search.recipes.items.find((item) => item.recipe_id === recipeId);
     expect(found).toBeDefined();
     expect(found!.placeholder).toBe(expected);
 
@@ -284,5 +282,31 @@ describe("a placeholder read never fails the page", () => {
     expect((await loadRecipe(recipeId)).photo.placeholder).toBeNull();
     expect((await loadPost(author.id, postId, await signedInCookie(reader.id))).post.placeholder).toBeNull();
     expect(fs.existsSync(tiny)).toBe(false);
+  });
+});
+
+describe("what a page carries", () => {
+  it("an empty placeholder file is made again from the photo, not written into the page", async () => {
+    const author = await makeUser();
+    const { recipeId, url } = await recipeWithPhoto(author.id, "Emptied placeholder dish", await photoLike(7));
+    const { tiny } = filesOf(url);
+    fs.writeFileSync(tiny, "");
+    const placeholder = (await loadRecipe(recipeId)).photo.placeholder;
+    expect(placeholder).toMatch(/^data:image\/webp;base64,[A-Za-z0-9+/=]{40,}$/);
+    const { format, width } = await sharp(Buffer.from(placeholder!.split(",")[1]!, "base64")).metadata();
+    expect([format, width]).toEqual(["webp", 16]);
+  });
+
+  it("a long grid carries placeholders for its first 12 photos only (each costs bytes twice)", async () => {
+    const author = await makeUser();
+    const urls: string[] = [];
+    for (let n = 0; n < 13; n++) {
+      const photo = await cameraPhoto({ width: 400, height: 300, seed: 100 + n });
+      urls.push((await recipeWithPhoto(author.id, `Grid dish ${n + 1}`, photo)).url);
+    }
+    const profile = await loadProfile(author.id, await signedInCookie(author.id));
+    expect(profile.posts).toHaveLength(13);
+    // Newest first: the 12 newest have one, the oldest (the first made) none.
+    expect(Object.keys(profile.placeholders).sort()).toEqual(urls.slice(1).sort());
   });
 });
