@@ -31,9 +31,10 @@ export function Photo({
   eager?: boolean;
   first?: boolean;
 }) {
+  const loading = eager || first ? "eager" : "lazy";
   return (
     <span className="photo-frame">
-      {placeholder ? <img className="photo-frame__blur" src={placeholder} alt="" aria-hidden="true" width={width} height={height} loading={eager || first ? "eager" : "lazy"} /> : null}
+      {placeholder ? <img className="photo-frame__blur" src={placeholder} alt="" aria-hidden="true" width={width} height={height} loading={loading} /> : null}
       <img
         className={className}
         src={src}
@@ -42,7 +43,7 @@ export function Photo({
         alt={alt}
         width={width}
         height={height}
-        loading={eager || first ? "eager" : "lazy"}
+        loading={loading}
         decoding="async"
         {...(first ? FIRST_PHOTO : {})}
       />

@@ -50,5 +50,8 @@ export const PHOTO_SIZES = {
   card: "(min-width: 768px) 18rem, calc(100vw - 2rem)",
 } as const;
 
-/** What an `<img>` of the first photo a page shows (its largest paint) asks for: to come first. */
-export const FIRST_PHOTO = { fetchpriority: "high", loading: "eager" } as Record<string, string>;
+/**
+ * What an `<img>` of the first photo a page shows (its largest paint) asks for: to come first
+ * (React 18 does not know the attribute by name, so it is spread in).
+ */
+export const FIRST_PHOTO = { fetchpriority: "high" } as Record<string, string>;
