@@ -5,7 +5,7 @@ export type Placeholders = Readonly<Record<string, string>>;
 
 /**
  * A photo in its slot (docs/rules.md#images): every stored copy in `srcset` with the slot's drawn
- * width, over the photo's own tiny blurred placeholder (written inline, so the slot shows the
+ * width, AVIF first for browsers that read it (a `<picture>`, which lays out as its `<img>`), over the photo's own tiny blurred placeholder (written inline, so the slot shows the
  * photo's colours before a byte of it arrives). The frame is the slot's box; the photo fills it.
  * `first` is the page's largest paint (fetched before anything else); `eager` photos are on a
  * phone's first screen; the rest load when scrolled near.
@@ -32,21 +32,25 @@ export function Photo({
   first?: boolean;
 }) {
   const loading = eager || first ? "eager" : "lazy";
+  const avifSrcSet = imageSrcSet(src, "avif");
   return (
     <span className="photo-frame">
       {placeholder ? <img className="photo-frame__blur" src={placeholder} alt="" aria-hidden="true" width={width} height={height} loading={loading} /> : null}
-      <img
-        className={className}
-        src={src}
-        srcSet={imageSrcSet(src)}
-        sizes={PHOTO_SIZES[slot]}
-        alt={alt}
-        width={width}
-        height={height}
-        loading={loading}
-        decoding="async"
-        {...(first ? FIRST_PHOTO : {})}
-      />
+      <picture>
+        {avifSrcSet ? <source type="image/avif" srcSet={avifSrcSet} sizes={PHOTO_SIZES[slot]} /> : null}
+        <img
+          className={className}
+          src={src}
+          srcSet={imageSrcSet(src)}
+          sizes={PHOTO_SIZES[slot]}
+          alt={alt}
+          width={width}
+          height={height}
+          loading={loading}
+          decoding="async"
+          {...(first ? FIRST_PHOTO : {})}
+        />
+      </picture>
     </span>
   );
 }

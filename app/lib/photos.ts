@@ -1,8 +1,9 @@
 // Stored photos and the copies each one has (docs/rules.md#images). The server stores a photo as
 // `/uploads/<sha256>.webp` (800 px on its longer side), its card copy `<sha256>.card.webp`
-// (400 px) and narrower copies `<sha256>.w320.webp`, `.w480.webp`, `.w640.webp`, so that a page
-// names every copy in `srcset` and the browser fetches the one its slot needs. Plain functions of
-// the address, for the server and the browser alike.
+// (400 px) and narrower copies `<sha256>.w320.webp`, `.w480.webp`, `.w640.webp`, each with an
+// AVIF twin (`<sha256>.avif`, `.card.avif`, `.w320.avif` …), so that a page names every copy in
+// `srcset` and the browser fetches the one its slot needs, in the lighter format it can read.
+// Plain functions of the address, for the server and the browser alike.
 
 /** Widths of the narrower copies, besides the card (400) and the photo itself (800). */
 export const PHOTO_WIDTHS = [320, 480, 640] as const;
@@ -23,16 +24,17 @@ export function cardImageUrl(url: string | null | undefined): string | null {
 }
 
 /**
- * `srcSet` for an `<img>` of a stored photo, narrowest first (each copy by the width it has for a
- * landscape photo, as food photos mostly are); undefined for anything else.
+ * `srcSet` of a stored photo's copies in one format, narrowest first (each copy by the width it
+ * has for a landscape photo, as food photos mostly are); undefined for anything else. The `<img>`
+ * names the WebP copies, a `<source type="image/avif">` before it their AVIF twins.
  */
-export function imageSrcSet(url: string | null | undefined): string | undefined {
+export function imageSrcSet(url: string | null | undefined, format: "webp" | "avif" = "webp"): string | undefined {
   const hash = hashOf(url);
   if (!hash) return undefined;
-  const copies = [...PHOTO_WIDTHS.map((width) => [`/uploads/${hash}.w${width}.webp`, width] as const), [`/uploads/${hash}.card.webp`, 400] as const, [url!, 800] as const];
+  const copies = [...PHOTO_WIDTHS.map((width) => [`${hash}.w${width}`, width] as const), [`${hash}.card`, 400] as const, [hash, 800] as const];
   return copies
     .sort((a, b) => a[1] - b[1])
-    .map(([src, width]) => `${src} ${width}w`)
+    .map(([name, width]) => `/uploads/${name}.${format} ${width}w`)
     .join(", ");
 }
 

@@ -90,7 +90,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     recipe,
     // Its copies for the photo's srcset, named here so the page's script need not carry the rule,
     // and its inline placeholder.
-    photo: { srcSet: imageSrcSet(recipe.photo), sizes: PHOTO_SIZES.recipe, placeholder: await placeholderFor(recipe.photo) },
+    photo: { srcSet: imageSrcSet(recipe.photo), avifSrcSet: imageSrcSet(recipe.photo, "avif"), sizes: PHOTO_SIZES.recipe, placeholder: await placeholderFor(recipe.photo) },
     comments,
     saved,
     onShoppingList,
@@ -192,17 +192,20 @@ export default function RecipeRoute() {
         {/* As app/components/photo.tsx draws a photo, written out here: the page's script has no room for ~/lib/photos. */}
         <span className="photo-frame recipe__photo-frame">
           {photo.placeholder ? <img className="photo-frame__blur" src={photo.placeholder} alt="" aria-hidden="true" width={800} height={600} /> : null}
-          <img
-            className="recipe__photo"
-            src={recipe.photo || RECIPE_PLACEHOLDER_IMAGE}
-            srcSet={photo.srcSet}
-            sizes={photo.sizes}
-            alt={recipe.name}
-            width={800}
-            height={600}
-            // The page's largest paint: fetched first.
-            {...{ fetchpriority: "high" }}
-          />
+          <picture>
+            {photo.avifSrcSet ? <source type="image/avif" srcSet={photo.avifSrcSet} sizes={photo.sizes} /> : null}
+            <img
+              className="recipe__photo"
+              src={recipe.photo || RECIPE_PLACEHOLDER_IMAGE}
+              srcSet={photo.srcSet}
+              sizes={photo.sizes}
+              alt={recipe.name}
+              width={800}
+              height={600}
+              // The page's largest paint: fetched first.
+              {...{ fetchpriority: "high" }}
+            />
+          </picture>
         </span>
         <div className="recipe__intro">
           <header className="recipe__header">

@@ -1,9 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 
 import { makeMissingCopies } from "~/server/media/images.server";
-import { isStoredName, parseStoredName, publicUrlOf, readStoredFile, StoreUnavailableError } from "~/server/media/storage.server";
+import { isStoredName, parseStoredName, publicUrlOf, readStoredFile, storedImageType, StoreUnavailableError } from "~/server/media/storage.server";
 
-// Stored images at /uploads/<sha256>.webp (and its copies .card.webp, .w320.webp …). The name is the hash of the
+// Stored images at /uploads/<sha256>.webp (and its copies .card.webp, .w320.webp …, and their
+// AVIF twins .avif, .card.avif, .w320.avif …). The name is the hash of the
 // content, so the answer never changes: browsers and proxies may keep it for a year. The bytes
 // come from the image store, the uploads folder or an S3 bucket; with S3_PUBLIC_URL the browser
 // is sent there instead (a CDN, or the bucket itself).
@@ -50,7 +51,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
   return new Response(new Uint8Array(bytes), {
     status: 200,
     headers: {
-      "Content-Type": "image/webp",
+      "Content-Type": storedImageType(bytes),
       "Content-Length": String(bytes.byteLength),
       "Cache-Control": "public, max-age=31536000, immutable",
       "X-Content-Type-Options": "nosniff",

@@ -40,6 +40,8 @@ async function fourRecipes(page: Page, prefix: string): Promise<string[]> {
 interface Shown {
   src: string;
   chosen: number;
+  /** The copy's format: Chromium reads AVIF, so it takes the AVIF twin a `<picture>` offers first. */
+  format: string;
   slot: number;
   dpr: number;
   eager: boolean;
@@ -59,10 +61,11 @@ async function storedPhotos(page: Page, selector = "img[srcset]"): Promise<Shown
   await page.evaluate(() => window.scrollTo(0, 0));
   return page.$$eval(selector, (imgs) =>
     (imgs as HTMLImageElement[]).map((img) => {
-      const chosen = /\.w(\d+)\.webp$/.exec(img.currentSrc)?.[1] ?? (img.currentSrc.endsWith(".card.webp") ? "400" : "800");
+      const chosen = /\.w(\d+)\.(webp|avif)$/.exec(img.currentSrc)?.[1] ?? (/\.card\.(webp|avif)$/.test(img.currentSrc) ? "400" : "800");
       return {
         src: img.currentSrc,
         chosen: Number(chosen),
+        format: img.currentSrc.split(".").pop() ?? "",
         slot: img.getBoundingClientRect().width,
         dpr: window.devicePixelRatio,
         eager: img.loading !== "lazy",
@@ -73,12 +76,13 @@ async function storedPhotos(page: Page, selector = "img[srcset]"): Promise<Shown
   );
 }
 
-/** The copy is sharp enough for the slot and not more than the next copy up would be. */
+/** The copy is sharp enough for the slot and not more than the next copy up would be, and in AVIF (camera photos are smaller in it). */
 function expectFits(photo: Shown) {
   const needed = photo.slot * photo.dpr;
   const copies = [320, 400, 480, 640, 800];
   const best = copies.find((width) => width >= needed) ?? 800;
   expect(photo.chosen, `${photo.src} in a ${Math.round(photo.slot)} px slot`).toBe(best);
+  expect(photo.format, photo.src).toBe("avif");
 }
 
 for (const viewport of [PHONE, DESKTOP]) {
@@ -130,7 +134,7 @@ test("each photo slot shows the photo's own blurred placeholder, not a flat box,
   await openPage(page, "/ReciPals/Info");
   const ids = await fourRecipes(page, me.username);
   // From here on the photos never arrive (their requests are held): only a placeholder can show.
-  await page.route(/\/uploads\/[0-9a-f]{64}(\.card|\.w\d+)?\.webp$/, () => {});
+  await page.route(/\/uploads\/[0-9a-f]{64}(\.card|\.w\d+)?\.(webp|avif)$/, () => {});
   const slots: [string, string][] = [
     [`/ReciPals/Account/Profile/${me.id}`, ".profile-grid__item"],
     [`/ReciPals/Recipes/${ids[0]}`, ".recipe__photo-frame"],

@@ -14,7 +14,7 @@ import { createRecipeWithPost } from "~/server/queries/recipe-writes.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { RATE_LIMITS } from "~/server/auth/limits.server";
 import { nextSeq, nowIso, todayDate } from "~/server/queries/seq.server";
-import { storedNameOf } from "~/server/media/storage.server";
+import { PHOTO_COPIES, storedNameOf } from "~/server/media/storage.server";
 import { validateRecipeDraft } from "~/server/validation/recipe.server";
 
 import { dataOf, expectRedirect, getRequest, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "../support/app";
@@ -450,8 +450,8 @@ describe("photos chosen with submissions that save nothing", () => {
       pendings.push(data.pendingPhoto!);
     }
     const added = storedFiles().filter((name) => !before.includes(name));
-    // Each photo is a main image and its five copies: the last PENDING_UPLOADS_KEPT photos only.
-    expect(added).toHaveLength(PENDING_UPLOADS_KEPT * 6);
+    // Each photo is a main image and its copies (WebP and AVIF): the last PENDING_UPLOADS_KEPT photos only.
+    expect(added).toHaveLength(PENDING_UPLOADS_KEPT * (1 + PHOTO_COPIES.length));
     for (const url of pendings.slice(-PENDING_UPLOADS_KEPT)) expect(added).toContain(storedNameOf(url));
     const rows = await db.selectFrom("pending_uploads").select("url").where("user_id", "=", user.id).execute();
     expect(rows.map((row) => row.url).sort()).toEqual(pendings.slice(-PENDING_UPLOADS_KEPT).sort());

@@ -111,7 +111,7 @@ describe("image pipeline", () => {
     for (const [input, message] of cases) {
       await expect(storeImage(input)).rejects.toMatchObject({ name: "ImageError", message, status: 400 });
     }
-    expect(fs.readdirSync(scratch.dir).filter((name) => !name.startsWith("."))).toHaveLength(6); // only the first test's photo and its five copies (card, placeholder, three widths)
+    expect(fs.readdirSync(scratch.dir).filter((name) => !name.startsWith("."))).toHaveLength(11); // only the first test's photo and its ten copies (card, placeholder, three widths, five AVIF twins)
   });
 
   it("refuses pictures with too many pixels before decoding them", async () => {
@@ -336,11 +336,51 @@ describe("serving uploads", () => {
     expect(fs.readdirSync(scratch.dir).filter((name) => name.startsWith(hash))).toEqual([]);
   });
 
+  it("gives every copy an AVIF twin, served as AVIF at well under the WebP's bytes, made when missing; a flat picture's twin stays WebP", async () => {
+    const { url } = await storeImage(await photoLike(3000, 2000));
+    const hash = storedNameOf(url)!.slice(0, 64);
+    const webp = imageSrcSet(url)!.split(", ").map((entry) => entry.split(" ")[0]!);
+    const avif = imageSrcSet(url, "avif")!.split(", ").map((entry) => entry.split(" ") as [string, string]);
+    expect(avif.map(([src]) => src)).toEqual(webp.map((src) => src.replace(/\.webp$/, ".avif")));
+    for (const [index, [src, descriptor]] of avif.entries()) {
+      const response = await uploadsLoader(routeArgs(new Request(`http://localhost:4000${src}`), { file: storedNameOf(src)! }));
+      expect(response.status, src).toBe(200);
+      expect(response.headers.get("Content-Type")).toBe("image/avif");
+      expect(response.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+      const bytes = Buffer.from(await response.arrayBuffer());
+      const meta = await sharp(bytes).metadata();
+      expect([src, meta.format, `${meta.width}w`]).toEqual([src, "heif", descriptor]);
+      const webpBytes = fs.statSync(path.join(scratch.dir, storedNameOf(webp[index])!)).size;
+      expect(bytes.byteLength, src).toBeLessThan(webpBytes * 0.8);
+    }
+    // A photo stored before AVIF copies existed: the twin is made on first request, and kept.
+    const lost = path.join(scratch.dir, `${hash}.w640.avif`);
+    fs.rmSync(lost);
+    const again = await uploadsLoader(routeArgs(new Request(`http://localhost:4000/uploads/${hash}.w640.avif`), { file: `${hash}.w640.avif` }));
+    expect([again.status, again.headers.get("Content-Type")]).toEqual([200, "image/avif"]);
+    expect(fs.existsSync(lost)).toBe(true);
+    // No placeholder in AVIF, and an AVIF name is never a photo of its own (a form cannot send one as its photo).
+    const tiny = await uploadsLoader(routeArgs(new Request("http://localhost:4000/x"), { file: `${hash}.tiny.avif` }));
+    expect(tiny.status).toBe(404);
+    expect(await isStoredImageUrl(`/uploads/${hash}.avif`)).toBe(false);
+    expect(cardImageUrl(`/uploads/${hash}.avif`)).toBeNull();
+
+    // A flat drawing is smaller as WebP: its "AVIF" names hold the WebP copy, served as what it is.
+    const flat = await storeImage(await sharp({ create: { width: 600, height: 400, channels: 3, background: "#e9d5b0" } }).png().toBuffer());
+    const flatHash = storedNameOf(flat.url)!.slice(0, 64);
+    const twin = await uploadsLoader(routeArgs(new Request("http://localhost:4000/x"), { file: `${flatHash}.card.avif` }));
+    expect(twin.headers.get("Content-Type")).toBe("image/webp");
+    expect(Buffer.from(await twin.arrayBuffer()).equals(fs.readFileSync(path.join(scratch.dir, `${flatHash}.card.webp`)))).toBe(true);
+  });
+
   it("gives stored images a srcset with every copy, narrowest first, and nothing for other pictures", () => {
     const hash = "b".repeat(64);
     const url = `/uploads/${hash}.webp`;
     expect(imageSrcSet(url)).toBe(
       `/uploads/${hash}.w320.webp 320w, /uploads/${hash}.card.webp 400w, /uploads/${hash}.w480.webp 480w, /uploads/${hash}.w640.webp 640w, ${url} 800w`,
+    );
+    expect(imageSrcSet(url, "avif")).toBe(
+      `/uploads/${hash}.w320.avif 320w, /uploads/${hash}.card.avif 400w, /uploads/${hash}.w480.avif 480w, /uploads/${hash}.w640.avif 640w, /uploads/${hash}.avif 800w`,
     );
     expect(imageSrcSet("/images/noodleDish.png")).toBeUndefined();
     expect(cardImageUrl("https://example.com/a.webp")).toBeNull();

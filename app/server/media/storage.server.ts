@@ -6,7 +6,7 @@ import { PHOTO_WIDTHS, type PhotoWidth } from "../../lib/photos";
 import { dataDir, env } from "../env.server";
 import { diskStore } from "./storage/disk.server";
 import { s3Store, type S3StoreSettings } from "./storage/s3.server";
-import { StoreUnavailableError, type FileStore, type StoredFile } from "./storage/store.server";
+import { storedImageType, StoreUnavailableError, type FileStore, type StoredFile } from "./storage/store.server";
 
 // The one module that knows where uploaded files live (docs/rules.md#portability: uploads behind
 // one storage module). Files are content-addressed: the name is the SHA-256 of the stored bytes,
@@ -15,23 +15,41 @@ import { StoreUnavailableError, type FileStore, type StoredFile } from "./storag
 // uploads folder beside the database (disk, the default) or an S3-compatible bucket (s3); the
 // functions below are the same for both.
 
-export { StoreUnavailableError, type S3StoreSettings, type StoredFile };
+export { storedImageType, StoreUnavailableError, type S3StoreSettings, type StoredFile };
 
 export const UPLOADS_URL_PREFIX = "/uploads/";
 
 /**
  * `<64 hex>.webp` (main), `<64 hex>.card.webp` (card copy), `<64 hex>.tiny.webp` (the blurred
- * placeholder pages write inline) or `<64 hex>.w<width>.webp` (a narrower copy, app/lib/photos.ts);
- * nothing else is ever served or accepted.
+ * placeholder pages write inline), `<64 hex>.w<width>.webp` (a narrower copy, app/lib/photos.ts),
+ * and the AVIF twin of the main file, the card and each narrower copy (`<64 hex>.avif`,
+ * `.card.avif`, `.w<width>.avif`); nothing else is ever served or accepted.
  */
-const STORED_NAME = new RegExp(`^([0-9a-f]{64})(\\.card|\\.tiny|${PHOTO_WIDTHS.map((width) => `\\.w${width}`).join("|")})?\\.webp$`);
+const STORED_NAME = new RegExp(`^([0-9a-f]{64})(?:(\\.tiny)\\.webp|(\\.card|${PHOTO_WIDTHS.map((width) => `\\.w${width}`).join("|")})?\\.(webp|avif))$`);
 
-/** The copies a stored photo has besides itself: the card, the placeholder and one per width in PHOTO_WIDTHS. */
-export type PhotoCopy = "card" | "tiny" | PhotoWidth;
-export const PHOTO_COPIES: readonly PhotoCopy[] = ["card", "tiny", ...PHOTO_WIDTHS];
+/** The AVIF twin of the photo (`main`), of its card or of a narrower copy. */
+export type AvifCopy = `avif-${"main" | "card" | PhotoWidth}`;
+/** The copies a stored photo has besides itself: the card, the placeholder, one per width in PHOTO_WIDTHS, and their AVIF twins. */
+export type PhotoCopy = "card" | "tiny" | PhotoWidth | AvifCopy;
+export const AVIF_COPIES: readonly AvifCopy[] = ["avif-main", "avif-card", ...PHOTO_WIDTHS.map((width) => `avif-${width}` as const)];
+export const PHOTO_COPIES: readonly PhotoCopy[] = ["card", "tiny", ...PHOTO_WIDTHS, ...AVIF_COPIES];
+
+export function isAvifCopy(copy: PhotoCopy): copy is AvifCopy {
+  return typeof copy === "string" && copy.startsWith("avif-");
+}
+
+/** The WebP copy (or the photo itself, null) an AVIF twin is the same picture as. */
+export function webpTwinOf(copy: AvifCopy): "card" | PhotoWidth | null {
+  const size = copy.slice("avif-".length);
+  return size === "main" ? null : size === "card" ? "card" : (Number(size) as PhotoWidth);
+}
 
 /** The stored name of a photo's copy. */
 export function copyNameOf(hash: string, copy: PhotoCopy): string {
+  if (isAvifCopy(copy)) {
+    const twin = webpTwinOf(copy);
+    return twin === null ? `${hash}.avif` : copyNameOf(hash, twin).replace(/\.webp$/, ".avif");
+  }
   return typeof copy === "number" ? `${hash}.w${copy}.webp` : `${hash}.${copy}.webp`;
 }
 
@@ -39,9 +57,12 @@ export function copyNameOf(hash: string, copy: PhotoCopy): string {
 export function parseStoredName(name: string): { hash: string; copy: PhotoCopy | null } | null {
   const match = STORED_NAME.exec(name);
   if (!match) return null;
-  const suffix = match[2];
-  const copy: PhotoCopy | null = !suffix ? null : suffix === ".card" ? "card" : suffix === ".tiny" ? "tiny" : (Number(suffix.slice(2)) as PhotoWidth);
-  return { hash: match[1]!, copy };
+  const hash = match[1]!;
+  if (match[2]) return { hash, copy: "tiny" };
+  const suffix = match[3];
+  const size: "card" | PhotoWidth | null = !suffix ? null : suffix === ".card" ? "card" : (Number(suffix.slice(2)) as PhotoWidth);
+  if (match[4] === "avif") return { hash, copy: `avif-${size ?? "main"}` };
+  return { hash, copy: size };
 }
 
 /** Where uploads live on disk: UPLOADS_DIR, else `uploads` beside the database. */
@@ -139,9 +160,9 @@ export function urlOf(name: string): string {
 /** The card variant's URL of a main image URL produced by storage (null for anything else). */
 export function cardUrlOf(url: string): string | null {
   const name = storedNameOf(url);
-  const match = name ? STORED_NAME.exec(name) : null;
-  if (!match || match[2]) return null;
-  return urlOf(`${match[1]}.card.webp`);
+  const stored = name ? parseStoredName(name) : null;
+  if (!stored || stored.copy !== null) return null;
+  return urlOf(copyNameOf(stored.hash, "card"));
 }
 
 export function contentHash(bytes: Uint8Array): string {

@@ -9,7 +9,7 @@ import {
   S3ServiceException,
 } from "@aws-sdk/client-s3";
 
-import { StoreUnavailableError, type FileStore, type StoredFile } from "./store.server";
+import { storedImageType, StoreUnavailableError, type FileStore, type StoredFile } from "./store.server";
 
 // Uploads in an S3-compatible bucket (AWS S3, MinIO, Ceph, R2, s3rver in tests), through the
 // AWS SDK. Objects are named exactly like the files on disk, at the bucket's top level.
@@ -54,7 +54,7 @@ export function s3Store(settings: S3StoreSettings): FileStore {
       // Always a PUT (no HEAD first): one request for a new photo, and an object stored again gets a
       // fresh LastModified, so the orphan sweep never takes a file a new draft has just chosen.
       try {
-        await client.send(new PutObjectCommand({ Bucket, Key: name, Body: bytes, ContentType: "image/webp", CacheControl: CACHE_CONTROL }));
+        await client.send(new PutObjectCommand({ Bucket, Key: name, Body: bytes, ContentType: storedImageType(bytes), CacheControl: CACHE_CONTROL }));
       } catch (error) {
         throw unavailable(`store ${name}`, error);
       }

@@ -1,6 +1,7 @@
 // What app/server/media/storage.server.ts asks of a place that keeps uploaded files. Two live side by
 // side: the uploads folder (disk.server.ts) and an S3-compatible bucket (s3.server.ts). Names
-// reaching a store were already checked by storage.server.ts (`<sha256>.webp`, `<sha256>.card.webp`).
+// reaching a store were already checked by storage.server.ts (`<sha256>.webp`, `<sha256>.card.webp`,
+// `<sha256>.avif` …).
 
 export interface StoredFile {
   name: string;
@@ -33,4 +34,14 @@ export class StoreUnavailableError extends Error {
     super(message, options);
     this.name = "StoreUnavailableError";
   }
+}
+
+/**
+ * The media type of stored image bytes, from their header: AVIF (an ISO file whose brand is
+ * `avif`) or WebP. Read from the bytes, not the name: an AVIF name holds the WebP copy's bytes
+ * when AVIF would not have been smaller (app/server/media/images.server.ts).
+ */
+export function storedImageType(bytes: Uint8Array): "image/avif" | "image/webp" {
+  const brand = Buffer.from(bytes.subarray(4, 12)).toString("latin1");
+  return brand === "ftypavif" ? "image/avif" : "image/webp";
 }
