@@ -11,7 +11,7 @@ import { isPersonalRequest } from "./server/http/cookies.server";
 import { databaseLooksDown, isUnavailable, UNAVAILABLE_MESSAGE } from "./server/db/connection.server";
 import { earlyRefusal } from "./server/http/early-answers.server";
 import { offerToSharedCache } from "./server/cache/shared-cache.server";
-import { siteStylesInline, siteStylesSource } from "./server/http/document-styles.server";
+import { inlineStylesheet, inlineStyleSources } from "./server/http/document-styles.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -21,7 +21,7 @@ export { serve } from "./server/runtime/serve.server";
 /**
  * Only our own scripts run: Remix's inline scripts carry this request's nonce. Images may
  * come from other https hosts (the sample recipes' photos); nothing else may. Each response
- * puts its nonce in (and the inline stylesheet's hash, the same for the server's life).
+ * puts its nonce in (and the hashes of the page's inline stylesheets, the same for the server's life).
  */
 const CSP_BEFORE_NONCE = "default-src 'self'; script-src 'self' 'nonce-";
 const CSP_AFTER_STYLES = [
@@ -37,11 +37,12 @@ const CSP_AFTER_STYLES = [
 ].join("; ");
 
 /**
- * Styles come from our stylesheets and the one inline copy of the site-wide stylesheet, allowed by
- * its hash (document-styles.server.ts): no inline style attribute, no other <style> element.
+ * Styles come from our stylesheets and the inline copies of the page's own (the site-wide one and
+ * its routes'), each allowed by its hash (document-styles.server.ts): no inline style attribute,
+ * no other <style> element.
  */
-function contentSecurityPolicy(nonce: string): string {
-  return `${CSP_BEFORE_NONCE}${nonce}'; style-src 'self'${siteStylesSource()}; ${CSP_AFTER_STYLES}`;
+function contentSecurityPolicy(nonce: string, context: EntryContext): string {
+  return `${CSP_BEFORE_NONCE}${nonce}'; style-src 'self'${inlineStyleSources(context)}; ${CSP_AFTER_STYLES}`;
 }
 
 const isPersonal = (request: Request) => isPersonalRequest(request.headers.get("Cookie"), request.headers.get("Authorization"));
@@ -184,7 +185,7 @@ async function renderAtOnce(context: EntryContext, request: Request, nonce: stri
   if (!(await settleHandoff(context))) return null;
   const html = renderToString(
     <NonceContext.Provider value={nonce}>
-      <InlineStylesContext.Provider value={siteStylesInline()}>
+      <InlineStylesContext.Provider value={inlineStylesheet}>
         <RemixServer context={context} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
       </InlineStylesContext.Provider>
     </NonceContext.Provider>,
@@ -222,7 +223,7 @@ export default async function handleRequest(
   // answered by now and no page defers data, so streaming bought nothing but a chain of small
   // writes through a Node stream, a web stream and back (bots and browsers are answered alike).
   const nonce = crypto.randomBytes(16).toString("base64");
-  responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
+  responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce, remixContext));
   const document = await renderAtOnce(remixContext, request, nonce);
   if (document !== null) {
     responseHeaders.set("Content-Type", "text/html; charset=utf-8");
@@ -239,7 +240,7 @@ export default async function handleRequest(
     });
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <InlineStylesContext.Provider value={siteStylesInline()}>
+        <InlineStylesContext.Provider value={inlineStylesheet}>
           <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
         </InlineStylesContext.Provider>
       </NonceContext.Provider>,

@@ -1,4 +1,4 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LinkDescriptor, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import {
   Links,
   Meta,
@@ -9,6 +9,7 @@ import {
   useNavigate,
   useRevalidator,
   useRouteError,
+  useMatches,
   useRouteLoaderData,
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
@@ -24,8 +25,40 @@ import globalStyles from "~/styles/global.css";
 
 import { ErrorPage } from "./components/error-page";
 
-// The site-wide stylesheet is not among them: the document writes it inline (SiteStyles below).
+// A route's own stylesheet (docs/rules.md#first-paint): the route names it in its `handle`, and the
+// document writes it inline in <head> when the server has its text (InlineStyles below), so the first
+// screen paints without waiting for a stylesheet request; otherwise the route links it. The page
+// that arrived with a stylesheet inline keeps it; a page reached later links its own. Here, not in
+// a module of its own: every page's script carries this file, and a module more is a request more.
+
+/** What a styled route exports as its `handle`. */
+export interface StyledRoute {
+  styles: readonly string[];
+}
+
+let writtenByServer: ((href: string) => boolean) | null = null;
+
+/** The server tells which stylesheets it writes inline (app/server/http/document-styles.server.ts). */
+export function setStylesWrittenInline(written: (href: string) => boolean): void {
+  writtenByServer = written;
+}
+
+/** The stylesheet's text in this page, written inline by the server (the browser reads it back). */
+export function inlineStylesheetInPage(href: string): string | null {
+  return document.querySelector(`style[data-href="${href}"]`)?.textContent ?? null;
+}
+
+/** The links a styled route adds to <head>: its stylesheets the document does not write inline. */
+export function stylesheetLinks({ styles }: StyledRoute): LinkDescriptor[] {
+  const inline = (href: string) => (typeof document === "undefined" ? (writtenByServer?.(href) ?? false) : inlineStylesheetInPage(href) !== null);
+  return styles.filter((href) => !inline(href)).map((href) => ({ rel: "stylesheet", href }));
+}
+
+// The site-wide stylesheet, before the routes' own: written inline by the document when the server has it (InlineStyles below).
+export const handle: StyledRoute = { styles: [globalStyles] };
+
 export const links: LinksFunction = () => [
+  ...stylesheetLinks(handle),
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   // Installable app and offline saved recipes (docs/rules.md#offline-saved-recipes; public/sw.js).
   { rel: "manifest", href: "/manifest.webmanifest" },
@@ -87,23 +120,31 @@ function useDocumentLinkNavigation(): void {
 }
 
 /**
- * The site-wide stylesheet's text for the document to write inline, given by the server
- * (app/server/http/document-styles.server.ts reads it once at start); null where it links it.
+ * The stylesheets' texts for the document to write inline, given by the server
+ * (app/server/http/document-styles.server.ts reads them once at start); null where it links them.
  * Here rather than in a module of its own: every page's script carries this file.
  */
-export const InlineStylesContext = createContext<string | null | undefined>(undefined);
-let inlinedInPage: string | null | undefined;
+export const InlineStylesContext = createContext<((href: string) => string | null) | null>(null);
+const inlinedInPage = new Map<string, string>();
 
 /**
- * The site-wide stylesheet, inline when the server gave it, so a phone on a slow line paints the
- * first screen without waiting for a stylesheet request (docs/rules.md#first-paint); else linked.
- * The browser takes the text back from the page it hydrates, so every render writes the same
- * element. Before the routes' own stylesheets, which build on it.
+ * The stylesheets of the page's routes (the site-wide one first, named by the root's handle) that
+ * the server gave, inline, so a phone on a slow line paints the first screen without waiting for
+ * a stylesheet request (docs/rules.md#first-paint); the rest are linked by the routes
+ * (app/lib/stylesheets.ts). The browser takes the texts back from the page it hydrates, so every
+ * render writes the same elements, and keeps them for the pages it reaches later.
  */
-function SiteStyles() {
-  let css = useContext(InlineStylesContext);
-  if (css === undefined && typeof document !== "undefined") css = inlinedInPage ??= document.querySelector("style[data-site-styles]")?.textContent ?? null;
-  return css == null ? <link rel="stylesheet" href={globalStyles} /> : <style data-site-styles="" dangerouslySetInnerHTML={{ __html: css }} />;
+function InlineStyles() {
+  const fromServer = useContext(InlineStylesContext);
+  const styles = new Set(useMatches().flatMap((match) => (match.handle as StyledRoute | undefined)?.styles ?? []));
+  return [...styles].map((href) => {
+    let css = fromServer ? fromServer(href) : (inlinedInPage.get(href) ?? null);
+    if (css === null && !fromServer && typeof document !== "undefined") {
+      css = inlineStylesheetInPage(href);
+      if (css !== null) inlinedInPage.set(href, css);
+    }
+    return css === null ? null : <style key={href} data-href={href} dangerouslySetInnerHTML={{ __html: css }} />;
+  });
 }
 
 export function Layout({ children }: { children: ReactNode }) {
@@ -121,7 +162,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="color-scheme" content={theme ?? "light dark"} />
         <meta name="theme-color" content="#c2410c" />
         <Meta />
-        <SiteStyles />
+        <InlineStyles />
         <Links />
       </head>
       <body>

@@ -4,11 +4,13 @@ import { Outlet, useLocation } from "@remix-run/react";
 import { ADMIN_REPORTS_PATH } from "~/lib/reports";
 import { paths } from "~/lib/paths";
 import { requireAdmin } from "~/server/auth/session.server";
+import { stylesheetLinks, type StyledRoute } from "~/root";
 import adminStyles from "~/styles/admin.css";
 import { Link } from "~/components/link";
 
 export const meta: MetaFunction = () => [{ title: "Admin · ReciPals" }];
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }];
+export const handle: StyledRoute = { styles: [adminStyles] };
+export const links: LinksFunction = () => stylesheetLinks(handle);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin({ request, context });

@@ -18,12 +18,14 @@ import { getLens, requireUser } from "~/server/auth/session.server";
 import { invariantResponse } from "~/server/http/responses.server";
 import { isHidden, UNAVAILABLE_ACCOUNT } from "~/server/queries/visibility.server";
 import { siteOrigin } from "~/server/http/site.server";
+import { stylesheetLinks, type StyledRoute } from "~/root";
 import feedStyles from "~/styles/feed.css";
 import { Link } from "~/components/link";
 import { Photo } from "~/components/photo";
 import { placeholderFor } from "~/server/http/photos.server";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: feedStyles }];
+export const handle: StyledRoute = { styles: [feedStyles] };
+export const links: LinksFunction = () => stylesheetLinks(handle);
 
 // This route's meta replaces the profile's (Remix keeps the deepest), so it repeats the feed link.
 export const meta: MetaFunction<typeof loader> = ({ data }) => {

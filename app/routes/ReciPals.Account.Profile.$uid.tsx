@@ -15,10 +15,12 @@ import { UNAVAILABLE_ACCOUNT } from "~/lib/blocking";
 import { PersonActions, UnblockButton } from "~/components/person-actions";
 import { siteOrigin } from "~/server/http/site.server";
 import { PLACEHOLDERS_PER_PAGE, placeholdersOf } from "~/server/http/photos.server";
+import { stylesheetLinks, type StyledRoute } from "~/root";
 import profileStyles from "~/styles/profile.css";
 import { Link } from "~/components/link";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: profileStyles }];
+export const handle: StyledRoute = { styles: [profileStyles] };
+export const links: LinksFunction = () => stylesheetLinks(handle);
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   if (!data) return [{ title: "User not found · ReciPals" }];

@@ -38,9 +38,11 @@ import {
   USER_NOT_FOUND,
 } from "~/server/validation/profile.server";
 import { readTags, UNKNOWN_TAG } from "~/server/validation/tags.server";
+import { stylesheetLinks, type StyledRoute } from "~/root";
 import profileStyles from "~/styles/profile.css";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: profileStyles }];
+export const handle: StyledRoute = { styles: [profileStyles] };
+export const links: LinksFunction = () => stylesheetLinks(handle);
 
 export const meta: MetaFunction = () => [{ title: "Edit Profile · ReciPals" }];
 

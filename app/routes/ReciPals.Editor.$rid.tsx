@@ -43,9 +43,11 @@ import { saveEditorDraft } from "~/server/services/recipe-editor.server";
 import { getUser } from "~/server/auth/session.server";
 import { storedNameOf } from "~/server/media/storage.server";
 import { isUsableRecipeId } from "~/server/validation/recipe.server";
+import { stylesheetLinks, type StyledRoute } from "~/root";
 import editorStyles from "~/styles/editor.css";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: editorStyles }];
+export const handle: StyledRoute = { styles: [editorStyles] };
+export const links: LinksFunction = () => stylesheetLinks(handle);
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaderData }) => [
   {

@@ -9,12 +9,14 @@ import { withPlaceholders } from "~/server/http/photos.server";
 import { CacheScope } from "~/server/cache/scopes.server";
 import { getLens } from "~/server/auth/session.server";
 import { scopeSharedCache, SHUFFLED_COPIES } from "~/server/cache/shared-cache.server";
+import { stylesheetLinks, type StyledRoute } from "~/root";
 import feedStyles from "~/styles/feed.css";
 import { EmptyState } from "~/components/empty-state";
 import { Link } from "~/components/link";
 
 export const meta: MetaFunction = () => [{ title: "Home · ReciPals" }];
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: feedStyles }];
+export const handle: StyledRoute = { styles: [feedStyles] };
+export const links: LinksFunction = () => stylesheetLinks(handle);
 
 // A visitor's feed is shuffled afresh unless the address fixes the order (`seed`): the shared
 // cache keeps several orders of it (app/server/http/route-rules.server.ts).

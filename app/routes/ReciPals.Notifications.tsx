@@ -15,6 +15,7 @@ import { readIntent } from "~/server/http/responses.server";
 import { isFetcherSubmission, redirectBack, refuseInteraction } from "~/server/http/interaction.server";
 import { getNotificationsPage, readNotifications } from "~/server/services/notifications.server";
 import { requireUser } from "~/server/auth/session.server";
+import { stylesheetLinks, type StyledRoute } from "~/root";
 import notificationStyles from "~/styles/notifications.css";
 
 // Notifications (docs/rules.md#notifications): newest first, grouped, a page at a time. Opening
@@ -22,7 +23,8 @@ import notificationStyles from "~/styles/notifications.css";
 // the page sends it as soon as it is shown; without, it offers "Mark all as read".
 
 export const meta: MetaFunction = () => [{ title: "Notifications · ReciPals" }];
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: notificationStyles }];
+export const handle: StyledRoute = { styles: [notificationStyles] };
+export const links: LinksFunction = () => stylesheetLinks(handle);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

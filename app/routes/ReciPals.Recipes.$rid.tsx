@@ -18,7 +18,6 @@ import { FetcherForm, fetcherError, InlineError } from "~/components/fetcher-for
 import { InteractionFields } from "~/components/interaction-fields";
 import { SaveButton } from "~/components/save-button";
 import { useHydrated, useResultKey } from "~/lib/hooks";
-import { COMMENT_MAX } from "~/lib/limits";
 import { isAdmin } from "~/lib/permissions";
 import { DEFAULT_PROFILE_IMAGE, paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { withNotice } from "~/lib/notices";
@@ -33,6 +32,7 @@ import { CacheScope } from "~/server/cache/scopes.server";
 import { invariantResponse, readIntent } from "~/server/http/responses.server";
 import { isFetcherSubmission } from "~/server/http/interaction.server";
 import { listComments, type CommentView } from "~/server/queries/comments.server";
+import { COMMENT_MAX } from "~/server/validation/comment.server";
 import { countLikes } from "~/server/queries/likes.server";
 import { COOKS_SHOWN_ON_RECIPE, getOwnCook, listRecipeCooks, recipeCookStats } from "~/server/queries/cooks.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
@@ -43,10 +43,12 @@ import { scopeSharedCache } from "~/server/cache/shared-cache.server";
 import { addComment, deletableComments } from "~/server/services/interactions.server";
 import { isOnShoppingList } from "~/server/services/shopping.server";
 import { siteOrigin } from "~/server/http/site.server";
+import { stylesheetLinks, type StyledRoute } from "~/root";
 import recipeStyles from "~/styles/recipe.css";
 import { Link } from "~/components/link";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: recipeStyles }];
+export const handle: StyledRoute = { styles: [recipeStyles] };
+export const links: LinksFunction = () => stylesheetLinks(handle);
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   if (!data) return [{ title: "Recipe not found · ReciPals" }];
@@ -54,7 +56,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   return [
     { title: `${recipe.name} · ReciPals` },
     { name: "description", content: recipe.description },
-    ...shareMeta({ title: recipe.name, description: recipe.description, image: share.image, url: share.url, type: "article" }),
+    ...share.tags,
     { "script:ld+json": share.jsonLd },
   ];
 };
@@ -92,6 +94,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     // and its inline placeholder.
     photo: { srcSet: imageSrcSet(recipe.photo), avifSrcSet: imageSrcSet(recipe.photo, "avif"), sizes: PHOTO_SIZES.recipe, placeholder: await placeholderFor(recipe.photo) },
     comments,
+    // The comment box's limit, from here: the page's script has no room for ~/lib/limits (a module more).
+    commentMax: COMMENT_MAX,
     saved,
     onShoppingList,
     serves,
@@ -108,9 +112,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     },
     // Metric or US, or null for the amounts as written (docs/rules.md#units).
     units,
+    // The share tags, made here: the page's script has no room for ~/lib/structured-data.
     share: {
-      url,
-      image: absoluteUrl(origin, recipe.photo),
+      tags: shareMeta({ title: recipe.name, description: recipe.description, image: absoluteUrl(origin, recipe.photo), url, type: "article" }),
       jsonLd: recipeJsonLd(recipe, { origin, url, likes, comments: comments.length, cooks: { ...cookStats, latest: cooks.slice(0, 5) } }),
     },
     cooked: {
@@ -167,7 +171,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function RecipeRoute() {
-  const { recipe, photo, comments, saved, signedIn, canEdit, deletable, onShoppingList, serves: servesFromUrl, scale: scaleFromUrl, scaleAsked, shown, cooked, units } =
+  const { recipe, photo, comments, commentMax, saved, signedIn, canEdit, deletable, onShoppingList, serves: servesFromUrl, scale: scaleFromUrl, scaleAsked, shown, cooked, units } =
     useLoaderData<typeof loader>();
   const [serves, setServes] = useState(servesFromUrl);
   useEffect(() => setServes(servesFromUrl), [servesFromUrl]);
@@ -326,7 +330,7 @@ export default function RecipeRoute() {
         </section>
       </div>
       <CookedIt recipeId={recipe.recipe_id} {...cooked} />
-      <Comments comments={comments} deletable={deletable} signedIn={signedIn} recipeId={recipe.recipe_id} hasPost={recipe.post_id !== null} />
+      <Comments comments={comments} deletable={deletable} signedIn={signedIn} recipeId={recipe.recipe_id} hasPost={recipe.post_id !== null} commentMax={commentMax} />
     </article>
   );
 }
@@ -482,6 +486,7 @@ function Comments({
   signedIn,
   recipeId,
   hasPost,
+  commentMax,
 }: {
   comments: CommentView[];
   /** Ids of the comments the viewer may delete. */
@@ -489,6 +494,7 @@ function Comments({
   signedIn: boolean;
   recipeId: string;
   hasPost: boolean;
+  commentMax: number;
 }) {
   const fetcher = useFetcher<CommentResult>();
   const plainFailure = useActionData<typeof action>();
@@ -539,7 +545,7 @@ function Comments({
       ) : hasPost ? (
         <fetcher.Form method="post" action={paths.recipe(recipeId)} className="comment-form" noValidate preventScrollReset>
           <InteractionFields redirectTo={paths.recipe(recipeId)} />
-          <CommentBox key={boxKey} initial={failure?.text ?? ""} invalid={failure !== null} sending={sending} />
+          <CommentBox key={boxKey} initial={failure?.text ?? ""} invalid={failure !== null} sending={sending} max={commentMax} />
           {failure ? (
             <p className="field__error" id="comment-error" role="alert">
               {failure.error}
@@ -557,7 +563,7 @@ function Comments({
  * and the server refuses a blank comment with its message. Remounted empty (a new key) after a
  * comment is posted.
  */
-function CommentBox({ initial, invalid, sending }: { initial: string; invalid: boolean; sending: boolean }) {
+function CommentBox({ initial, invalid, sending, max }: { initial: string; invalid: boolean; sending: boolean; max: number }) {
   const hydrated = useHydrated();
   const [hasText, setHasText] = useState(initial.trim() !== "");
   // Text typed before the page hydrated is in the box but not in the state: read it once hydrated,
@@ -577,7 +583,7 @@ function CommentBox({ initial, invalid, sending }: { initial: string; invalid: b
         name="text"
         rows={2}
         placeholder="Add a comment..."
-        maxLength={COMMENT_MAX}
+        maxLength={max}
         defaultValue={initial}
         onChange={(event) => setHasText(event.currentTarget.value.trim() !== "")}
         aria-invalid={invalid || undefined}

@@ -27,6 +27,7 @@ import {
 } from "~/server/http/cook.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { isHidden, UNAVAILABLE_RECIPE } from "~/server/queries/visibility.server";
+import { stylesheetLinks, type StyledRoute } from "~/root";
 import cookStyles from "~/styles/cook.css";
 
 // Cook mode (docs/rules.md#cook-mode): /ReciPals/Recipes/{rid}/Cook?step=N, a page of its own (the
@@ -34,7 +35,8 @@ import cookStyles from "~/styles/cook.css";
 // plain links, so it works without JavaScript; with it, arrow keys and swipes move between steps,
 // steps' durations become timers, and the screen can be kept on.
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: cookStyles }];
+export const handle: StyledRoute = { styles: [cookStyles] };
+export const links: LinksFunction = () => stylesheetLinks(handle);
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   if (!data) return [{ title: "Recipe not found · ReciPals" }];

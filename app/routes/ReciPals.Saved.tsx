@@ -5,6 +5,7 @@ import { SaveButton } from "~/components/save-button";
 import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { listSavedRecipes } from "~/server/queries/saved.server";
 import { getLens, requireUser } from "~/server/auth/session.server";
+import { stylesheetLinks, type StyledRoute } from "~/root";
 import feedStyles from "~/styles/feed.css";
 import { EmptyState } from "~/components/empty-state";
 import { Link } from "~/components/link";
@@ -12,7 +13,8 @@ import { Photo } from "~/components/photo";
 import { withPlaceholders } from "~/server/http/photos.server";
 
 export const meta: MetaFunction = () => [{ title: "Saved Recipes · ReciPals" }];
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: feedStyles }];
+export const handle: StyledRoute = { styles: [feedStyles] };
+export const links: LinksFunction = () => stylesheetLinks(handle);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

@@ -22,6 +22,7 @@ import { CacheScope } from "~/server/cache/scopes.server";
 import { getLens } from "~/server/auth/session.server";
 import { scopeSharedCache, SHUFFLED_COPIES, withholdFromSharedCache } from "~/server/cache/shared-cache.server";
 import { parseSearchParams } from "~/server/validation/search.server";
+import { stylesheetLinks, type StyledRoute } from "~/root";
 import searchStyles from "~/styles/search.css";
 import { PersonLink } from "~/components/person-link";
 import { EmptyState } from "~/components/empty-state";
@@ -29,7 +30,8 @@ import { Link } from "~/components/link";
 import { Photo } from "~/components/photo";
 import { withPlaceholders } from "~/server/http/photos.server";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: searchStyles }];
+export const handle: StyledRoute = { styles: [searchStyles] };
+export const links: LinksFunction = () => stylesheetLinks(handle);
 
 export const meta: MetaFunction = () => [{ title: "Search · ReciPals" }];
 

@@ -23,6 +23,7 @@ import {
   setItemsChecked,
 } from "~/server/services/shopping.server";
 import { requireUser } from "~/server/auth/session.server";
+import { stylesheetLinks, type StyledRoute } from "~/root";
 import shoppingStyles from "~/styles/shopping.css";
 
 // The shopping list (docs/rules.md#shopping-list): every recipe put on it, by recipe or merged by
@@ -31,7 +32,8 @@ import shoppingStyles from "~/styles/shopping.css";
 // check marks answer at once.
 
 export const meta: MetaFunction = () => [{ title: "Shopping List · ReciPals" }];
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: shoppingStyles }];
+export const handle: StyledRoute = { styles: [shoppingStyles] };
+export const links: LinksFunction = () => stylesheetLinks(handle);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

@@ -11,8 +11,10 @@ import { paths } from "~/lib/paths";
 
 import {
   ADMIN_PASSWORD,
+  BUILD_DIR,
   postForm,
   request,
+  ROOT,
   seededDatabase,
   SEEDED,
   SEEDED_2,
@@ -191,13 +193,19 @@ function checkScriptPolicy(page: string, res: HttpResult): { nonce: string } | {
   expect(res.body).not.toMatch(/(href|src|action)="\s*javascript:/i);
   // Inline style attributes would be blocked by style-src 'self'.
   expect(res.body, `${page}: inline style attribute`).not.toMatch(/<[^>]+\sstyle="/i);
-  // One inline stylesheet, the site-wide one (docs/rules.md#first-paint), allowed by exactly its
-  // hash: no nonce, nothing that would allow any other <style>.
+  // The inline stylesheets are the build's own (docs/rules.md#first-paint): the site-wide one
+  // first, then the page's, each the very text of its file and allowed by exactly its hash: no
+  // nonce, nothing that would allow any other <style>. None of the page's stylesheets is linked.
   const styles = [...res.body.matchAll(/<style\b([^>]*)>([\s\S]*?)<\/style>/gi)];
-  expect(styles.map((style) => (style[1] ?? "").trim()), `${page}: inline stylesheets`).toEqual(['data-site-styles=""']);
-  const styleHash = `'sha256-${crypto.createHash("sha256").update(styles[0]?.[2] ?? "", "utf8").digest("base64")}'`;
-  expect(csp.get("style-src"), `${page}: style policy`).toEqual(["'self'", styleHash]);
-  expect(styles[0]?.[2], `${page}: the site-wide stylesheet`).toContain(".photo-frame");
+  const hrefs = styles.map((style) => /^data-href="(\/build\/_assets\/[a-z]+-[A-Z0-9]+\.css)"$/.exec((style[1] ?? "").trim())?.[1] ?? `not a stylesheet of ours: ${style[1]}`);
+  expect(hrefs[0], `${page}: the site-wide stylesheet first`).toMatch(/^\/build\/_assets\/global-/);
+  for (const [index, href] of hrefs.entries()) {
+    expect(styles[index]?.[2], `${page}: ${href}`).toBe(fs.readFileSync(path.join(ROOT, BUILD_DIR, "assets", href.slice("/build/".length)), "utf8"));
+  }
+  const styleHashes = styles.map((style) => `'sha256-${crypto.createHash("sha256").update(style[2] ?? "", "utf8").digest("base64")}'`);
+  expect(csp.get("style-src"), `${page}: style policy`).toEqual(["'self'", ...styleHashes]);
+  expect(res.body, `${page}: a linked stylesheet`).not.toMatch(/<link[^>]+rel="stylesheet"/);
+  if (page.startsWith("/ReciPals/Home")) expect(hrefs.slice(1), "Home's own stylesheet").toEqual([expect.stringMatching(/^\/build\/_assets\/feed-/)]);
   return nonce !== undefined ? { nonce } : { hashes: hashTokens };
 }
 

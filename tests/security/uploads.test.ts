@@ -220,14 +220,14 @@ describe("hostile uploads in the recipe editor", () => {
     expect(filesOnDisk()).toEqual(filesBefore);
   });
 
-  it("ignores a path-like file name on a real image: stored only as <sha256>.webp inside the uploads folder", async () => {
+  it("ignores a path-like file name on a real image: stored only under <sha256> names (WebP and AVIF copies) inside the uploads folder", async () => {
     const rid = crypto.randomUUID();
     const outcome = await outcomeOf(() =>
       editorAction({ request: multipart(RECIPE_FIELDS, { field: "photo", bytes: goodPng, name: "../../etc/passwd.png", type: "image/png" }, w.owner.cookie), params: { rid }, context: {} }),
     );
     expect(outcome.status).toBe(302);
     const written = filesOnDisk();
-    for (const file of written) expect(file).toMatch(/^a\/b\/uploads\/[0-9a-f]{64}(\.card|\.tiny|\.w(320|480|640))?\.webp$/);
+    for (const file of written) expect(file).toMatch(/^a\/b\/uploads\/[0-9a-f]{64}(\.tiny\.webp|(\.card|\.w(320|480|640))?\.(webp|avif))$/);
     const photo = (await db.selectFrom("recipes").select("photo").where("id", "=", rid).executeTakeFirstOrThrow()).photo;
     expect(photo).toMatch(/^\/uploads\/[0-9a-f]{64}\.webp$/);
   });

@@ -2,6 +2,9 @@ import { z } from "zod";
 
 import { COMMENT_MAX } from "~/lib/limits";
 
+/** The limit, for pages whose script should not load ~/lib/limits for it. */
+export { COMMENT_MAX };
+
 export const CommentSchema = z.object({
   text: z
     .string()
