@@ -25,9 +25,9 @@ import globalStyles from "~/styles/global.css";
 
 import { ErrorPage } from "./components/error-page";
 
-// A route's own stylesheet (docs/rules.md#first-paint): the route names it in its `handle`, and the
-// document writes it inline in <head> when the server has its text (InlineStyles below), so the first
-// screen paints without waiting for a stylesheet request; otherwise the route links it. The page
+// A route's own stylesheet (docs/rules.md#first-paint): the route names it in its `handle`, and
+// the document writes it inline in <head> when the server has its text (InlineStyles below), so
+// the first screen paints without waiting for a stylesheet request; otherwise the route links it. The page
 // that arrived with a stylesheet inline keeps it; a page reached later links its own. Here, not in
 // a module of its own: every page's script carries this file, and a module more is a request more.
 
@@ -54,7 +54,8 @@ export function stylesheetLinks({ styles }: StyledRoute): LinkDescriptor[] {
   return styles.filter((href) => !inline(href)).map((href) => ({ rel: "stylesheet", href }));
 }
 
-// The site-wide stylesheet, before the routes' own: written inline by the document when the server has it (InlineStyles below).
+// The site-wide stylesheet, before the routes' own: written inline by the document when the server
+// has it (InlineStyles below).
 export const handle: StyledRoute = { styles: [globalStyles] };
 
 export const links: LinksFunction = () => [
@@ -131,7 +132,7 @@ const inlinedInPage = new Map<string, string>();
  * The stylesheets of the page's routes (the site-wide one first, named by the root's handle) that
  * the server gave, inline, so a phone on a slow line paints the first screen without waiting for
  * a stylesheet request (docs/rules.md#first-paint); the rest are linked by the routes
- * (app/lib/stylesheets.ts). The browser takes the texts back from the page it hydrates, so every
+ * (stylesheetLinks above). The browser takes the texts back from the page it hydrates, so every
  * render writes the same elements, and keeps them for the pages it reaches later.
  */
 function InlineStyles() {

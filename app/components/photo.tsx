@@ -5,8 +5,9 @@ export type Placeholders = Readonly<Record<string, string>>;
 
 /**
  * A photo in its slot (docs/rules.md#images): every stored copy in `srcset` with the slot's drawn
- * width, AVIF first for browsers that read it (a `<picture>`, which lays out as its `<img>`), over the photo's own tiny blurred placeholder (written inline, so the slot shows the
- * photo's colours before a byte of it arrives). The frame is the slot's box; the photo fills it.
+ * width, AVIF first for browsers that read it (a `<picture>`, which lays out as its `<img>`), over
+ * the photo's own tiny blurred placeholder (written inline, so the slot shows the photo's colours
+ * before a byte of it arrives). The frame is the slot's box; the photo fills it.
  * `first` is the page's largest paint (fetched before anything else); `eager` photos are on a
  * phone's first screen; the rest load when scrolled near.
  */
