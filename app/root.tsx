@@ -122,7 +122,8 @@ function useDocumentLinkNavigation(): void {
 
 /**
  * The stylesheets' texts for the document to write inline, given by the server
- * (app/server/http/document-styles.server.ts reads them once at start); null where it links them.
+ * (app/server/http/document-styles.server.ts reads them once at start); null in the browser, which
+ * reads them back from the page.
  * Here rather than in a module of its own: every page's script carries this file.
  */
 export const InlineStylesContext = createContext<((href: string) => string | null) | null>(null);

@@ -1,7 +1,8 @@
 // npm run images:variants: gives every stored photo the copies it lacks. A photo is stored as its
 // main file `<sha256>.webp` with copies beside it (the card and the narrower widths that pages name
-// in `srcset`, app/lib/photos.ts); photos stored before those copies existed have only the main
-// file, so browsers fetch the full 800 px picture where a narrow one would do. This walks the store
+// in `srcset`, app/lib/photos.ts, the placeholder, and the AVIF twin of each, which pages offer
+// first); photos stored before those copies existed lack them, so browsers fetch the full 800 px
+// picture where a narrow one would do, or find no AVIF copy. This walks the store
 // the app is configured with (the uploads folder by default, the bucket when IMAGE_STORE=s3), and
 // makes each missing copy from the stored main file with the app's own image pipeline, so the
 // copies come out exactly as a fresh upload's would. The app's modules are loaded from their

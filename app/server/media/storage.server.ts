@@ -11,7 +11,8 @@ import { storedImageType, StoreUnavailableError, type FileStore, type StoredFile
 // The one module that knows where uploaded files live (docs/rules.md#portability: uploads behind
 // one storage module). Files are content-addressed: the name is the SHA-256 of the stored bytes,
 // so a name never points at different content and can be cached for ever. A stored image has a
-// main file and a card-sized variant beside it. They live in one of two stores (IMAGE_STORE): the
+// main file and its copies beside it (the card, narrower widths, the placeholder and AVIF twins).
+// They live in one of two stores (IMAGE_STORE): the
 // uploads folder beside the database (disk, the default) or an S3-compatible bucket (s3); the
 // functions below are the same for both.
 
