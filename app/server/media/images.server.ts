@@ -153,14 +153,20 @@ function resizedTo(pixels: Sharp, size: "card" | PhotoWidth | null, cardSide: nu
 }
 
 /**
- * Encodes copies of a decoded picture (`main` is its stored WebP). An AVIF twin keeps the WebP's
- * bytes when AVIF does not come out smaller (flat drawings, tiny pictures): the name always holds
- * the smaller file, and the browser reads its type from the answer.
+ * Encodes copies of a decoded picture (`main` is its stored WebP; `storedCopy` reads a WebP copy
+ * already stored, for an AVIF twin made later). An AVIF twin keeps the WebP's bytes when AVIF does
+ * not come out smaller (flat drawings, tiny pictures): the name always holds the smaller file, and
+ * the browser reads its type from the answer.
  */
 async function encodeCopies(
   fromPixels: () => Sharp,
   copies: readonly PhotoCopy[],
-  { quality, main, cardSide = IMAGE_LIMITS.cardSide }: { quality: number; main: Buffer; cardSide?: number },
+  {
+    quality,
+    main,
+    storedCopy = async () => null,
+    cardSide = IMAGE_LIMITS.cardSide,
+  }: { quality: number; main: Buffer; storedCopy?: (size: "card" | PhotoWidth) => Promise<Buffer | null>; cardSide?: number },
 ): Promise<Map<PhotoCopy, Buffer>> {
   const encoded = new Map<PhotoCopy, Buffer>();
   const copyQuality = Math.min(quality, 78);
@@ -170,7 +176,7 @@ async function encodeCopies(
       encoded.set(copy, await encodePlaceholder(fromPixels()));
     } else if (isAvifCopy(copy)) {
       const size = webpTwinOf(copy);
-      const twin = size === null ? main : (encoded.get(size) ?? (await webp(size)));
+      const twin = size === null ? main : (encoded.get(size) ?? (await storedCopy(size)) ?? (await webp(size)));
       const avifQuality = Math.max(MIN_QUALITY, copyQuality - AVIF_QUALITY_BELOW_WEBP);
       const avif = await resizedTo(fromPixels(), size, cardSide).avif({ quality: avifQuality, effort: AVIF_EFFORT }).toBuffer();
       encoded.set(copy, avif.byteLength < twin.byteLength ? avif : twin);
@@ -209,7 +215,8 @@ export async function makeMissingCopies(hash: string, copies: readonly PhotoCopy
   const made = await imageDecodes(async () => {
     const raw = await sharp(main, { limitInputPixels: IMAGE_LIMITS.maxInputPixels }).raw().toBuffer({ resolveWithObject: true });
     const { width, height, channels } = raw.info;
-    return encodeCopies(() => sharp(raw.data, { raw: { width, height, channels } }), copies, { quality: FIRST_QUALITY, main });
+    const storedCopy = (size: "card" | PhotoWidth) => readStoredFile(copyNameOf(hash, size));
+    return encodeCopies(() => sharp(raw.data, { raw: { width, height, channels } }), copies, { quality: FIRST_QUALITY, main, storedCopy });
   });
   for (const [copy, bytes] of made) await writeStoredFile(copyNameOf(hash, copy), bytes);
   return made;
