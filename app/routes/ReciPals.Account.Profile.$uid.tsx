@@ -1,4 +1,4 @@
-import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction, type SerializeFrom } from "@remix-run/node";
 import { Outlet, isRouteErrorResponse, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
 
 import { Avatar } from "~/components/avatar";
@@ -18,6 +18,9 @@ import { PLACEHOLDERS_PER_PAGE, placeholdersOf } from "~/server/http/photos.serv
 import { stylesheetLinks, type StyledRoute } from "~/root";
 import profileStyles from "~/styles/profile.css";
 import { Link } from "~/components/link";
+import { LoadMore, useMorePages, type ListPage } from "~/components/load-more";
+import type { PostThumb } from "~/server/queries/posts.server";
+import { parsePage } from "~/server/queries/feed.server";
 
 export const handle: StyledRoute = { styles: [profileStyles] };
 export const links: LinksFunction = () => stylesheetLinks(handle);
@@ -43,10 +46,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     // Blocked either way (docs/rules.md#blocking-and-muting): nothing of the person, and Unblock for whoever blocked.
     return data({ unavailable: true as const, userId, canUnblock: lens.blocking.includes(userId) }, { status: 404 });
   }
-  const asked = new URL(request.url).searchParams.get("tab");
+  const url = new URL(request.url);
+  const asked = url.searchParams.get("tab");
   const tab: ProfileTab = asked === "saved" || asked === "cooked" ? asked : "recipes";
-  const page = await getProfilePage({ userId, viewerId: viewer.id, tab, without: lens.hidden });
+  const page = await getProfilePage({ userId, viewerId: viewer.id, tab, page: parsePage(url.searchParams.get("page")), without: lens.hidden });
   if (!page) throw new Response("User not found.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  // A page past the last (a post deleted since, a made-up number) is the first page, not an empty grid.
+  if (page.posts.length === 0 && page.postsPage.page > 1) throw redirect(profileTabHref(userId, "recipes"));
   const origin = siteOrigin(request);
   const { profile, counts } = page;
   // The open tab's first rows (the others' lists are empty): each placeholder costs bytes twice.
@@ -96,8 +102,22 @@ function UnavailableProfile({ userId, canUnblock }: { userId: string; canUnblock
   );
 }
 
-function Profile({ profile, counts, viewerFollows, viewerMutes, isOwn, tab, posts, saved, cooked, placeholders }: Exclude<ReturnType<typeof useLoaderData<typeof loader>>, { unavailable: true }>) {
+type ProfileData = Exclude<ReturnType<typeof useLoaderData<typeof loader>>, { unavailable: true }>;
+type PostsPage = ListPage<PostThumb> & { placeholders: ProfileData["placeholders"] };
+
+function Profile({ profile, counts, viewerFollows, viewerMutes, isOwn, tab, posts, postsPage, saved, cooked, placeholders }: ProfileData) {
   const [searchParams] = useSearchParams();
+  // The recipes grid is paged (docs/rules.md#profile-screen); `Load more` appends the next page in place.
+  const more = useMorePages<SerializeFrom<typeof loader>, PostThumb, PostsPage>({
+    list: `${profile.id} ${tab} ${postsPage.page}`,
+    first: { items: posts, ...postsPage, placeholders },
+    hrefOf: (page) => `${paths.profile(profile.id)}?page=${page}`,
+    pageOf: (answer) =>
+      "posts" in answer && answer.profile.id === profile.id && answer.tab === "recipes"
+        ? { items: answer.posts, ...answer.postsPage, placeholders: answer.placeholders }
+        : null,
+    idOf: (post) => post.post_id,
+  });
   const delta = usePendingFollowDelta({ profileId: profile.id, isOwn, viewerFollows });
   const followers = counts.followers + delta.followers;
   const following = counts.following + delta.following;
@@ -164,7 +184,10 @@ function Profile({ profile, counts, viewerFollows, viewerMutes, isOwn, tab, post
       ) : tab === "cooked" ? (
         <CookedGrid cooked={cooked} isOwn={isOwn} placeholders={placeholders} />
       ) : (
-        <PostGrid uid={profile.id} posts={posts} isOwn={isOwn} placeholders={placeholders} />
+        <>
+          <PostGrid uid={profile.id} posts={more.items} isOwn={isOwn} placeholders={Object.assign({}, ...more.pages.map((page) => page.placeholders))} />
+          {more.hasMore ? <LoadMore more={more} className="profile-more" /> : null}
+        </>
       )}
       <Outlet />
     </section>

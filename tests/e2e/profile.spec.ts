@@ -88,6 +88,30 @@ test.describe("profile page", () => {
     );
   });
 
+  test("a long grid comes 24 posts a page: Load more shows the next ones, newest first", async ({ page, javaScriptEnabled }) => {
+    await signUp(page, "pager");
+    await page.goto(profileUrl("recipeBot"));
+    const newestFirst = readDb((db) => db.prepare("select id from posts where created_by = 'recipeBot' order by seq desc limit 48").pluck().all() as string[]);
+    const thumbs = page.getByRole("list", { name: "Recipes", exact: true }).getByRole("link");
+    const shown = async () => (await thumbs.evaluateAll((links) => links.map((link) => link.getAttribute("href")))).map((href) => href?.split("/").pop());
+    await expect(thumbs).toHaveCount(24);
+    expect(await shown()).toEqual(newestFirst.slice(0, 24));
+    // Every post is counted, not only the page's.
+    await expect(counts(page).getByRole("link").first()).toHaveText("302 posts");
+    await page.getByRole("link", { name: "Load more" }).click();
+    if (javaScriptEnabled) {
+      // Appended in place: the same address, 48 squares.
+      await expect(thumbs).toHaveCount(48);
+      expect(page.url()).not.toContain("page=");
+      expect(await shown()).toEqual(newestFirst);
+    } else {
+      await expect(page).toHaveURL(`${profileUrl("recipeBot")}?page=2`);
+      await expect(thumbs).toHaveCount(24);
+      expect(await shown()).toEqual(newestFirst.slice(24, 48));
+    }
+    await expect(page.getByRole("link", { name: "Load more" })).toHaveAttribute("href", `${profileUrl("recipeBot")}?page=3`);
+  });
+
   test("the Saved tab links a saved recipe to its post", async ({ page }) => {
     const me = await signUp(page, "saver");
     // Saving is another page's job; its action is used directly here.

@@ -98,6 +98,26 @@ describe("profile page", () => {
     ]);
   });
 
+  it("pages the recipes grid by 24, newest first; a page past the last goes to the first", async () => {
+    const owner = await makeUser();
+    const made: string[] = [];
+    for (let i = 0; i < 50; i++) made.push((await makeRecipe(owner.id, `dish-${i}`)).postId!);
+    const newestFirst = made.reverse();
+    const cookie = await signedInCookie(owner.id);
+    const pages = await Promise.all(["", "?page=2", "?page=3"].map(async (search) => (await loadProfile(owner.id, cookie, search)) as ProfileData));
+    expect(pages.map((page) => page.posts.map((post) => post.post_id))).toEqual([newestFirst.slice(0, 24), newestFirst.slice(24, 48), newestFirst.slice(48)]);
+    expect(pages.map((page) => page.postsPage)).toEqual([
+      { page: 1, hasMore: true },
+      { page: 2, hasMore: true },
+      { page: 3, hasMore: false },
+    ]);
+    // The count is of every post, not of the page.
+    expect(pages.map((page) => page.counts.posts)).toEqual([50, 50, 50]);
+    expectRedirect(await loadProfile(owner.id, cookie, "?page=4"), profilePath(owner.id));
+    // Not a number: the first page.
+    expect(((await loadProfile(owner.id, cookie, "?page=two")) as ProfileData).postsPage).toEqual({ page: 1, hasMore: true });
+  });
+
   it("answers 404 'User not found.' for an unknown user", async () => {
     const viewer = await makeUser();
     const result = await loadProfile("nobody", await signedInCookie(viewer.id));

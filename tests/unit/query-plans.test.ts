@@ -167,6 +167,7 @@ beforeAll(async () => {
     ["post with its like count", (d) => getPostWithLikes(first.postId, d)],
     // Profile and post viewer
     ["profile, recipes tab", (d) => getProfilePage({ userId: alice.id, viewerId: viewer.id, tab: "recipes" }, d)],
+    ["profile, recipes tab, page 2", (d) => getProfilePage({ userId: alice.id, viewerId: viewer.id, tab: "recipes", page: 2 }, d)],
     ["profile, saved tab", (d) => getProfilePage({ userId: viewer.id, viewerId: viewer.id, tab: "saved" }, d)],
     ["profile user", (d) => getUserProfile(alice.id, d)],
     ["follow counts", (d) => getFollowCounts(alice.id, d)],
@@ -211,7 +212,7 @@ describe("query plans of the hot queries", () => {
   it("captures the queries of every hot path", () => {
     const labels = new Set(hot.map((q) => q.label));
     // Every run above issued at least one statement (a function that stopped querying would hide here).
-    expect(labels.size).toBe(48);
+    expect(labels.size).toBe(49);
     expect(hot.length).toBeGreaterThan(50);
   });
 

@@ -21,6 +21,30 @@ export async function listUserPosts(userId: string, database: DB = db): Promise<
     .execute();
 }
 
+/** Squares of a profile's grid a page: eight rows of three (app/styles/profile.css). */
+export const PROFILE_PAGE_SIZE = 24;
+
+/**
+ * One page of a user's posts, newest first, as the profile grid shows them (`Load more` asks for
+ * the next): 300 posts in one page were 300 photos and a large page for a phone.
+ */
+export async function listUserPostsPage(
+  userId: string,
+  page: number,
+  database: DB = db,
+): Promise<{ posts: PostThumb[]; page: number; hasMore: boolean }> {
+  const rows = await database
+    .selectFrom("posts")
+    .select(["id as post_id", "recipe_id", "title", "photo"])
+    .where("created_by", "=", userId)
+    .orderBy("seq", "desc")
+    // One more than a page tells whether there is a next one.
+    .limit(PROFILE_PAGE_SIZE + 1)
+    .offset((page - 1) * PROFILE_PAGE_SIZE)
+    .execute();
+  return { posts: rows.slice(0, PROFILE_PAGE_SIZE), page, hasMore: rows.length > PROFILE_PAGE_SIZE };
+}
+
 export async function postExists(postId: string, database: DB = db): Promise<boolean> {
   const row = await database.selectFrom("posts").select("id").where("id", "=", postId).executeTakeFirst();
   return row !== undefined;

@@ -1,7 +1,7 @@
 import { db, type DB } from "../db/connection.server";
 import { getFollowCounts, isFollowing, listFollowers, listFollowing, type FollowRow } from "./follows.server";
 import { listPersonCooks, type CookedRecipe } from "./cooks.server";
-import { listUserPosts, type PostThumb } from "./posts.server";
+import { listUserPostsPage, type PostThumb } from "./posts.server";
 import { getSessionUserById, getUserProfile, type UserProfile } from "./users.server";
 import { shownPerson } from "./visibility.server";
 
@@ -21,7 +21,9 @@ export interface ProfilePage {
   counts: { posts: number; followers: number; following: number };
   viewerFollows: boolean;
   tab: ProfileTab;
+  /** The recipes tab's page of posts (`?page=`); empty on the other tabs. */
   posts: PostThumb[];
+  postsPage: { page: number; hasMore: boolean };
   saved: ProfileSavedItem[];
   /** What the person said they made ("I made this"), newest first. */
   cooked: CookedRecipe[];
@@ -51,7 +53,13 @@ export async function listProfileSaved(userId: string, without: readonly string[
 
 /** Everything the profile page shows; undefined when the user does not exist. Only the open tab's grid is read. */
 export async function getProfilePage(
-  { userId, viewerId, tab, without = [] }: { userId: string; viewerId: string; tab: ProfileTab; without?: readonly string[] },
+  {
+    userId,
+    viewerId,
+    tab,
+    page = 1,
+    without = [],
+  }: { userId: string; viewerId: string; tab: ProfileTab; page?: number; without?: readonly string[] },
   database: DB = db,
 ): Promise<ProfilePage | undefined> {
   const profile = await getUserProfile(userId, database);
@@ -61,12 +69,14 @@ export async function getProfilePage(
     getFollowCounts(userId, database),
     viewerId === userId ? false : isFollowing({ followerId: viewerId, followeeId: userId }, database),
   ]);
+  const grid = tab === "recipes" ? await listUserPostsPage(userId, page, database) : { posts: [], page, hasMore: false };
   return {
     profile,
     counts: { posts, ...follows },
     viewerFollows,
     tab,
-    posts: tab === "recipes" ? await listUserPosts(userId, database) : [],
+    posts: grid.posts,
+    postsPage: { page: grid.page, hasMore: grid.hasMore },
     saved: tab === "saved" ? await listProfileSaved(userId, without, database) : [],
     cooked: tab === "cooked" ? await listPersonCooks(userId, { without }, database) : [],
   };
