@@ -12,6 +12,7 @@ import { databaseLooksDown, isUnavailable, UNAVAILABLE_MESSAGE } from "./server/
 import { earlyRefusal } from "./server/http/early-answers.server";
 import { offerToSharedCache } from "./server/cache/shared-cache.server";
 import { inlineStylesheet, inlineStyleSources } from "./server/http/document-styles.server";
+import { hydrateAfterFirstPhoto } from "./server/http/hydrate-after-photo.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -196,7 +197,7 @@ async function renderAtOnce(context: EntryContext, request: Request, nonce: stri
   // would hydrate without its data.
   const end = html.lastIndexOf(DOCUMENT_END);
   if (end < 0 || html.lastIndexOf("streamController.close()") < end) return null;
-  return `<!DOCTYPE html>${html.slice(0, end)}${html.slice(end + DOCUMENT_END.length)}${DOCUMENT_END}`;
+  return hydrateAfterFirstPhoto(`<!DOCTYPE html>${html.slice(0, end)}${html.slice(end + DOCUMENT_END.length)}${DOCUMENT_END}`, nonce);
 }
 
 export default async function handleRequest(

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 
-import { failOnBrowserErrors, openPage, SEEDED_USER, signInAs } from "../support/e2e";
+import { failOnBrowserErrors, openPage, SEEDED_USER, signInAs, signInNewUser } from "../support/e2e";
+import { cameraPhoto } from "../support/photos";
 
 // No stylesheet request before the first paint (docs/rules.md#first-paint): a page writes the
 // site-wide stylesheet and its routes' own into <head>; a page reached later by a client
@@ -49,4 +50,55 @@ test("a page reached from another is styled when it shows, and so is the first p
   await expect(page).toHaveURL(/\/ReciPals\/Home$/);
   expect(await styleOf(page, ".feed", "display")).toBe("flex");
   expect(await styleOf(page, ".photo-frame", "overflow")).toBe("hidden"); // the site-wide stylesheet
+});
+
+test("the page's scripts wait for its first photo: on a slow line the photo comes first, then the page hydrates", async ({ page, javaScriptEnabled, baseURL }) => {
+  await signInNewUser(page, "firstphoto");
+  const photo = await cameraPhoto({ width: 2400, height: 1600, quality: 90, seed: 11 });
+  const created = await page.request.post("/api/recipes", {
+    headers: { Origin: baseURL! },
+    data: {
+      name: "First photo supper",
+      description: "Dinner",
+      ingredients_sec: [{ title: "Main", ingredients: ["Rice (200 g)"] }],
+      steps: ["Cook the rice."],
+      photo: `data:image/jpeg;base64,${photo.toString("base64")}`,
+      serves: 2,
+      tags: [],
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { recipe_id: recipeId } = (await created.json()) as { recipe_id: string };
+  const scripts: string[] = [];
+  page.on("request", (request) => {
+    if (/\.js(\?|$)/.test(request.url())) scripts.push(request.url());
+  });
+  // A slow phone line (Lighthouse's mobile preset): the photo and ~100 KB of script would share it.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 });
+  await page.goto(`/ReciPals/Recipes/${recipeId}`, { waitUntil: "commit" });
+  const first = page.locator('img[fetchpriority="high"]');
+  await expect(first).toHaveJSProperty("complete", true, { timeout: 20_000 });
+  expect(await first.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  if (!javaScriptEnabled) {
+    // The scripts are in an inert template: nothing is fetched.
+    await page.waitForLoadState("load");
+    expect(scripts).toEqual([]);
+    return;
+  }
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 20_000 });
+  const timing = await page.evaluate(() => {
+    const entries = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
+    const image = document.querySelector<HTMLImageElement>('img[fetchpriority="high"]')!.currentSrc;
+    return {
+      photoEnd: entries.find((entry) => entry.name === image)?.responseEnd ?? null,
+      firstScript: Math.min(...entries.filter((entry) => /\.js(\?|$)/.test(entry.name)).map((entry) => entry.startTime)),
+    };
+  });
+  expect(timing.photoEnd).not.toBeNull();
+  expect(scripts.length).toBeGreaterThan(5);
+  expect(timing.firstScript).toBeGreaterThanOrEqual(timing.photoEnd!);
+  // Hydrated: the page's own JavaScript runs (the comment box's Post is disabled while it is empty).
+  await expect(page.getByRole("button", { name: "Post" })).toBeDisabled();
 });
