@@ -256,7 +256,7 @@ async function fetchAndStore(cache, url, response) {
   if (!response.ok || response.redirected || !(response.headers.get("Content-Type") || "").includes("text/html")) return null;
   const html = await response.clone().text();
   await cache.put(url, response);
-  const assets = assetsOf(html, url);
+  const assets = assetsOf(html, url, await readsAvif());
   await Promise.all(assets.map((asset) => storeAsset(cache, asset)));
   return { assets, html };
 }
@@ -278,8 +278,31 @@ function attribute(tag, name) {
   return match ? (match[1] ?? match[2] ?? "").replace(/&amp;/g, "&") : null;
 }
 
-/** The styles, scripts, icons and pictures a page's HTML refers to. */
-function assetsOf(html, pageUrl) {
+/** A 1×1 AVIF picture: whether this browser can decode it. */
+const TINY_AVIF =
+  "AAAAHGZ0eXBhdmlmAAAAAG1pZjFhdmlmbWlhZgAAANZtZXRhAAAAAAAAACFoZGxyAAAAAAAAAABwaWN0AAAAAAAAAAAAAAAAAAAAACJpbG9jAAAAAERAAAEAAQAAAAAA+gABAAAAAAAAAB0AAAAjaWluZgAAAAAAAQAAABVpbmZlAgAAAAABAABhdjAxAAAAAA5waXRtAAAAAAABAAAAVmlwcnAAAAA4aXBjbwAAAAxhdjFDgSACAAAAABRpc3BlAAAAAAAAAAEAAAABAAAAEHBpeGkAAAAAAwgICAAAABZpcG1hAAAAAAAAAAEAAQOBAgMAAAAlbWRhdBIACgc4AAaQENBpMhAZQmMEwAA0AACQQMkcYIpq";
+let avifDecoded = null;
+
+/** Whether this browser shows AVIF pictures (asked once). */
+function readsAvif() {
+  avifDecoded ??= (async () => {
+    try {
+      const bytes = Uint8Array.from(atob(TINY_AVIF), (c) => c.charCodeAt(0));
+      (await createImageBitmap(new Blob([bytes], { type: "image/avif" }))).close();
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  return avifDecoded;
+}
+
+/**
+ * The styles, scripts, icons and pictures a page's HTML refers to. Of a photo offered in two
+ * formats (a <picture> with an AVIF <source> before its WebP <img>), only the copies this browser
+ * would ask for: the AVIF ones where it reads AVIF, else the WebP ones.
+ */
+function assetsOf(html, pageUrl, avif) {
   const found = new Set();
   const add = (raw, crossOriginAllowed) => {
     if (!raw || found.size >= MAX_ASSETS_PER_PAGE) return;
@@ -295,8 +318,20 @@ function assetsOf(html, pageUrl) {
       found.add(url.href);
     }
   };
-  for (const [tag, name] of html.matchAll(/<(link|script|img|source)\b[^>]*>/gi)) {
+  // Inside a <picture> whose first choice is AVIF.
+  let avifPicture = false;
+  for (const [tag, name] of html.matchAll(/<(\/?picture|link|script|img|source)\b[^>]*>/gi)) {
     const kind = name.toLowerCase();
+    if (kind === "picture" || kind === "/picture") {
+      avifPicture = false;
+      continue;
+    }
+    if (kind === "source" && /^image\/avif$/i.test(attribute(tag, "type") || "")) {
+      avifPicture = true;
+      if (!avif) continue;
+    } else if (kind === "img" && avifPicture && avif) {
+      continue;
+    }
     if (kind === "link") {
       const rel = (attribute(tag, "rel") || "").toLowerCase();
       if (/\b(?:stylesheet|modulepreload|preload|icon)\b/.test(rel)) add(attribute(tag, "href"), false);

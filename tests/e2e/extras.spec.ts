@@ -5,6 +5,7 @@ import { expect, test, type Page } from "@playwright/test";
 import sharp from "sharp";
 
 import { readDb, SEEDED_USER, signInAs, signInNewUser } from "../support/e2e";
+import { cameraPhoto } from "../support/photos";
 
 // What we add beyond the original (docs/rules.md), past the recipe page: import by link, saved recipes offline (service worker and
 // manifest), profile Atom feeds, share tags on the profile and post viewer. The import reads a
@@ -174,6 +175,51 @@ test.describe("saved recipes offline", () => {
     // Clear-Site-Data also removed the worker; the next page registers it again, and the offline
     // page (nobody's data) is back for whoever uses the device next.
     await expect.poll(() => cached("/offline.html"), { timeout: 15_000 }).toBe(true);
+  });
+
+  test("a saved recipe's photo is kept offline in the one format the browser shows (AVIF), not in both", async ({ page, baseURL, javaScriptEnabled }) => {
+    test.skip(!javaScriptEnabled, "A service worker needs JavaScript.");
+    await signInNewUser(page, "offlinephoto");
+    const photo = await cameraPhoto({ width: 1800, height: 1200, quality: 88, seed: 21 });
+    const created = await page.request.post("/api/recipes", {
+      headers: { Origin: baseURL! },
+      data: {
+        name: "Offline photo stew",
+        description: "Dinner",
+        ingredients_sec: [{ title: "Main", ingredients: ["Beans (400 g)"] }],
+        steps: ["Simmer."],
+        photo: `data:image/jpeg;base64,${photo.toString("base64")}`,
+        serves: 2,
+        tags: [],
+      },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    const { recipe_id: recipeId } = (await created.json()) as { recipe_id: string };
+    await page.goto(`/ReciPals/Recipes/${recipeId}`);
+    const saved = page.waitForResponse((response) => response.request().method() === "POST" && response.url().includes("/Save"));
+    await page.getByRole("button", { name: "Save recipe" }).click();
+    expect((await saved).ok()).toBe(true);
+
+    await page.goto("/ReciPals/Saved");
+    const keptPhotos = () =>
+      page.evaluate(async () => {
+        const keys = (await Promise.all((await caches.keys()).map(async (name) => (await caches.open(name)).keys()))).flat();
+        return keys.map((request) => new URL(request.url).pathname).filter((path) => path.startsWith("/uploads/"));
+      });
+    await expect.poll(async () => (await keptPhotos()).length, { timeout: 15_000 }).toBeGreaterThan(0);
+    const kept = await keptPhotos();
+    // Its copies (the main file and the widths in srcset), every one AVIF: Chromium never asks for the WebP ones.
+    expect(kept.length).toBeGreaterThanOrEqual(3);
+    expect(kept.filter((path) => !path.endsWith(".avif"))).toEqual([]);
+
+    await page.context().setOffline(true);
+    try {
+      await page.goto(`/ReciPals/Recipes/${recipeId}`);
+      await expect(page.getByRole("heading", { level: 1, name: "Offline photo stew" })).toBeVisible();
+      await expect.poll(() => page.locator("img.recipe__photo").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    } finally {
+      await page.context().setOffline(false);
+    }
   });
 
   test("the app links an installable web manifest with 192 and 512 px icons", async ({ page, request }) => {

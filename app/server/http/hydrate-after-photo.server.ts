@@ -6,11 +6,12 @@
 //
 // The links and the module script go into two <template>s where they were (inert: nothing in a
 // template is fetched or run), followed by a small script. Once the first photo (the one with
-// fetchpriority="high") has loaded and been painted, or failed, it puts each template's copy in
-// its place: at once when the page has none or it is already there; at the latest after
-// HYDRATE_WAIT_MS, or at the first key press or touch. The page then holds exactly what Remix
-// wrote (the small script removes itself), so React hydrates the document it rendered. A copy, not
-// the template's own nodes: a script the parser made would not run when moved.
+// fetchpriority="high") has arrived, or failed, it puts each template's copy in its place: at once
+// when the page has none or it is already there; at the latest after HYDRATE_WAIT_MS, or at the
+// first key press or touch. It does so within the photo's load event, so the page's own load
+// event still waits for the scripts (as it did). The page then holds exactly what Remix wrote (the
+// small script removes itself), so React hydrates the document it rendered. A copy, not the
+// template's own nodes: a script the parser made would not run when moved.
 
 /** The longest the scripts wait for the first photo. */
 export const HYDRATE_WAIT_MS = 3000;
@@ -26,9 +27,8 @@ function gate(nonce: string): string {
     "var go=function(){ts.forEach(function(t){if(t)t.replaceWith(t.content.cloneNode(true))});ts=[]};",
     'var photo=document.querySelector(\'img[fetchpriority="high"]\');',
     "if(!photo||photo.complete)return go();",
-    // After the frame that paints the photo: the scripts never compete with it.
-    'photo.addEventListener("load",function(){requestAnimationFrame(function(){setTimeout(go,0)})});',
-    'photo.addEventListener("error",go);',
+    // Within the photo's load event: the page's own load still waits for the scripts.
+    '["load","error"].forEach(function(e){photo.addEventListener(e,go)});',
     `setTimeout(go,${HYDRATE_WAIT_MS});`,
     '["keydown","pointerdown","touchstart"].forEach(function(e){addEventListener(e,go,{once:true,passive:true,capture:true})});',
     "})()",
