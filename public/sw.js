@@ -299,8 +299,9 @@ function readsAvif() {
 
 /**
  * The styles, scripts, icons and pictures a page's HTML refers to. Of a photo offered in two
- * formats (a <picture> with an AVIF <source> before its WebP <img>), only the copies this browser
- * would ask for: the AVIF ones where it reads AVIF, else the WebP ones.
+ * formats (a <picture> with an AVIF <source> before its WebP <img>), only the AVIF copies where
+ * this browser decodes AVIF (it never asks for the WebP ones); both where it may not (a browser
+ * whose worker cannot tell might still pick the AVIF source).
  */
 function assetsOf(html, pageUrl, avif) {
   const found = new Set();
@@ -328,7 +329,6 @@ function assetsOf(html, pageUrl, avif) {
     }
     if (kind === "source" && /^image\/avif$/i.test(attribute(tag, "type") || "")) {
       avifPicture = true;
-      if (!avif) continue;
     } else if (kind === "img" && avifPicture && avif) {
       continue;
     }

@@ -31,10 +31,12 @@ export function useMorePages<Data, Item, Page extends ListPage<Item> = ListPage<
   idOf: (item: Item) => string;
 }) {
   const fetcher = useFetcher<Data>();
+  const answer = fetcher.data;
   const [appended, setAppended] = useState<{ list: string; pages: Page[]; answer?: Data }>({ list, pages: [] });
+  // Another list: its pages start over, and the last answer (of the list before) is not added.
+  if (appended.list !== list) setAppended({ list, pages: [], answer });
   const pages = appended.list === list ? appended.pages : [];
 
-  const answer = fetcher.data;
   useEffect(() => {
     const next = answer === undefined ? null : pageOf(answer);
     if (!next) return;
@@ -75,6 +77,8 @@ export function LoadMore({ more, className }: { more: { href: string; loading: b
         className="button button--ghost"
         aria-busy={more.loading || undefined}
         onClick={(event) => {
+          // A plain click; one asking for a new tab or window opens the page there.
+          if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
           event.preventDefault();
           more.load();
         }}

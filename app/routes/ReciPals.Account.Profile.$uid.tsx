@@ -52,7 +52,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const page = await getProfilePage({ userId, viewerId: viewer.id, tab, page: parsePage(url.searchParams.get("page")), without: lens.hidden });
   if (!page) throw new Response("User not found.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   // A page past the last (a post deleted since, a made-up number) is the first page, not an empty grid.
-  if (page.posts.length === 0 && page.postsPage.page > 1) throw redirect(profileTabHref(userId, "recipes"));
+  if (tab === "recipes" && page.posts.length === 0 && page.postsPage.page > 1) throw redirect(profileTabHref(userId, "recipes"));
   const origin = siteOrigin(request);
   const { profile, counts } = page;
   // The open tab's first rows (the others' lists are empty): each placeholder costs bytes twice.

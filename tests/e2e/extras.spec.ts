@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 import sharp from "sharp";
 
-import { readDb, SEEDED_USER, signInAs, signInNewUser } from "../support/e2e";
+import { openPage, readDb, SEEDED_USER, signInAs, signInNewUser } from "../support/e2e";
 import { cameraPhoto } from "../support/photos";
 
 // What we add beyond the original (docs/rules.md), past the recipe page: import by link, saved recipes offline (service worker and
@@ -128,7 +128,7 @@ test.describe("saved recipes offline", () => {
   }) => {
     test.skip(!javaScriptEnabled, "A service worker needs JavaScript; without it pages simply load from the network.");
     await signInNewUser(page, "offline");
-    await page.goto("/ReciPals/Recipes/jd-R1");
+    await openPage(page, "/ReciPals/Recipes/jd-R1");
     // The button turns at once (optimistic); leaving before the server has answered could cancel
     // the save, and the Saved list would not hold the recipe.
     const saved = page.waitForResponse((response) => response.request().method() === "POST" && /\/Recipes\/jd-R1\/Save/.test(response.url()));
@@ -195,7 +195,13 @@ test.describe("saved recipes offline", () => {
     });
     expect(created.status(), await created.text()).toBe(201);
     const { recipe_id: recipeId } = (await created.json()) as { recipe_id: string };
-    await page.goto(`/ReciPals/Recipes/${recipeId}`);
+    await openPage(page, `/ReciPals/Recipes/${recipeId}`);
+    // The AVIF copies the recipe's <picture> offers (the main file and the widths in its srcset).
+    const offered = ((await page.locator('picture source[type="image/avif"]').first().getAttribute("srcset")) ?? "")
+      .split(",")
+      .map((candidate) => candidate.trim().split(/\s+/)[0]!)
+      .filter(Boolean);
+    expect(offered.length).toBeGreaterThanOrEqual(3);
     const saved = page.waitForResponse((response) => response.request().method() === "POST" && response.url().includes("/Save"));
     await page.getByRole("button", { name: "Save recipe" }).click();
     expect((await saved).ok()).toBe(true);
@@ -206,11 +212,15 @@ test.describe("saved recipes offline", () => {
         const keys = (await Promise.all((await caches.keys()).map(async (name) => (await caches.open(name)).keys()))).flat();
         return keys.map((request) => new URL(request.url).pathname).filter((path) => path.startsWith("/uploads/"));
       });
-    await expect.poll(async () => (await keptPhotos()).length, { timeout: 15_000 }).toBeGreaterThan(0);
-    const kept = await keptPhotos();
-    // Its copies (the main file and the widths in srcset), every one AVIF: Chromium never asks for the WebP ones.
-    expect(kept.length).toBeGreaterThanOrEqual(3);
-    expect(kept.filter((path) => !path.endsWith(".avif"))).toEqual([]);
+    // Every copy it offers is kept (the worker stores them one by one)...
+    await expect
+      .poll(async () => {
+        const kept = await keptPhotos();
+        return offered.filter((path) => !kept.includes(path));
+      }, { timeout: 15_000 })
+      .toEqual([]);
+    // ...and nothing but AVIF: Chromium never asks for the WebP copies.
+    expect((await keptPhotos()).filter((path) => !path.endsWith(".avif"))).toEqual([]);
 
     await page.context().setOffline(true);
     try {

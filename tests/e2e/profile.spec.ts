@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 
-import { createUser, failOnBrowserErrors, readDb, SEEDED_USER, signInAs, signInNewUser, signInWithForm } from "../support/e2e";
+import { createUser, failOnBrowserErrors, openPage, readDb, SEEDED_USER, signInAs, signInNewUser, signInWithForm } from "../support/e2e";
 
 // Profiles, follows and the profile editor. Every test makes its own users (written straight
 // into the database, signed in with a session fixture: sign-up and sign-in have their own
@@ -90,7 +90,7 @@ test.describe("profile page", () => {
 
   test("a long grid comes 24 posts a page: Load more shows the next ones, newest first", async ({ page, javaScriptEnabled }) => {
     await signUp(page, "pager");
-    await page.goto(profileUrl("recipeBot"));
+    await openPage(page, profileUrl("recipeBot"));
     const newestFirst = readDb((db) => db.prepare("select id from posts where created_by = 'recipeBot' order by seq desc limit 48").pluck().all() as string[]);
     const thumbs = page.getByRole("list", { name: "Recipes", exact: true }).getByRole("link");
     const shown = async () => (await thumbs.evaluateAll((links) => links.map((link) => link.getAttribute("href")))).map((href) => href?.split("/").pop());

@@ -114,6 +114,8 @@ describe("profile page", () => {
     // The count is of every post, not of the page.
     expect(pages.map((page) => page.counts.posts)).toEqual([50, 50, 50]);
     expectRedirect(await loadProfile(owner.id, cookie, "?page=4"), profilePath(owner.id));
+    // The page number is the recipes grid's: the Saved tab stays where it is.
+    expect(((await loadProfile(owner.id, cookie, "?tab=saved&page=2")) as ProfileData).tab).toBe("saved");
     // Not a number: the first page.
     expect(((await loadProfile(owner.id, cookie, "?page=two")) as ProfileData).postsPage).toEqual({ page: 1, hasMore: true });
   });
