@@ -118,6 +118,8 @@ test.describe("cook mode", () => {
     await expect(stepHeading(page, 3, 10)).toBeVisible();
     await page.keyboard.press("ArrowLeft");
     await expect(page).toHaveURL(/\/Cook\?step=2$/);
+    // The address changes before the step is shown: the next key acts on the step shown.
+    await expect(stepHeading(page, 2, 10)).toBeVisible();
     await page.keyboard.press("ArrowLeft");
     await expect(page).toHaveURL(/\/Cook\?step=1$/);
     await expect(stepHeading(page, 1, 10)).toBeVisible();
