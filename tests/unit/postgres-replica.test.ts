@@ -64,10 +64,12 @@ describe.skipIf(!TEST_POSTGRES || reason)("read replicas: a real streaming repli
     await sleep(1500);
   }, 240_000);
 
+  // Stopping the servers (up to 5 s) and the replica's PostgreSQL (a fast shutdown, then its files)
+  // took more than the default 10 s once on a busy 2-core CI machine.
   afterAll(async () => {
     await stopAllServers();
     replica?.remove();
-  });
+  }, 60_000);
 
   const page = (path: string, cookie?: string) => request(server, "GET", path, { headers: cookie ? { Cookie: cookie } : {} });
 
