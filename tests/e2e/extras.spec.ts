@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 import sharp from "sharp";
 
-import { openPage, readDb, SEEDED_USER, signInAs, signInNewUser } from "../support/e2e";
+import { openPage, postRecipeWithPhoto, readDb, SEEDED_USER, signInAs, signInNewUser } from "../support/e2e";
 import { cameraPhoto } from "../support/photos";
 
 // What we add beyond the original (docs/rules.md), past the recipe page: import by link, saved recipes offline (service worker and
@@ -181,20 +181,7 @@ test.describe("saved recipes offline", () => {
     test.skip(!javaScriptEnabled, "A service worker needs JavaScript.");
     await signInNewUser(page, "offlinephoto");
     const photo = await cameraPhoto({ width: 1800, height: 1200, quality: 88, seed: 21 });
-    const created = await page.request.post("/api/recipes", {
-      headers: { Origin: baseURL! },
-      data: {
-        name: "Offline photo stew",
-        description: "Dinner",
-        ingredients_sec: [{ title: "Main", ingredients: ["Beans (400 g)"] }],
-        steps: ["Simmer."],
-        photo: `data:image/jpeg;base64,${photo.toString("base64")}`,
-        serves: 2,
-        tags: [],
-      },
-    });
-    expect(created.status(), await created.text()).toBe(201);
-    const { recipe_id: recipeId } = (await created.json()) as { recipe_id: string };
+    const recipeId = await postRecipeWithPhoto(page, { name: "Offline photo stew", photo, origin: baseURL! });
     await openPage(page, `/ReciPals/Recipes/${recipeId}`);
     // The AVIF copies the recipe's <picture> offers (the main file and the widths in its srcset).
     const offered = ((await page.locator('picture source[type="image/avif"]').first().getAttribute("srcset")) ?? "")

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 
-import { failOnBrowserErrors, openPage, SEEDED_USER, signInAs, signInNewUser } from "../support/e2e";
+import { failOnBrowserErrors, openPage, postRecipeWithPhoto, SEEDED_USER, signInAs, signInNewUser } from "../support/e2e";
 import { cameraPhoto } from "../support/photos";
 
 // No stylesheet request before the first paint (docs/rules.md#first-paint): a page writes the
@@ -55,20 +55,7 @@ test("a page reached from another is styled when it shows, and so is the first p
 test("the page's scripts wait for its first photo: on a slow line the photo comes first, then the page hydrates", async ({ page, javaScriptEnabled, baseURL }) => {
   await signInNewUser(page, "firstphoto");
   const photo = await cameraPhoto({ width: 2400, height: 1600, quality: 90, seed: 11 });
-  const created = await page.request.post("/api/recipes", {
-    headers: { Origin: baseURL! },
-    data: {
-      name: "First photo supper",
-      description: "Dinner",
-      ingredients_sec: [{ title: "Main", ingredients: ["Rice (200 g)"] }],
-      steps: ["Cook the rice."],
-      photo: `data:image/jpeg;base64,${photo.toString("base64")}`,
-      serves: 2,
-      tags: [],
-    },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const { recipe_id: recipeId } = (await created.json()) as { recipe_id: string };
+  const recipeId = await postRecipeWithPhoto(page, { name: "First photo supper", photo, origin: baseURL! });
   const scripts: string[] = [];
   page.on("request", (request) => {
     if (/\.js(\?|$)/.test(request.url())) scripts.push(request.url());

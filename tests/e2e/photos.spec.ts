@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import sharp from "sharp";
 
 import { cameraPhoto } from "../support/photos";
-import { failOnBrowserErrors, openPage, signInNewUser } from "../support/e2e";
+import { failOnBrowserErrors, openPage, postRecipeWithPhoto, signInNewUser } from "../support/e2e";
 
 // Photos sized for their slots (docs/rules.md#images): every stored photo is offered in its
 // copies through srcset and sizes, so a phone fetches a copy about as wide as the slot it fills,
@@ -19,20 +19,7 @@ async function fourRecipes(page: Page, prefix: string): Promise<string[]> {
   const ids: string[] = [];
   for (let n = 0; n < 4; n++) {
     const photo = await cameraPhoto({ width: 1800, height: 1200, quality: 88, seed: n + 3 });
-    const response = await page.request.post("/api/recipes", {
-      headers: { Origin: new URL(page.url()).origin },
-      data: {
-        name: `${prefix} supper ${n + 1}`,
-        description: "Dinner",
-        ingredients_sec: [{ title: "Main", ingredients: ["Rice (200 g)"] }],
-        steps: ["Cook the rice."],
-        photo: `data:image/jpeg;base64,${photo.toString("base64")}`,
-        serves: 2,
-        tags: [],
-      },
-    });
-    expect(response.status(), await response.text()).toBe(201);
-    ids.push(((await response.json()) as { recipe_id: string }).recipe_id);
+    ids.push(await postRecipeWithPhoto(page, { name: `${prefix} supper ${n + 1}`, photo, origin: new URL(page.url()).origin }));
   }
   return ids;
 }

@@ -188,3 +188,27 @@ export function failOnBrowserErrors(): { forgive(pattern: RegExp): void } {
     },
   };
 }
+
+/**
+ * A recipe with a camera photo, posted through the API as the person signed in on `page`
+ * (the server makes every copy of the photo as for an upload); its id.
+ */
+export async function postRecipeWithPhoto(
+  page: Page,
+  { name, photo, origin }: { name: string; photo: Buffer; origin: string },
+): Promise<string> {
+  const response = await page.request.post("/api/recipes", {
+    headers: { Origin: origin },
+    data: {
+      name,
+      description: "Dinner",
+      ingredients_sec: [{ title: "Main", ingredients: ["Rice (200 g)"] }],
+      steps: ["Cook the rice."],
+      photo: `data:image/jpeg;base64,${photo.toString("base64")}`,
+      serves: 2,
+      tags: [],
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { recipe_id: string }).recipe_id;
+}
