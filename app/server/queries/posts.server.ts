@@ -13,12 +13,12 @@ export interface PostThumb {
  * post viewer's chevrons walk them (docs/rules.md#post-viewer).
  */
 export async function listUserPosts(userId: string, database: DB = db): Promise<PostThumb[]> {
-  return database
-    .selectFrom("posts")
-    .select(["id as post_id", "recipe_id", "title", "photo"])
-    .where("created_by", "=", userId)
-    .orderBy("seq", "desc")
-    .execute();
+  return userPostsNewestFirst(userId, database).execute();
+}
+
+/** A user's posts as thumbnails, newest first (the grid's and the post viewer's order). */
+function userPostsNewestFirst(userId: string, database: DB) {
+  return database.selectFrom("posts").select(["id as post_id", "recipe_id", "title", "photo"]).where("created_by", "=", userId).orderBy("seq", "desc");
 }
 
 /** Squares of a profile's grid a page: eight rows of three (app/styles/profile.css). */
@@ -33,11 +33,7 @@ export async function listUserPostsPage(
   page: number,
   database: DB = db,
 ): Promise<{ posts: PostThumb[]; page: number; hasMore: boolean }> {
-  const rows = await database
-    .selectFrom("posts")
-    .select(["id as post_id", "recipe_id", "title", "photo"])
-    .where("created_by", "=", userId)
-    .orderBy("seq", "desc")
+  const rows = await userPostsNewestFirst(userId, database)
     // One more than a page tells whether there is a next one.
     .limit(PROFILE_PAGE_SIZE + 1)
     .offset((page - 1) * PROFILE_PAGE_SIZE)
