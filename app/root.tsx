@@ -6,6 +6,7 @@ import {
   Scripts,
   ScrollRestoration,
   isRouteErrorResponse,
+  useFetchers,
   useNavigate,
   useRevalidator,
   useRouteError,
@@ -94,13 +95,43 @@ function followedHere(event: MouseEvent, anchor: HTMLAnchorElement): boolean {
   return !target || target === "_self";
 }
 
+interface LinkOptions {
+  replace: boolean;
+  preventScrollReset: boolean;
+}
+
+/** The longest a click waits for a write of the page to settle before it navigates anyway. */
+const WRITE_WAIT_MS = 4000;
+
 /**
  * Client navigation for every <Link> of app/components/link.tsx (anchors marked data-discover):
  * one listener on the document. In the bubbling phase, so React's own onClick handlers run first
- * and may cancel the navigation with preventDefault.
+ * and may cancel the navigation with preventDefault. Renders nothing.
+ *
+ * A click while a write of the page is under way (a like or a comment sent by a fetcher, and the
+ * reload of the page's data after it) navigates once that write has settled, usually a fraction of
+ * a second later. Navigating during it can show an empty page: when the reload ends while the
+ * next page's route is still being looked up (routes are discovered lazily), React Router 6
+ * completes the navigation with the old page's routes and no data (tests/e2e/feed.spec.ts, likes).
  */
-function useDocumentLinkNavigation(): void {
+function LinkNavigation(): null {
   const navigate = useNavigate();
+  const writing = useFetchers().some((fetcher) => fetcher.state !== "idle" && fetcher.formMethod !== undefined && fetcher.formMethod.toUpperCase() !== "GET");
+  const writingNow = useRef(writing);
+  const waiting = useRef<{ to: string; options: LinkOptions; timer: number } | null>(null);
+
+  useEffect(() => {
+    const go = () => {
+      const next = waiting.current;
+      if (!next) return;
+      waiting.current = null;
+      window.clearTimeout(next.timer);
+      navigate(next.to, next.options);
+    };
+    writingNow.current = writing;
+    if (!writing) go();
+  }, [writing, navigate]);
+
   useEffect(() => {
     const onClick = (event: MouseEvent) => {
       const anchor = event.target instanceof Element ? event.target.closest("a[data-discover]") : null;
@@ -110,14 +141,28 @@ function useDocumentLinkNavigation(): void {
       event.preventDefault();
       const to = `${url.pathname}${url.search}${url.hash}`;
       const here = `${window.location.pathname}${window.location.search}${window.location.hash}`;
-      navigate(to, {
+      const options: LinkOptions = {
         replace: anchor.dataset.replace === "true" || to === here,
         preventScrollReset: anchor.dataset.keepScroll === "true",
-      });
+      };
+      if (waiting.current) window.clearTimeout(waiting.current.timer);
+      waiting.current = null;
+      if (!writingNow.current) return navigate(to, options);
+      // The last click wins; the write's end (the effect above) or the time limit sends it.
+      const timer = window.setTimeout(() => {
+        if (waiting.current?.timer !== timer) return;
+        waiting.current = null;
+        navigate(to, options);
+      }, WRITE_WAIT_MS);
+      waiting.current = { to, options, timer };
     };
     document.addEventListener("click", onClick);
-    return () => document.removeEventListener("click", onClick);
+    return () => {
+      document.removeEventListener("click", onClick);
+      if (waiting.current) window.clearTimeout(waiting.current.timer);
+    };
   }, [navigate]);
+  return null;
 }
 
 /**
@@ -151,8 +196,6 @@ function InlineStyles() {
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
-  // In Layout, not App: links on an error page navigate on the client too.
-  useDocumentLinkNavigation();
   // Rendered by the server in the chosen theme, so the first paint is right without a script
   // (docs/rules.md#theme); an error page without the root's data follows the system.
   const theme = useRouteLoaderData<typeof loader>("root")?.theme ?? undefined;
@@ -169,6 +212,8 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         {children}
+        {/* In Layout, not App: links on an error page navigate on the client too. */}
+        <LinkNavigation />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -4,7 +4,7 @@ import type { AnchorHTMLAttributes } from "react";
 // hooks for every link, and a feed page's many links made that a large share of a signed-in
 // page's server CPU (bench/README.md). Every `to` here is already an absolute path
 // (app/lib/paths.ts builds them), so there is nothing to resolve. Without JavaScript they are
-// ordinary links; with it, one click listener for the whole document (useDocumentLinkNavigation
+// ordinary links; with it, one click listener for the whole document (LinkNavigation
 // in root.tsx) turns a plain left click on them into a client navigation, as <Link> does.
 // `data-discover` lets Remix fetch the routes a page links to ahead of a click, as it does for
 // its own links; the other data attributes carry the navigation's options to that listener.

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Route } from "@playwright/test";
 
 import { botPostFor, openPage, signInNewUser } from "../support/e2e";
 
@@ -34,10 +34,20 @@ test.describe("likes", () => {
   test("like, see who liked it in the Likes dialog, unlike", async ({ page }, testInfo) => {
     const me = await signInNewUser(page, "liker");
     const { postId } = botPostFor(testInfo.project.name, 0);
+    // A slow line: after the like, the page's data reloads in 0.5 s, and finding the Likes
+    // dialog's route (the browser learns routes as links to them appear) takes 1.5 s. A click on
+    // "1 like" during that reload used to end on an empty page: the reload ended while the route
+    // was still being found (app/root.tsx, LinkNavigation).
+    const slowly = (ms: number) => async (route: Route) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      await route.continue();
+    };
+    await page.route(/\/__manifest\?.*Likes/, slowly(1500));
+    await page.route(new RegExp(`/Posts/${postId}\\.data`), slowly(500));
     await openPage(page, `/ReciPals/Account/Profile/recipeBot/Posts/${postId}`);
     const viewer = page.getByRole("dialog");
     await expect(viewer.getByText("0 likes")).toBeVisible();
-    // Wait for the server's answer: the optimistic "1 like" shows before the like is stored.
+    // Clicked as soon as the server has answered the like, while the page's data reloads.
     await Promise.all([
       page.waitForResponse((r) => r.url().includes("/Like") && r.request().method() === "POST"),
       viewer.getByRole("button", { name: "Like" }).click(),
@@ -49,7 +59,11 @@ test.describe("likes", () => {
     await likes.getByRole("link", { name: "Close" }).click();
     await expect(page.getByRole("dialog", { name: "Likes" })).toHaveCount(0);
     await page.reload();
-    await page.getByRole("dialog").getByRole("button", { name: "Unlike" }).click();
+    // Stored before the page is loaded again (a reload would cancel a request still on its way).
+    await Promise.all([
+      page.waitForResponse((r) => r.url().includes("/Like") && r.request().method() === "POST"),
+      page.getByRole("dialog").getByRole("button", { name: "Unlike" }).click(),
+    ]);
     await expect(page.getByRole("dialog").getByRole("button", { name: "Like" })).toHaveAttribute("aria-pressed", "false");
     await expect(page.getByRole("dialog").getByText("0 likes")).toBeVisible();
     await page.reload();
