@@ -95,11 +95,6 @@ function followedHere(event: MouseEvent, anchor: HTMLAnchorElement): boolean {
   return !target || target === "_self";
 }
 
-interface LinkOptions {
-  replace: boolean;
-  preventScrollReset: boolean;
-}
-
 /** The longest a click waits for a write of the page to settle before it navigates anyway. */
 const WRITE_WAIT_MS = 4000;
 
@@ -110,28 +105,21 @@ const WRITE_WAIT_MS = 4000;
  *
  * A click while a write of the page is under way (a like or a comment sent by a fetcher, and the
  * reload of the page's data after it) navigates once that write has settled, usually a fraction of
- * a second later. Navigating during it can show an empty page: when the reload ends while the
- * next page's route is still being looked up (routes are discovered lazily), React Router 6
- * completes the navigation with the old page's routes and no data (tests/e2e/feed.spec.ts, likes).
+ * a second later; the last click wins. Navigating during it can show an empty page: when the
+ * reload ends while the next page's route is still being looked up (routes are discovered
+ * lazily), React Router 6 completes the navigation with the old page's routes and no data
+ * (tests/e2e/feed.spec.ts, likes).
  */
 function LinkNavigation(): null {
   const navigate = useNavigate();
-  const writing = useFetchers().some((fetcher) => fetcher.state !== "idle" && fetcher.formMethod !== undefined && fetcher.formMethod.toUpperCase() !== "GET");
-  const writingNow = useRef(writing);
-  const waiting = useRef<{ to: string; options: LinkOptions; timer: number } | null>(null);
-
+  // Remix writes form methods in capitals; a fetcher's load has none.
+  const writing = useFetchers().some((fetcher) => fetcher.state !== "idle" && fetcher.formMethod !== undefined && fetcher.formMethod !== "GET");
+  const busy = useRef(writing);
+  const held = useRef<(() => void) | null>(null);
   useEffect(() => {
-    const go = () => {
-      const next = waiting.current;
-      if (!next) return;
-      waiting.current = null;
-      window.clearTimeout(next.timer);
-      navigate(next.to, next.options);
-    };
-    writingNow.current = writing;
-    if (!writing) go();
-  }, [writing, navigate]);
-
+    busy.current = writing;
+    if (!writing) held.current?.();
+  }, [writing]);
   useEffect(() => {
     const onClick = (event: MouseEvent) => {
       const anchor = event.target instanceof Element ? event.target.closest("a[data-discover]") : null;
@@ -141,25 +129,21 @@ function LinkNavigation(): null {
       event.preventDefault();
       const to = `${url.pathname}${url.search}${url.hash}`;
       const here = `${window.location.pathname}${window.location.search}${window.location.hash}`;
-      const options: LinkOptions = {
-        replace: anchor.dataset.replace === "true" || to === here,
-        preventScrollReset: anchor.dataset.keepScroll === "true",
+      const go = () => {
+        held.current = null;
+        navigate(to, {
+          replace: anchor.dataset.replace === "true" || to === here,
+          preventScrollReset: anchor.dataset.keepScroll === "true",
+        });
       };
-      if (waiting.current) window.clearTimeout(waiting.current.timer);
-      waiting.current = null;
-      if (!writingNow.current) return navigate(to, options);
-      // The last click wins; the write's end (the effect above) or the time limit sends it.
-      const timer = window.setTimeout(() => {
-        if (waiting.current?.timer !== timer) return;
-        waiting.current = null;
-        navigate(to, options);
-      }, WRITE_WAIT_MS);
-      waiting.current = { to, options, timer };
+      if (!busy.current) return go();
+      held.current = go;
+      window.setTimeout(() => held.current === go && go(), WRITE_WAIT_MS);
     };
     document.addEventListener("click", onClick);
     return () => {
       document.removeEventListener("click", onClick);
-      if (waiting.current) window.clearTimeout(waiting.current.timer);
+      held.current = null;
     };
   }, [navigate]);
   return null;

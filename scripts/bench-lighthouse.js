@@ -3,7 +3,7 @@
 // FCP, CLS, bytes per page and the bytes fetched before the first photo arrived. Run after
 // `npm run build`:
 //   node scripts/bench-lighthouse.js [--runs 3] [--app DIR] [--save DIR]
-// --save writes each run's Lighthouse report (JSON) into DIR. --app runs another built checkout (an earlier commit, for a before/after table) with this
+// --save writes each run's Lighthouse report (JSON) and the load's trace into DIR. --app runs another built checkout (an earlier commit, for a before/after table) with this
 // script. Home is read by a second account that follows the photos' author, so the 12 recipes
 // are its first cards (a visitor's Home shuffles the sample recipes, whose photos live on
 // another site); the profile is read signed in as its owner.
@@ -217,6 +217,9 @@ async function main() {
           if (saveDir) {
             fs.mkdirSync(saveDir, { recursive: true });
             fs.writeFileSync(path.join(saveDir, `${page.name.toLowerCase()}-${r + 1}.json`), JSON.stringify(answer.lhr));
+            // The page load's trace (open it in Chromium's Performance panel): which tasks block.
+            const trace = /** @type {{ Trace?: unknown }} */ (answer.artifacts).Trace;
+            if (trace) fs.writeFileSync(path.join(saveDir, `${page.name.toLowerCase()}-${r + 1}.trace.json`), JSON.stringify(trace));
           }
           const audits = answer.lhr.audits;
           const value = (/** @type {string} */ id) => audits[id]?.numericValue ?? NaN;

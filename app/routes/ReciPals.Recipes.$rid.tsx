@@ -22,7 +22,7 @@ import { isAdmin } from "~/lib/permissions";
 import { DEFAULT_PROFILE_IMAGE, paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { withNotice } from "~/lib/notices";
 import { MAX_SERVES, parseServes, SCALE_CHOICE_LABELS, SCALE_CHOICES, SCALE_MESSAGE } from "~/lib/servings";
-import { absoluteUrl, recipeJsonLd, shareMeta } from "~/lib/structured-data";
+import { absoluteUrl, recipeJsonLd, shareMeta } from "~/server/http/share-tags.server";
 import { parseScale, scaledSections } from "~/server/services/amounts.server";
 import { convertStepTemperatures, parseUnitSystem, UNITS_MESSAGE, unitsCookie, unitsOf } from "~/server/http/units.server";
 import type { UnitSystem } from "~/lib/units";
