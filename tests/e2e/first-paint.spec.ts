@@ -57,6 +57,16 @@ test("the page's scripts wait for its first photo: on a slow line the photo come
   const photo = await cameraPhoto({ width: 2400, height: 1600, quality: 90, seed: 11 });
   const recipeId = await postRecipeWithPhoto(page, { name: "First photo supper", photo, origin: baseURL! });
   const scripts: string[] = [];
+  await page.addInitScript(() => {
+    const added: string[] = [];
+    (window as unknown as { addedScripts: string[] }).addedScripts = added;
+    new MutationObserver((records) => {
+      for (const node of records.flatMap((record) => [...record.addedNodes])) {
+        if (node instanceof HTMLLinkElement && node.rel === "modulepreload") added.push(node.getAttribute("href")!);
+        else if (node instanceof HTMLScriptElement && node.type === "module") added.push("module script");
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
   page.on("request", (request) => {
     if (/\.js(\?|$)/.test(request.url())) scripts.push(request.url());
   });
@@ -90,4 +100,10 @@ test("the page's scripts wait for its first photo: on a slow line the photo come
   expect(timing.firstScript - timing.photoEnd!).toBeLessThan(1500);
   // Hydrated: the page's own JavaScript runs (the comment box's Post is disabled while it is empty).
   await expect(page.getByRole("button", { name: "Post" })).toBeDisabled();
+  // Every module link the server wrote went back into the page, in its order, and the module script
+  // after the last of them (React must find the list whole).
+  const written = await (await page.request.get(`/ReciPals/Recipes/${recipeId}`)).text();
+  const links = [...(/<template id="hydrate-preloads">(.*?)<\/template>/.exec(written)?.[1] ?? "").matchAll(/href="([^"]+)"/g)].map((match) => match[1]);
+  expect(links.length).toBeGreaterThan(4);
+  expect(await page.evaluate(() => (window as unknown as { addedScripts: string[] }).addedScripts)).toEqual([...links, "module script"]);
 });

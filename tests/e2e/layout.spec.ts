@@ -150,12 +150,16 @@ test.describe("the shell", () => {
   test("navigation icons are drawn, not text symbols", async ({ page }) => {
     await page.goto("/ReciPals/Home");
     const links = page.getByRole("navigation", { name: "Main" }).getByRole("listitem").getByRole("link");
+    const drawn = new Set<string>();
     for (const link of await links.all()) {
       const icon = link.locator(".nav-icon");
       await expect(icon).toHaveCount(1);
       expect(await icon.evaluate((node) => getComputedStyle(node).maskImage)).toMatch(/^url\("data:image\/svg\+xml/);
       expect((await link.innerText()).trim()).toMatch(/^[A-Za-z]+$/);
+      drawn.add((await icon.screenshot()).toString("base64"));
     }
+    // Each entry shows its own picture (one image holds them all; a wrong offset repeats or blanks one).
+    expect(drawn.size).toBe(await links.count());
   });
 });
 
