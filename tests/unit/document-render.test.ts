@@ -1,3 +1,6 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
 import { createRequestHandler } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
 
@@ -72,5 +75,16 @@ describe("a document rendered at once", () => {
     expect(modules?.[4]).toContain("if(links.length)return c.port2.postMessage(0);t.remove();m.replaceWith(m.content.cloneNode(true))");
     // The templates come before the page's data scripts, which stay where they were.
     expect(html.indexOf(modules![0])).toBeLessThan(html.indexOf("streamController.enqueue("));
+  });
+
+  it("draws its SVG pictures without a font and the navigation icons as one picture", () => {
+    // A font in an SVG picture, or one picture per icon, costs a first paint tens of milliseconds
+    // (each picture is a small document the browser lays out).
+    const root = path.resolve(__dirname, "../..");
+    const favicon = readFileSync(path.join(root, "public/favicon.svg"), "utf8");
+    expect(favicon).toContain("<path");
+    expect(favicon).not.toContain("<text");
+    const css = readFileSync(path.join(root, "app/styles/global.css"), "utf8");
+    expect(new Set(css.match(/data:image\/svg\+xml[^")]+/g)).size).toBe(1);
   });
 });

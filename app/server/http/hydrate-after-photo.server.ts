@@ -12,10 +12,10 @@
 // starting a request costs the browser up to a few milliseconds, and twenty at once made one task
 // of 35 ms in a Lighthouse trace (about 140 ms on a slow phone), long enough to hold back a tap.
 // The module script goes last, with the final batch, so React never meets a half-restored list.
-// The first batch goes within the photo's load event, and its requests hold the page's own load
-// event, so that still waits for the scripts (as it did). The page then holds exactly what Remix
-// wrote (the small script removes itself), so React hydrates the document it rendered. A copy,
-// not the template's own nodes: a script the parser made would not run when moved.
+// (Module preloads do not hold the page's load event, so that may now come before the scripts:
+// nothing waits for it but the service worker's registration.) The page then holds exactly what
+// Remix wrote (the small script removes itself), so React hydrates the document it rendered. A
+// copy, not the template's own nodes: a script the parser made would not run when moved.
 
 /** The longest the scripts wait for the first photo. */
 export const HYDRATE_WAIT_MS = 3000;
@@ -39,7 +39,6 @@ function gate(nonce: string): string {
     "};",
     'var photo=document.querySelector(\'img[fetchpriority="high"]\');',
     "if(!photo||photo.complete)return go();",
-    // Within the photo's load event: the first requests then hold the page's own load.
     '["load","error"].forEach(function(e){photo.addEventListener(e,go)});',
     `setTimeout(go,${HYDRATE_WAIT_MS});`,
     '["keydown","pointerdown","touchstart"].forEach(function(e){addEventListener(e,go,{once:true,passive:true,capture:true})});',
