@@ -100,8 +100,7 @@ test("the page's scripts wait for its first photo: on a slow line the photo come
   expect(timing.firstScript - timing.photoEnd!).toBeLessThan(1500);
   // Hydrated: the page's own JavaScript runs (the comment box's Post is disabled while it is empty).
   await expect(page.getByRole("button", { name: "Post" })).toBeDisabled();
-  // Every module link the server wrote went back into the page, in its order, and the module script
-  // after the last of them (React must find the list whole).
+  // Every module link the server wrote went back into the page, in its order, then the module script.
   const written = await (await page.request.get(`/ReciPals/Recipes/${recipeId}`)).text();
   const links = [...(/<template id="hydrate-preloads">(.*?)<\/template>/.exec(written)?.[1] ?? "").matchAll(/href="([^"]+)"/g)].map((match) => match[1]);
   expect(links.length).toBeGreaterThan(4);

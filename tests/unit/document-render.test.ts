@@ -8,7 +8,6 @@ import * as entry from "~/entry.server";
 import * as rootRoute from "~/root";
 import * as layoutRoute from "~/routes/ReciPals";
 import * as homeRoute from "~/routes/ReciPals.Home";
-import { PRELOADS_PER_TASK } from "~/server/http/hydrate-after-photo.server";
 
 import { serverBuildOf } from "../support/server-build";
 import { getRequest, makeUser, signedInCookie } from "../support/app";
@@ -69,10 +68,7 @@ describe("a document rendered at once", () => {
     // The gate: the first photo, a time limit, and each template replaced by its copy.
     expect(modules?.[4]).toContain('img[fetchpriority="high"]');
     expect(modules?.[4]).toContain("setTimeout(go,3000)");
-    // The module links go back a few a task, in their place before the template; the module
-    // script after the last of them.
-    expect(modules?.[4]).toContain(`t.before.apply(t,links.splice(0,${PRELOADS_PER_TASK}))`);
-    expect(modules?.[4]).toContain("if(links.length)return c.port2.postMessage(0);t.remove();m.replaceWith(m.content.cloneNode(true))");
+    expect(modules?.[4]).toContain("t.replaceWith(t.content.cloneNode(true))");
     // The templates come before the page's data scripts, which stay where they were.
     expect(html.indexOf(modules![0])).toBeLessThan(html.indexOf("streamController.enqueue("));
   });

@@ -8,20 +8,19 @@
 // template is fetched or run), followed by a small script. Once the first photo (the one with
 // fetchpriority="high") has arrived, or failed, it puts each template's copy in its place: at once
 // when the page has none or it is already there; at the latest after HYDRATE_WAIT_MS, or at the
-// first key press or touch. The links go back PRELOADS_PER_TASK at a time, one batch a task:
-// starting a request costs the browser up to a few milliseconds, and twenty at once made one task
-// of 35 ms in a Lighthouse trace (about 140 ms on a slow phone), long enough to hold back a tap.
-// The module script goes last, with the final batch, so React never meets a half-restored list.
-// (Module preloads do not hold the page's load event, so that may now come before the scripts:
-// nothing waits for it but the service worker's registration.) The page then holds exactly what
-// Remix wrote (the small script removes itself), so React hydrates the document it rendered. A
-// copy, not the template's own nodes: a script the parser made would not run when moved.
+// first key press or touch. It does so within the photo's load event, so the page's own load
+// event still waits for the scripts (as it did). The page then holds exactly what Remix wrote (the
+// small script removes itself), so React hydrates the document it rendered. A copy, not the
+// template's own nodes: a script the parser made would not run when moved.
+//
+// All in one task, although twenty links cost one task of ~35 ms in a Lighthouse trace. Tried and
+// left: links a few per task after the module script let React, with the modules in a warm cache,
+// meet the half-restored list (hydration error 418); the module script after the last batch let
+// the load event come before the scripts (module preloads do not hold it), and tests that typed
+// after the load lost their text to hydration.
 
 /** The longest the scripts wait for the first photo. */
 export const HYDRATE_WAIT_MS = 3000;
-
-/** How many `modulepreload` links go back into the page in one task. */
-export const PRELOADS_PER_TASK = 2;
 
 const PRELOADS = /(?:<link rel="modulepreload" href="[^"<>]+"\/>)+/;
 const MODULE_SCRIPT = /<script nonce="[^"<>]*" type="module" async="">[\s\S]*?<\/script>/g;
@@ -30,15 +29,11 @@ function gate(nonce: string): string {
   const start = [
     "(function(){",
     "document.currentScript.remove();",
-    'var pre=document.getElementById("hydrate-preloads"),mod=document.getElementById("hydrate-modules");',
-    "var go=function(){",
-    "if(!pre)return;",
-    "var t=pre,m=mod,links=[].slice.call(t.content.cloneNode(true).childNodes),c=new MessageChannel();pre=mod=null;",
-    // One batch now, the rest a task each (a message, not a timer: no 4 ms clamp between them).
-    `(c.port1.onmessage=function(){t.before.apply(t,links.splice(0,${PRELOADS_PER_TASK}));if(links.length)return c.port2.postMessage(0);t.remove();m.replaceWith(m.content.cloneNode(true))})();`,
-    "};",
+    'var ts=["hydrate-preloads","hydrate-modules"].map(function(id){return document.getElementById(id)});',
+    "var go=function(){ts.forEach(function(t){if(t)t.replaceWith(t.content.cloneNode(true))});ts=[]};",
     'var photo=document.querySelector(\'img[fetchpriority="high"]\');',
     "if(!photo||photo.complete)return go();",
+    // Within the photo's load event: the page's own load still waits for the scripts.
     '["load","error"].forEach(function(e){photo.addEventListener(e,go)});',
     `setTimeout(go,${HYDRATE_WAIT_MS});`,
     '["keydown","pointerdown","touchstart"].forEach(function(e){addEventListener(e,go,{once:true,passive:true,capture:true})});',
