@@ -72,7 +72,9 @@ describe("a document rendered at once", () => {
     // The templates come before the page's data scripts, which stay where they were.
     expect(html.indexOf(modules![0])).toBeLessThan(html.indexOf("streamController.enqueue("));
   });
+});
 
+describe("the pictures every page loads", () => {
   it("draws its SVG pictures without a font and the navigation icons as one picture", () => {
     // A font in an SVG picture, or one picture per icon, costs a first paint tens of milliseconds
     // (each picture is a small document the browser lays out).
