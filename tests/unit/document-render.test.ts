@@ -53,23 +53,26 @@ describe("a document rendered at once", () => {
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
   });
 
-  it("keeps the page's scripts in inert templates until its first photo, behind a gate with the nonce", async () => {
+  it("keeps the page's scripts inert until its first photo, behind a gate with the nonce", async () => {
     const response = await handle(getRequest("/ReciPals/Home"));
     const nonce = /'nonce-([^']+)'/.exec(response.headers.get("Content-Security-Policy") ?? "")?.[1];
     const html = await response.text();
-    const preloads = /<template id="hydrate-preloads">((?:<link rel="modulepreload" href="[^"]+"\/>)+)<\/template>/.exec(html);
+    // The module links stay where Remix wrote them, of no kind until the gate gives it back.
+    const preloads = /(?:<link data-rel="modulepreload" href="[^"]+"\/>)+/.exec(html);
     const modules = /<template id="hydrate-modules">(<script nonce="([^"]+)" type="module" async="">[\s\S]*?<\/script>)<\/template><script nonce="([^"]+)">([\s\S]*?)<\/script>/.exec(html);
-    expect(preloads?.[1]).toContain('href="/build/entry.client.js"');
+    expect(preloads?.[0]).toContain('href="/build/entry.client.js"');
     expect(modules?.[1]).toContain('import("/build/entry.client.js")');
     expect([modules?.[2], modules?.[3]]).toEqual([nonce, nonce]);
-    // Outside the templates, nothing fetches or runs the page's modules.
-    const outside = html.replace(preloads![0], "").replace(modules![0], "");
-    expect(outside).not.toMatch(/modulepreload|type="module"/);
-    // The gate: the first photo, a time limit, and each template replaced by its copy.
+    // Outside the template, nothing fetches or runs the page's modules.
+    const outside = html.replace(modules![0], "");
+    expect(outside).not.toMatch(/ rel="modulepreload"|type="module"/);
+    // The gate: the first photo, a time limit, the template replaced by its copy, then the links.
     expect(modules?.[4]).toContain('img[fetchpriority="high"]');
     expect(modules?.[4]).toContain("setTimeout(go,3000)");
     expect(modules?.[4]).toContain("t.replaceWith(t.content.cloneNode(true))");
-    // The templates come before the page's data scripts, which stay where they were.
+    expect(modules?.[4]).toContain("l.rel=l.dataset.rel");
+    // The links and the template come before the page's data scripts, which stay where they were.
+    expect(html.indexOf(preloads![0])).toBeLessThan(html.indexOf(modules![0]));
     expect(html.indexOf(modules![0])).toBeLessThan(html.indexOf("streamController.enqueue("));
   });
 });

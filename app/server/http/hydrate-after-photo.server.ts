@@ -4,23 +4,31 @@
 // on a slow line they share it: about 100 KB of script (gzip) against a 40 KB photo. Every page
 // works without JavaScript, so the photo may come first.
 //
-// The links and the module script go into two <template>s where they were (inert: nothing in a
-// template is fetched or run), followed by a small script. Once the first photo (the one with
-// fetchpriority="high") has arrived, or failed, it puts each template's copy in its place: at once
-// when the page has none or it is already there; at the latest after HYDRATE_WAIT_MS, or at the
-// first key press or touch. It does so within the photo's load event, so the page's own load
-// event still waits for the scripts (as it did). The page then holds exactly what Remix wrote (the
-// small script removes itself), so React hydrates the document it rendered. A copy, not the
-// template's own nodes: a script the parser made would not run when moved.
+// The links stay where Remix wrote them, each with its kind in `data-rel` instead of `rel` (a
+// link of no kind fetches nothing, and the browser does not warn of it as of a module link with
+// no address). The module script goes into a <template>
+// where it was (inert: nothing in a template runs), followed by a small script. Once the first
+// photo (the one with fetchpriority="high") has arrived, or failed, it puts the template's copy in
+// its place (a copy: a script the parser made would not run when moved): at once when the page
+// has none or it is already there; at the latest after HYDRATE_WAIT_MS, or at the first key press
+// or touch. It does so within the photo's load event, so the page's own load event still waits for
+// the scripts. Then it gives the links their kind back, LINKS_PER_TASK at a time in tasks of their
+// own: starting a module's fetch costs the page ~1 ms, and twenty at once made one task of ~35 ms
+// in a Lighthouse trace. The module script finds its modules through its imports anyway; the links
+// only let the deeper ones start sooner. The page keeps its shape throughout (a template for the
+// module script only until hydration can start, links with or without their kind), so React
+// hydrates the elements it rendered; a `rel` still missing is an attribute, which hydration leaves
+// as it is.
 //
-// All in one task, although twenty links cost one task of ~35 ms in a Lighthouse trace. Tried and
-// left: links a few per task after the module script let React, with the modules in a warm cache,
-// meet the half-restored list (hydration error 418); the module script after the last batch let
-// the load event come before the scripts (module preloads do not hold it), and tests that typed
-// after the load lost their text to hydration.
+// Tried and left: links put back from a template a few per task; with the module script after the
+// last batch the load event came before the scripts (module preloads do not hold it), and with the
+// module script first React, from a warm cache, met a half-restored list (hydration error 418).
 
 /** The longest the scripts wait for the first photo. */
 export const HYDRATE_WAIT_MS = 3000;
+
+/** Module links given their address per task once the module script is in. */
+export const LINKS_PER_TASK = 2;
 
 const PRELOADS = /(?:<link rel="modulepreload" href="[^"<>]+"\/>)+/;
 const MODULE_SCRIPT = /<script nonce="[^"<>]*" type="module" async="">[\s\S]*?<\/script>/g;
@@ -29,8 +37,11 @@ function gate(nonce: string): string {
   const start = [
     "(function(){",
     "document.currentScript.remove();",
-    'var ts=["hydrate-preloads","hydrate-modules"].map(function(id){return document.getElementById(id)});',
-    "var go=function(){ts.forEach(function(t){if(t)t.replaceWith(t.content.cloneNode(true))});ts=[]};",
+    'var t=document.getElementById("hydrate-modules");',
+    'var links=[].slice.call(document.querySelectorAll("link[data-rel=modulepreload]"));',
+    "var channel=new MessageChannel();",
+    `channel.port1.onmessage=function(){links.splice(0,${LINKS_PER_TASK}).forEach(function(l){l.rel=l.dataset.rel});if(links.length)channel.port2.postMessage(0)};`,
+    "var go=function(){if(!t)return;t.replaceWith(t.content.cloneNode(true));t=null;channel.port2.postMessage(0)};",
     'var photo=document.querySelector(\'img[fetchpriority="high"]\');',
     "if(!photo||photo.complete)return go();",
     // Within the photo's load event: the page's own load still waits for the scripts.
@@ -52,6 +63,6 @@ export function hydrateAfterFirstPhoto(html: string, nonce: string): string {
   const preloads = PRELOADS.exec(html);
   if (modules.length !== 1 || !modules[0].includes(`nonce="${nonce}"`) || !preloads || preloads.index > html.indexOf(modules[0])) return html;
   return html
-    .replace(preloads[0], () => `<template id="hydrate-preloads">${preloads[0]}</template>`)
+    .replace(preloads[0], () => preloads[0].replaceAll('<link rel="', '<link data-rel="'))
     .replace(MODULE_SCRIPT, (module) => `<template id="hydrate-modules">${module}</template>${gate(nonce)}`);
 }
