@@ -1,3 +1,6 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
 import { expect, test, type Page } from "@playwright/test";
 
 import { failOnBrowserErrors, openPage, postRecipeWithPhoto, SEEDED_USER, signInAs, signInNewUser } from "../support/e2e";
@@ -121,3 +124,76 @@ test("the page's scripts wait for its first photo: on a slow line the photo come
   expect(seen.addedScripts).toEqual(["module script", ...links]);
   expect(Math.max(...seen.linksPerTask)).toBeLessThanOrEqual(2);
 });
+
+test("nothing paints before the top bar and the navigation are whole", async ({ page, javaScriptEnabled, baseURL }) => {
+  // A page arriving in pieces on a slow line painted a half-parsed top bar; its right-aligned
+  // actions moved as the rest came (a layout shift Lighthouse counted on a profile). Here the
+  // page comes through a relay that holds everything after the top bar's first action.
+  await signInNewUser(page, "wholebar");
+  if (!javaScriptEnabled) {
+    // Nothing in the page can watch its own frames: the document asks the browser to wait.
+    const html = await (await page.request.get("/ReciPals/Home")).text();
+    expect(html.slice(0, html.indexOf("</head>"))).toContain('<link rel="expect" href="#main" blocking="render"/>');
+    expect(html.indexOf('<main class="shell__main" id="main"')).toBeGreaterThan(html.indexOf("</nav>"));
+    return;
+  }
+  const relay = await pageInTwoPieces(baseURL!, 'aria-label="Info"', 800);
+  try {
+    await page.addInitScript(() => {
+      // The first frame the page renders: what was parsed by then.
+      requestAnimationFrame(() => {
+        Object.assign(window, { firstFrame: { main: document.getElementById("main") !== null, actions: document.querySelectorAll(".topbar__actions > *").length } });
+      });
+    });
+    for (const path of ["/ReciPals/Home", "/ReciPals/Account/Profile/recipeBot"]) {
+      await page.goto(relay.origin + path, { waitUntil: "load" });
+      expect(relay.held(), path).toBe(true);
+      expect(await page.evaluate(() => (window as unknown as { firstFrame: unknown }).firstFrame), path).toEqual({ main: true, actions: 5 });
+    }
+  } finally {
+    await relay.close();
+  }
+});
+
+/**
+ * A relay to the app that sends each page up to the first `marker`, then the rest `holdMs` later
+ * (other answers pass as they are). Cookies do not depend on the port, so the session follows.
+ */
+async function pageInTwoPieces(target: string, marker: string, holdMs: number) {
+  let held = false;
+  const server = http.createServer((request, response) => {
+    const upstream = http.request(new URL(request.url!, target), { method: request.method, headers: { ...request.headers, host: new URL(target).host, "accept-encoding": "identity" } }, (answer) => {
+      const page = (answer.headers["content-type"] ?? "").startsWith("text/html");
+      if (!page) {
+        response.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(response);
+        return;
+      }
+      const chunks: Buffer[] = [];
+      answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+      answer.on("end", () => {
+        const body = Buffer.concat(chunks);
+        const cut = body.indexOf(marker);
+        const headers = { ...answer.headers };
+        delete headers["content-length"];
+        response.writeHead(answer.statusCode!, headers);
+        if (cut < 0) return void response.end(body);
+        held = true;
+        response.write(body.subarray(0, cut + marker.length));
+        setTimeout(() => response.end(body.subarray(cut + marker.length)), holdMs);
+      });
+    });
+    request.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    held: () => {
+      const was = held;
+      held = false;
+      return was;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
