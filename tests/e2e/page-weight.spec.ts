@@ -158,7 +158,7 @@ test.describe("page weight", () => {
     expect(again.headers()["content-security-policy"]).toBeUndefined();
     expect(await again.body()).toHaveLength(0);
     const html = await response.text();
-    const script = /<script[^>]+src="(\/[^"]+\.js)"/.exec(html)?.[1] ?? /<link rel="modulepreload" href="(\/[^"]+\.js)"/.exec(html)?.[1];
+    const script = /<script[^>]+src="(\/[^"]+\.js)"/.exec(html)?.[1] ?? /<link data-rel="modulepreload" href="(\/[^"]+\.js)"/.exec(html)?.[1];
     expect(script, "a build script in the page").toBeTruthy();
     const asset = await request.get(script!);
     expect(asset.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");

@@ -5,20 +5,20 @@
 // works without JavaScript, so the photo may come first.
 //
 // The links stay where Remix wrote them, each with its kind in `data-rel` instead of `rel` (a
-// link of no kind fetches nothing, and the browser does not warn of it as of a module link with
-// no address). The module script goes into a <template>
-// where it was (inert: nothing in a template runs), followed by a small script. Once the first
-// photo (the one with fetchpriority="high") has arrived, or failed, it puts the template's copy in
-// its place (a copy: a script the parser made would not run when moved): at once when the page
-// has none or it is already there; at the latest after HYDRATE_WAIT_MS, or at the first key press
-// or touch. It does so within the photo's load event, so the page's own load event still waits for
-// the scripts. Then it gives the links their kind back, LINKS_PER_TASK at a time in tasks of their
-// own: starting a module's fetch costs the page ~1 ms, and twenty at once made one task of ~35 ms
-// in a Lighthouse trace. The module script finds its modules through its imports anyway; the links
-// only let the deeper ones start sooner. The page keeps its shape throughout (a template for the
-// module script only until hydration can start, links with or without their kind), so React
-// hydrates the elements it rendered; a `rel` still missing is an attribute, which hydration leaves
-// as it is.
+// link of no kind fetches nothing, and the browser does not warn of it as it does of a module link
+// with no address). The module script goes into a <template> where it was (inert: nothing in a
+// template runs), followed by a small script. Once the first photo (the one with
+// fetchpriority="high") has arrived, or failed, it puts the template's copy in its place (a copy:
+// a script the parser made would not run when moved): at once when the page has none or it is
+// already there; at the latest after HYDRATE_WAIT_MS, or at the first key press or touch. It does
+// so within the photo's load event, so the page's own load event still waits for the scripts.
+// Then it gives the links their kind back, LINKS_PER_TASK at a time in tasks of their own:
+// starting a module's fetch costs the page about a millisecond, and twenty at once made one task
+// of 20-40 ms in Lighthouse's traces. The module script finds its modules through its imports
+// anyway; the links only let the deeper ones start sooner. The page keeps its shape throughout (a
+// template for the module script only until hydration can start, links with or without their
+// kind), so React hydrates the elements it rendered; a `rel` still missing is an attribute, which
+// hydration leaves as it is.
 //
 // Tried and left: links put back from a template a few per task; with the module script after the
 // last batch the load event came before the scripts (module preloads do not hold it), and with the
@@ -27,7 +27,7 @@
 /** The longest the scripts wait for the first photo. */
 export const HYDRATE_WAIT_MS = 3000;
 
-/** Module links given their address per task once the module script is in. */
+/** Module links given their kind back per task, once the module script is in. */
 export const LINKS_PER_TASK = 2;
 
 const PRELOADS = /(?:<link rel="modulepreload" href="[^"<>]+"\/>)+/;
