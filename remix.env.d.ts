@@ -8,11 +8,4 @@ declare module "@remix-run/node" {
   }
 }
 
-// `blocking="render"` (a link that holds the first paint, app/root.tsx): newer than React's types.
-declare module "react" {
-  interface LinkHTMLAttributes<T> {
-    blocking?: "render";
-  }
-}
-
 export {};

@@ -193,10 +193,6 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         <InlineStyles />
         <Links />
-        {/* No first paint before the top bar and the navigation are whole: a page arriving in
-            pieces painted a half-parsed bar, whose right-aligned actions then moved (a layout
-            shift). The browser waits until <main> begins, or the page ends. */}
-        <link rel="expect" href="#main" blocking="render" />
       </head>
       <body>
         {children}
