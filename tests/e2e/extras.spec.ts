@@ -208,6 +208,10 @@ test.describe("saved recipes offline", () => {
       .toEqual([]);
     // ...and nothing but AVIF: Chromium never asks for the WebP copies.
     expect((await keptPhotos()).filter((path) => !path.endsWith(".avif"))).toEqual([]);
+    // The Saved page shows the same photo, and the worker keeps it first: the recipe page itself
+    // may come a moment later.
+    const pageKept = () => page.evaluate(async (key) => Boolean(await caches.match(key, { ignoreVary: true })), `/ReciPals/Recipes/${recipeId}`);
+    await expect.poll(pageKept, { timeout: 15_000 }).toBe(true);
 
     await page.context().setOffline(true);
     try {
