@@ -8,6 +8,7 @@ import * as entry from "~/entry.server";
 import * as rootRoute from "~/root";
 import * as layoutRoute from "~/routes/ReciPals";
 import * as homeRoute from "~/routes/ReciPals.Home";
+import { LINKS_PER_TASK } from "~/server/http/hydrate-after-photo.server";
 
 import { serverBuildOf } from "../support/server-build";
 import { getRequest, makeUser, signedInCookie } from "../support/app";
@@ -70,7 +71,7 @@ describe("a document rendered at once", () => {
     expect(modules?.[4]).toContain('img[fetchpriority="high"]');
     expect(modules?.[4]).toContain("setTimeout(go,3000)");
     expect(modules?.[4]).toContain("t.replaceWith(t.content.cloneNode(true))");
-    expect(modules?.[4]).toContain("l.rel=l.dataset.rel");
+    expect(modules?.[4]).toContain(`links.splice(0,${LINKS_PER_TASK}).forEach(function(l){l.rel=l.dataset.rel})`);
     // The links and the template come before the page's data scripts, which stay where they were.
     expect(html.indexOf(preloads![0])).toBeLessThan(html.indexOf(modules![0]));
     expect(html.indexOf(modules![0])).toBeLessThan(html.indexOf("streamController.enqueue("));
