@@ -763,7 +763,7 @@ try {
   if (USES_NGINX) nginxBinary(); // fail at once, before building and seeding, when nginx is missing
   if (DATABASE) await withPostgres(DATABASE, () => null); // likewise when PostgreSQL cannot be reached
   if (!flag("no-build")) {
-    timings.buildMs = run(`Building into ${buildDir}`, process.execPath, [path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"]);
+    timings.buildMs = run(`Building into ${buildDir}`, process.execPath, [path.join(root, "scripts/build.js")]);
   }
   if (FROM_DB) {
     fs.copyFileSync(FROM_DB, databasePath);

@@ -16,7 +16,7 @@ const buildFile = path.join(root, process.env.RECIPALS_BUILD_DIR ?? "build", "in
 function buildIfNeeded() {
   if (!buildIsStale(buildFile)) return;
   console.log("Building the app…");
-  const result = spawnSync(process.execPath, [path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"], {
+  const result = spawnSync(process.execPath, [path.join(root, "scripts/build.js")], {
     stdio: "inherit",
     env: { ...process.env, NODE_ENV: "production" },
   });

@@ -1,3 +1,4 @@
+import { memo } from "react";
 
 import { DEFAULT_PROFILE_IMAGE, paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import type { PostCardData } from "~/server/queries/feed.server";
@@ -8,8 +9,12 @@ import { Icon } from "./icons";
 import { Link } from "./link";
 import { Photo } from "./photo";
 
-/** A post in the feed (docs/rules.md#home-and-post-cards). */
-export function PostCard({
+/**
+ * A post in the feed (docs/rules.md#home-and-post-cards). Memoized: the router's state changes
+ * after hydration (routes the page links to arrive, pages are appended) re-render the feed,
+ * and a card whose props are the same has nothing to redraw.
+ */
+export const PostCard = memo(function PostCard({
   post,
   signedIn,
   returnTo,
@@ -64,4 +69,4 @@ export function PostCard({
       </div>
     </article>
   );
-}
+});

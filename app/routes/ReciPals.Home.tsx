@@ -57,7 +57,9 @@ export default function HomeRoute() {
   const more = useFetcher<typeof loader>();
   // Pages appended in place with JavaScript; a new first page (new seed or URL) starts over.
   const [appended, setAppended] = useState<{ posts: PostCardData[]; page: number; hasMore: boolean }[]>([]);
-  useEffect(() => setAppended([]), [first]);
+  // Keeping the same empty list on the first render lets React skip a second render of every
+  // card right after hydration.
+  useEffect(() => setAppended((pages) => (pages.length === 0 ? pages : [])), [first]);
   useEffect(() => {
     const next = more.data;
     if (!next) return;

@@ -120,4 +120,10 @@ test("the page's scripts wait for its first photo: on a slow line the photo come
   });
   expect(seen.addedScripts).toEqual(["module script", ...links]);
   expect(Math.max(...seen.linksPerTask)).toBeLessThanOrEqual(2);
+  // The framework's script (React DOM among it) asks Chrome to compile all of it while it
+  // downloads (scripts/build.js): its functions run as the page hydrates.
+  const bodies = await Promise.all([...new Set(scripts)].map(async (url) => (await page.request.get(url)).text()));
+  const framework = bodies.filter((body) => body.includes("reactjs.org/docs/error-decoder.html"));
+  expect(framework).toHaveLength(1);
+  expect(framework[0]!.startsWith("//# allFunctionsCalledOnLoad\n")).toBe(true);
 });

@@ -88,8 +88,8 @@ const buildFile = () => path.join(ROOT, BUILD_DIR, "index.js");
 export async function ensureBuild(): Promise<void> {
   await withLock(`build-${BUILD_DIR}`, async () => {
     if (!buildIsStale(buildFile())) return;
-    const result = await run(process.execPath, [path.join(ROOT, "node_modules/@remix-run/dev/dist/cli.js"), "build"], childEnv({}), 180_000);
-    if (result.code !== 0) throw new Error(`remix build failed:\n${result.output}`);
+    const result = await run(process.execPath, [path.join(ROOT, "scripts/build.js")], childEnv({}), 180_000);
+    if (result.code !== 0) throw new Error(`build failed:\n${result.output}`);
   });
 }
 

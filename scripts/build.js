@@ -1,0 +1,58 @@
+// `npm run build`: Remix's compiler, then the compile hint on the framework's scripts
+// (addCompileHints below). `npm start`, the tests and the benchmarks build through this file too,
+// so every build serves the same scripts.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Chrome's magic comment: compile every function of this script while it streams in. */
+export const COMPILE_HINT = "//# allFunctionsCalledOnLoad\n";
+
+/** Below this size a script's functions compile fast enough where they are first called. */
+const HINTED_MIN_BYTES = 32 * 1024;
+
+/**
+ * Puts the compile hint first in each large shared script the client entry imports: React DOM,
+ * Remix and its router, whose code every page runs as it hydrates. Chrome compiles a module on a
+ * background thread while it downloads, but only the functions it expects to be called at once;
+ * the others were compiled on the main thread at their first call, during the hydration a phone's
+ * reader waits through (React DOM's module body alone took ~20 ms there, docs/rules.md#first-paint).
+ * Other browsers read a comment. Returns the scripts it changed (already hinted ones are left).
+ * @param {string} assetsDir the compiler's assets directory (`public/build`, or `<build>/assets`)
+ * @returns {string[]}
+ */
+export function addCompileHints(assetsDir) {
+  const entry = fs.readdirSync(assetsDir).find((name) => /^entry\.client-[\w-]+\.js$/.test(name));
+  if (!entry) throw new Error(`no client entry in ${assetsDir}`);
+  const source = fs.readFileSync(path.join(assetsDir, entry), "utf8");
+  /** @type {string[]} */
+  const hinted = [];
+  for (const [, chunk = ""] of source.matchAll(/from\s*"\/build\/(_shared\/[\w.-]+\.js)"/g)) {
+    const file = path.join(assetsDir, chunk);
+    const text = fs.readFileSync(file, "utf8");
+    if (text.length < HINTED_MIN_BYTES || text.startsWith(COMPILE_HINT)) continue;
+    fs.writeFileSync(file, COMPILE_HINT + text);
+    hinted.push(chunk);
+  }
+  return hinted;
+}
+
+/** The assets directory remix.config.js gives for RECIPALS_BUILD_DIR. */
+export function assetsDirectory() {
+  const buildDir = process.env.RECIPALS_BUILD_DIR ?? "build";
+  return path.join(root, buildDir === "build" ? "public/build" : `${buildDir}/assets`);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const result = spawnSync(process.execPath, [path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+  const hinted = addCompileHints(assetsDirectory());
+  console.log(`Compile hint on ${hinted.length ? hinted.join(", ") : "no script"}.`);
+}
