@@ -61,7 +61,9 @@ test("the page's scripts wait for its first photo: on a slow line the photo come
     // What starts a module's fetch, in order, and how many module links each task made live.
     const added: string[] = [];
     const linksPerTask: number[] = [];
-    Object.assign(window, { addedScripts: added, linksPerTask });
+    // How many paints the page had shown when its module script went in (none: it ran before the first paint).
+    const paintsAtScript: number[] = [];
+    Object.assign(window, { addedScripts: added, linksPerTask, paintsAtScript });
     const live = (node: Node) => node instanceof HTMLLinkElement && node.rel === "modulepreload";
     new MutationObserver((records) => {
       let links = 0;
@@ -70,7 +72,10 @@ test("the page's scripts wait for its first photo: on a slow line the photo come
           if (live(node)) {
             added.push((node as HTMLLinkElement).getAttribute("href")!);
             links += 1;
-          } else if (record.type === "childList" && node instanceof HTMLScriptElement && node.type === "module") added.push("module script");
+          } else if (record.type === "childList" && node instanceof HTMLScriptElement && node.type === "module") {
+            added.push("module script");
+            paintsAtScript.push(performance.getEntriesByType("paint").length);
+          }
         }
       }
       if (links > 0) linksPerTask.push(links);
@@ -114,12 +119,24 @@ test("the page's scripts wait for its first photo: on a slow line the photo come
   const written = await (await page.request.get(`/ReciPals/Recipes/${recipeId}`)).text();
   const links = [...written.matchAll(/<link data-rel="modulepreload" href="([^"]+)"\/>/g)].map((match) => match[1]);
   expect(links.length).toBeGreaterThan(4);
-  const seen = await page.evaluate(() => {
-    const { addedScripts, linksPerTask } = window as unknown as { addedScripts: string[]; linksPerTask: number[] };
-    return { addedScripts, linksPerTask };
-  });
+  type Seen = { addedScripts: string[]; linksPerTask: number[]; paintsAtScript: number[] };
+  const seenNow = () =>
+    page.evaluate((): Seen => {
+      const { addedScripts, linksPerTask, paintsAtScript } = window as unknown as Seen;
+      return { addedScripts, linksPerTask, paintsAtScript };
+    });
+  const seen = await seenNow();
   expect(seen.addedScripts).toEqual(["module script", ...links]);
   expect(Math.max(...seen.linksPerTask)).toBeLessThanOrEqual(2);
+  expect(seen.paintsAtScript).toEqual([expect.any(Number)]);
+  expect(seen.paintsAtScript[0]).toBeGreaterThan(0);
+  // Again with the photo in the browser's cache, there before the page is parsed: the scripts
+  // still wait until the page has been shown once.
+  await page.goto(`/ReciPals/Recipes/${recipeId}`);
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 20_000 });
+  const again = await seenNow();
+  expect(again.paintsAtScript).toEqual([expect.any(Number)]);
+  expect(again.paintsAtScript[0]).toBeGreaterThan(0);
   // The framework's script (React DOM among it) asks Chrome to compile all of it while it
   // downloads (scripts/build.js): its functions run as the page hydrates.
   const bodies = await Promise.all([...new Set(scripts)].map(async (url) => (await page.request.get(url)).text()));
