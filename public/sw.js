@@ -15,9 +15,9 @@
  * Pages never depend on it: online, every page and answer comes from the network as usual.
  */
 
-const SHELL_CACHE = "recipals-shell-v1";
+const SHELL_CACHE = "recipals-shell-v2";
 const SAVED_CACHE = "recipals-saved-v1";
-const SHELL_FILES = ["/offline.html", "/favicon.svg", "/manifest.webmanifest", "/icons/icon-192.png"];
+const SHELL_FILES = ["/offline.html", "/icons/favicon-48.png", "/manifest.webmanifest", "/icons/icon-192.png"];
 /** Where the cache notes whose it is and which assets each page needs (never fetched). */
 const STATE_KEY = "/__recipals-sw/state.json";
 const SAVED_PAGE = "/ReciPals/Saved";

@@ -79,13 +79,14 @@ describe("a document rendered at once", () => {
 });
 
 describe("the pictures every page loads", () => {
-  it("draws its SVG pictures without a font and the navigation icons as one picture", () => {
-    // A font in an SVG picture, or one picture per icon, costs a first paint tens of milliseconds
-    // (each picture is a small document the browser lays out).
+  it("has a PNG icon and the navigation icons as one SVG picture", () => {
+    // Each SVG picture is a small document the browser builds and lays out in the page's main
+    // thread: one per navigation icon, or the tab's icon, cost the first seconds tens of milliseconds.
     const root = path.resolve(__dirname, "../..");
-    const favicon = readFileSync(path.join(root, "public/favicon.svg"), "utf8");
-    expect(favicon).toContain("<path");
-    expect(favicon).not.toContain("<text");
+    const icons = rootRoute.links().filter((link) => "rel" in link && link.rel === "icon");
+    expect(icons).toEqual([{ rel: "icon", href: "/icons/favicon-48.png", type: "image/png", sizes: "48x48" }]);
+    expect(readFileSync(path.join(root, "public/icons/favicon-48.png")).subarray(1, 4).toString()).toBe("PNG");
+    expect(readFileSync(path.join(root, "public/offline.html"), "utf8")).not.toContain("favicon.svg");
     const css = readFileSync(path.join(root, "app/styles/global.css"), "utf8");
     expect(new Set(css.match(/data:image\/svg\+xml[^")]+/g)).size).toBe(1);
   });
