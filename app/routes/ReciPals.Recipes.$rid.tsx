@@ -8,7 +8,7 @@ import {
 } from "@remix-run/node";
 import type { ShouldRevalidateFunctionArgs } from "@remix-run/react";
 import { Form, isRouteErrorResponse, useActionData, useFetcher, useLoaderData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type RefObject } from "react";
 
 import { Avatar } from "~/components/avatar";
 import { CommentItem } from "~/components/comment-item";
@@ -501,10 +501,12 @@ function Comments({
   const navigation = useNavigation();
   const failure =
     fetcher.state === "idle" && fetcher.data && "error" in fetcher.data ? fetcher.data : plainFailure && "error" in plainFailure ? plainFailure : null;
-  // A new successful comment clears the box (a new key remounts it empty).
-  const boxKey = useResultKey(fetcher.data && "comment" in fetcher.data ? fetcher.data : null);
   // Shown while sending only; once the answer is in, the returned comment takes its place.
   const pendingText = fetcher.state === "submitting" ? fetcher.formData?.get("text") : undefined;
+  // A new successful comment clears the box, unless the next one has been typed meanwhile.
+  const posted = useResultKey(fetcher.data && "comment" in fetcher.data ? fetcher.data : null);
+  const sent = useRef("");
+  if (typeof pendingText === "string") sent.current = pendingText;
   const sending = fetcher.state !== "idle" || navigation.state === "submitting";
 
   // A comment the server already returned to the fetcher but the loader has not re-read yet. Once
@@ -545,7 +547,7 @@ function Comments({
       ) : hasPost ? (
         <fetcher.Form method="post" action={paths.recipe(recipeId)} className="comment-form" noValidate preventScrollReset>
           <InteractionFields redirectTo={paths.recipe(recipeId)} />
-          <CommentBox key={boxKey} initial={failure?.text ?? ""} invalid={failure !== null} sending={sending} max={commentMax} />
+          <CommentBox posted={posted} sent={sent} initial={failure?.text ?? ""} invalid={failure !== null} sending={sending} max={commentMax} />
           {failure ? (
             <p className="field__error" id="comment-error" role="alert">
               {failure.error}
@@ -560,10 +562,25 @@ function Comments({
 /**
  * The comment text and its Post button. With JavaScript the button stays disabled while the text
  * is empty or only spaces, and while the comment is sending; without it the button always works
- * and the server refuses a blank comment with its message. Remounted empty (a new key) after a
- * comment is posted.
+ * and the server refuses a blank comment with its message. Emptied when a comment is posted
+ * (`posted` counts them) if it still holds the text sent: what the reader typed while it was
+ * sending stays.
  */
-function CommentBox({ initial, invalid, sending, max }: { initial: string; invalid: boolean; sending: boolean; max: number }) {
+function CommentBox({
+  posted,
+  sent,
+  initial,
+  invalid,
+  sending,
+  max,
+}: {
+  posted: number;
+  sent: RefObject<string>;
+  initial: string;
+  invalid: boolean;
+  sending: boolean;
+  max: number;
+}) {
   const hydrated = useHydrated();
   const [hasText, setHasText] = useState(initial.trim() !== "");
   // Text typed before the page hydrated is in the box but not in the state: read it once hydrated,
@@ -572,6 +589,11 @@ function CommentBox({ initial, invalid, sending, max }: { initial: string; inval
   useEffect(() => {
     if (box.current) setHasText(box.current.value.trim() !== "");
   }, []);
+  useEffect(() => {
+    if (posted === 0 || !box.current || box.current.value.trim() !== sent.current?.trim()) return;
+    box.current.value = "";
+    setHasText(false);
+  }, [posted, sent]);
   return (
     <>
       <label htmlFor="comment-text" className="visually-hidden">

@@ -119,6 +119,29 @@ test.describe("recipe detail and comments", () => {
     await expect(page.getByText("Made this tonight, lovely!")).toBeVisible();
   });
 
+  test("the next comment, typed while one is sending, stays in the box", async ({ page, javaScriptEnabled }, testInfo) => {
+    test.skip(!javaScriptEnabled, "without JavaScript the page is left as the comment is sent");
+    const { recipeId } = botPostFor(testInfo.project.name, 3);
+    await signInNewUser(page, "typeahead");
+    await openPage(page, `/ReciPals/Recipes/${recipeId}`);
+    const box = page.getByPlaceholder("Add a comment...");
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**/ReciPals/Recipes/${recipeId}**`, async (route) => {
+      if (route.request().method() === "POST") await held;
+      await route.continue();
+    });
+    await box.fill("First thought");
+    await page.getByRole("button", { name: "Post" }).click();
+    await expect(page.getByRole("button", { name: "Posting..." })).toBeDisabled();
+    await box.fill("Second thought, typed meanwhile");
+    release();
+    await expect(page.getByRole("listitem").filter({ hasText: "First thought" })).toBeVisible();
+    await expect(page.locator(".comment--pending")).toHaveCount(0);
+    await expect(box).toHaveValue("Second thought, typed meanwhile");
+    await expect(page.getByRole("button", { name: "Post" })).toBeEnabled();
+  });
+
   test("an unknown recipe is a 404 page", async ({ page }) => {
     const response = await page.goto("/ReciPals/Recipes/no-such-recipe");
     expect(response?.status()).toBe(404);
