@@ -40,12 +40,6 @@ export function addCompileHints(assetsDir) {
   return hinted;
 }
 
-/** The assets directory remix.config.js gives for RECIPALS_BUILD_DIR. */
-export function assetsDirectory() {
-  const buildDir = process.env.RECIPALS_BUILD_DIR ?? "build";
-  return path.join(root, buildDir === "build" ? "public/build" : `${buildDir}/assets`);
-}
-
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const result = spawnSync(process.execPath, [path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"], {
     cwd: root,
@@ -53,6 +47,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     env: { ...process.env, NODE_ENV: "production" },
   });
   if (result.status !== 0) process.exit(result.status ?? 1);
-  const hinted = addCompileHints(assetsDirectory());
+  // remix.config.js names the assets directory (it follows RECIPALS_BUILD_DIR).
+  const { default: config } = await import("../remix.config.js");
+  const hinted = addCompileHints(path.resolve(root, config.assetsBuildDirectory ?? "public/build"));
   console.log(`Compile hint on ${hinted.length ? hinted.join(", ") : "no script"}.`);
 }
