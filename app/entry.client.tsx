@@ -2,8 +2,6 @@ import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 
-import { registerServiceWorker } from "./lib/service-worker";
-
 startTransition(() => {
   hydrateRoot(
     document,
@@ -12,6 +10,3 @@ startTransition(() => {
     </StrictMode>,
   );
 });
-
-// Offline reading of saved recipes (public/sw.js); the page never waits for it.
-registerServiceWorker();

@@ -18,7 +18,7 @@ import { createContext, useContext, useEffect, useRef, type ReactNode } from "re
 
 import { useNonce } from "~/lib/nonce";
 import { onlySearchChanged } from "~/lib/search-navigation";
-import { useServiceWorkerSync } from "~/lib/service-worker";
+import { registerServiceWorker, useServiceWorkerSync } from "~/lib/service-worker";
 import { countUnread } from "~/server/queries/notifications.server";
 import { getLens, getUser } from "~/server/auth/session.server";
 import { themeOf } from "~/server/http/cookies.server";
@@ -239,6 +239,8 @@ export default function App() {
   // A marker that the page is interactive, for tests that must not type before hydration.
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
+    // Offline reading of saved recipes (public/sw.js); the page never waits for it.
+    registerServiceWorker();
   }, []);
   return <Outlet />;
 }

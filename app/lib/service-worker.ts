@@ -6,14 +6,23 @@ import { paths } from "./paths";
 // The browser side of public/sw.js (docs/rules.md#offline-saved-recipes). Pages never
 // depend on it: without service workers, or when anything here fails, nothing changes.
 
-/** Registers /sw.js once the page has loaded (so it never competes with the page's own requests). */
+/**
+ * Registers /sw.js once the page has loaded, React has hydrated it (the caller is the root's first
+ * effect) and the main thread is idle: starting the worker, which then fetches and keeps the
+ * offline page and icons, never competes with the page's own requests or with hydration on a
+ * phone's few cores.
+ */
 export function registerServiceWorker(): void {
   if (typeof navigator === "undefined" || !("serviceWorker" in navigator)) return;
   const register = () => {
     navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
   };
-  if (document.readyState === "complete") register();
-  else window.addEventListener("load", register, { once: true });
+  const whenIdle = () => {
+    if ("requestIdleCallback" in window) window.requestIdleCallback(register, { timeout: 5000 });
+    else setTimeout(register, 1000);
+  };
+  if (document.readyState === "complete") whenIdle();
+  else window.addEventListener("load", whenIdle, { once: true });
 }
 
 interface SavedRouteData {

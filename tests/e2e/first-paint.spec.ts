@@ -144,3 +144,19 @@ test("the page's scripts wait for its first photo: on a slow line the photo come
   expect(framework).toHaveLength(1);
   expect(framework[0]!.startsWith("//# allFunctionsCalledOnLoad\n")).toBe(true);
 });
+
+test("the service worker is registered only after the page has hydrated", async ({ page, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "without JavaScript nothing registers a service worker");
+  // What the page had done when it asked for the worker: hydrated (the root's marker) or not.
+  await page.addInitScript(() => {
+    const container = navigator.serviceWorker;
+    const register = container.register.bind(container);
+    container.register = (...args: Parameters<ServiceWorkerContainer["register"]>) => {
+      Object.assign(window, { hydratedAtRegister: document.documentElement.dataset.hydrated ?? "no" });
+      return register(...args);
+    };
+  });
+  await openPage(page, "/ReciPals/Home");
+  await expect.poll(() => page.evaluate(() => (window as { hydratedAtRegister?: string }).hydratedAtRegister ?? null), { timeout: 15_000 }).toBe("true");
+  await expect.poll(() => page.evaluate(async () => Boolean(await navigator.serviceWorker.getRegistration("/"))), { timeout: 15_000 }).toBe(true);
+});
