@@ -24,6 +24,11 @@ function keptListHas(page: Page, text: string): Promise<boolean> {
   }, text);
 }
 
+/** Whether this page's service worker is registered and running (it is registered when the page is idle). */
+function workerActive(page: Page): Promise<boolean> {
+  return page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration("/"))?.active));
+}
+
 async function addJdR1(page: Page) {
   await open(page, JD_R1);
   const answered = page.waitForResponse((response) => response.request().method() === "POST" && response.url().includes("/ReciPals/ShoppingList"));
@@ -63,6 +68,8 @@ test.describe("a shared device", () => {
     expect((await (await signedOut).allHeaders())["clear-site-data"]).toBe('"cache", "storage"');
     await expect(page).toHaveURL(/\/ReciPals\/Home$/);
     await expect.poll(() => keptListHas(page, "Eggs (3)"), { timeout: 10_000 }).toBe(false);
+    // Clear-Site-Data removed the worker too; Home registered a new one, which must not answer A's list.
+    await expect.poll(() => workerActive(page), { timeout: 15_000 }).toBe(true);
 
     // Offline now, nothing of A's is answered.
     const shown = await offlineList(page, context);
