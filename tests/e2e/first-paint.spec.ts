@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 
-import { failOnBrowserErrors, openPage, postRecipeWithPhoto, SEEDED_USER, signInAs, signInNewUser } from "../support/e2e";
+import { failOnBrowserErrors, openPage, postRecipeWithPhoto, SEEDED_USER, serviceWorkerActive, signInAs, signInNewUser } from "../support/e2e";
 import { cameraPhoto } from "../support/photos";
 
 // No stylesheet request before the first paint (docs/rules.md#first-paint): a page writes the
@@ -158,5 +158,5 @@ test("the service worker is registered only after the page has hydrated", async 
   });
   await openPage(page, "/ReciPals/Home");
   await expect.poll(() => page.evaluate(() => (window as { hydratedAtRegister?: string }).hydratedAtRegister ?? null), { timeout: 15_000 }).toBe("true");
-  await expect.poll(() => page.evaluate(async () => Boolean(await navigator.serviceWorker.getRegistration("/"))), { timeout: 15_000 }).toBe(true);
+  await expect.poll(() => serviceWorkerActive(page), { timeout: 15_000 }).toBe(true);
 });

@@ -1,6 +1,6 @@
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 
-import { failOnBrowserErrors, signInNewUser, type E2EUser } from "../support/e2e";
+import { failOnBrowserErrors, serviceWorkerActive, signInNewUser, type E2EUser } from "../support/e2e";
 
 // A shared computer (docs/rules.md#personal-answers): what one person saw must not be shown to the
 // next. Signed-in pages are stored by no cache (`Cache-Control: private, no-store`), signing out
@@ -22,11 +22,6 @@ function keptListHas(page: Page, text: string): Promise<boolean> {
     const kept = await caches.match("/ReciPals/ShoppingList", { ignoreVary: true });
     return kept ? (await kept.text()).includes(wanted) : false;
   }, text);
-}
-
-/** Whether this page's service worker is registered and running (it is registered when the page is idle). */
-function workerActive(page: Page): Promise<boolean> {
-  return page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration("/"))?.active));
 }
 
 async function addJdR1(page: Page) {
@@ -69,7 +64,7 @@ test.describe("a shared device", () => {
     await expect(page).toHaveURL(/\/ReciPals\/Home$/);
     await expect.poll(() => keptListHas(page, "Eggs (3)"), { timeout: 10_000 }).toBe(false);
     // Clear-Site-Data removed the worker too; Home registered a new one, which must not answer A's list.
-    await expect.poll(() => workerActive(page), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => serviceWorkerActive(page), { timeout: 15_000 }).toBe(true);
 
     // Offline now, nothing of A's is answered.
     const shown = await offlineList(page, context);

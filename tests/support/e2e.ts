@@ -158,6 +158,14 @@ export async function openPage(page: Page, url: string): Promise<void> {
   if (test.info().project.use.javaScriptEnabled !== false) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
 }
 
+/**
+ * Whether the page's service worker is registered and running. Pages register it once hydrated
+ * and idle (app/lib/service-worker.ts), so a test that cuts the network waits for this first.
+ */
+export function serviceWorkerActive(page: Page): Promise<boolean> {
+  return page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration("/"))?.active));
+}
+
 /** A bot post for this test alone, so parallel tests never touch the same likes or comments. */
 export function botPostFor(projectName: string, slot: number): { postId: string; recipeId: string } {
   const n = 100 + slot * 2 + (projectName === "no-js" ? 1 : 0);
