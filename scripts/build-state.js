@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const SOURCES = ["app", "migrations", "seed", "patches", "remix.config.js", "scripts/build.js", "package.json", "node_modules/.package-lock.json"];
+const SOURCES = ["app", "migrations", "seed", "patches", "remix.config.js", "scripts/build.js", "scripts/rechunk.js", "package.json", "node_modules/.package-lock.json"];
 
 /**
  * @param {string} target

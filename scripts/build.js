@@ -1,10 +1,12 @@
-// `npm run build`: Remix's compiler, then the compile hint on the framework's scripts
-// (addCompileHints below). `npm start`, the tests and the benchmarks build through this file too,
+// `npm run build`: Remix's compiler, then a second pass that merges its small shared scripts
+// (scripts/rechunk.js), then the compile hint on the framework's scripts (addCompileHints below). `npm start`, the tests and the benchmarks build through this file too,
 // so every build serves the same scripts.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+
+import { rechunk } from "./rechunk.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -30,7 +32,7 @@ export function addCompileHints(assetsDir) {
   const source = fs.readFileSync(path.join(assetsDir, entry), "utf8");
   /** @type {string[]} */
   const hinted = [];
-  for (const [, chunk = ""] of source.matchAll(/from\s*"\/build\/(_shared\/[\w.-]+\.js)"/g)) {
+  for (const [, chunk = ""] of source.matchAll(/from\s*["'](?:\/build\/|\.\/)(_shared\/[\w.-]+\.js)["']/g)) {
     const file = path.join(assetsDir, chunk);
     const text = fs.readFileSync(file, "utf8");
     if (text.length < HINTED_MIN_BYTES || text.startsWith(COMPILE_HINT)) continue;
@@ -49,6 +51,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   if (result.status !== 0) process.exit(result.status ?? 1);
   // remix.config.js names the assets directory (it follows RECIPALS_BUILD_DIR).
   const { default: config } = await import("../remix.config.js");
-  const hinted = addCompileHints(path.resolve(root, config.assetsBuildDirectory ?? "public/build"));
+  const assetsDir = path.resolve(root, config.assetsBuildDirectory ?? "public/build");
+  const { before, after } = await rechunk(assetsDir, path.resolve(root, config.serverBuildPath ?? "build/index.js"));
+  console.log(`Scripts merged: ${before} → ${after}.`);
+  const hinted = addCompileHints(assetsDir);
   console.log(`Compile hint on ${hinted.length ? hinted.join(", ") : "no script"}.`);
 }

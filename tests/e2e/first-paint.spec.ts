@@ -145,6 +145,26 @@ test("the page's scripts wait for its first photo: on a slow line the photo come
   expect(framework[0]!.startsWith("//# allFunctionsCalledOnLoad\n")).toBe(true);
 });
 
+test("Home, a recipe, a profile and Search each load a handful of script modules, not one per shared piece", async ({ page, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "without JavaScript a page loads no script");
+  // The build merges the compiler's small shared chunks (scripts/rechunk.js): each module costs
+  // a slow phone a task of its own as it arrives. Before, these pages loaded 21-27 modules.
+  await signInAs(page, SEEDED_USER);
+  for (const [path] of OWN_STYLES) {
+    await openPage(page, path);
+    const modules = await page.evaluate(() =>
+      performance
+        .getEntriesByType("resource")
+        .map((entry) => new URL(entry.name).pathname)
+        .filter((pathname) => pathname.startsWith("/build/") && pathname.endsWith(".js")),
+    );
+    expect(new Set(modules).size, `${path}: ${modules.join(" ")}`).toBeLessThanOrEqual(12);
+    // The client entry, the framework, the root's and the page's own modules among them.
+    expect(modules.some((module) => /^\/build\/entry\.client-[\w-]+\.js$/.test(module)), path).toBe(true);
+    expect(modules.some((module) => /^\/build\/root-[\w-]+\.js$/.test(module)), path).toBe(true);
+  }
+});
+
 test("the service worker is registered only after the page has hydrated", async ({ page, javaScriptEnabled }) => {
   test.skip(!javaScriptEnabled, "without JavaScript nothing registers a service worker");
   // What the page had done when it asked for the worker: hydrated (the root's marker) or not.

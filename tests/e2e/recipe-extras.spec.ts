@@ -109,8 +109,11 @@ test("quantities written quantity first scale and add up on the shopping list li
   const frittata = await create("Quick frittata", 1, ["3 eggs", "Tomatoes (1 x 400g tin)"]);
 
   // On a slow phone the quantity reader (loaded on the first change) is still on its way when
-  // + is pressed again: both presses count.
-  await page.route("**/build/_shared/quantity-*.js", async (route) => {
+  // + is pressed again: both presses count. (The reader is the module `~/lib/rescale` the recipe
+  // page imports on its first change.)
+  let heldBack = 0;
+  await page.route("**/build/_shared/rescale-*.js", async (route) => {
+    heldBack += 1;
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await route.continue();
   });
@@ -120,6 +123,7 @@ test("quantities written quantity first scale and add up on the shopping list li
   for (let i = 0; i < 2; i++) await ingredients.getByRole("link", { name: "More servings" }).click();
   await expect(ingredients.getByText("4 servings")).toBeVisible();
   if (javaScriptEnabled) await expect(page).toHaveURL(/\?serves=4$/);
+  expect(heldBack).toBe(javaScriptEnabled ? 1 : 0);
   await expect(ingredients.getByRole("listitem")).toHaveText([
     "4 eggs",
     "200 g cheese",

@@ -44,6 +44,13 @@ describe("addCompileHints", () => {
     expect(read(dir, "chunk-EDITOR.js").startsWith("var big=")).toBe(true);
   });
 
+  it("finds the shared scripts in the client entry the second pass writes (relative imports, single quotes)", () => {
+    const dir = assets();
+    fs.writeFileSync(path.join(dir, "entry.client-ABC123.js"), "import {a as n}from'./_shared/chunk-SMALL.js';import {D as a}from'./_shared/chunk-FRAMEWORK.js';n();a();");
+    expect(addCompileHints(dir)).toEqual(["_shared/chunk-FRAMEWORK.js"]);
+    expect(read(dir, "chunk-EDITOR.js").startsWith("var big=")).toBe(true);
+  });
+
   it("adds it once when the build directory is hinted again", () => {
     const dir = assets();
     addCompileHints(dir);
