@@ -14,6 +14,7 @@
 import fs from "node:fs";
 import path from "node:path";
 
+import { transform } from "esbuild";
 import { rollup } from "rollup";
 
 /** A group of shared modules smaller than this is merged into another one, where that costs little. */
@@ -119,6 +120,14 @@ export async function rechunk(assetsDir, serverBuildFile, { minChunkBytes = MIN_
       generatedCode: "es2015",
     });
     await bundle.close();
+    // Rollup keeps the compiler's minified code but writes its own joins and renamings at full
+    // length; the compiler's minifier (esbuild) has the last word, as it had.
+    for (const item of output) {
+      if (item.type !== "chunk") continue;
+      const file = path.join(outDir, item.fileName);
+      const { code } = await transform(fs.readFileSync(file, "utf8"), { loader: "js", format: "esm", minify: true, legalComments: "none" });
+      fs.writeFileSync(file, code);
+    }
 
     /** @type {Map<string, import("rollup").OutputChunk>} */
     const chunks = new Map();
