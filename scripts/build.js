@@ -1,6 +1,7 @@
 // `npm run build`: Remix's compiler, then a second pass that merges its small shared scripts
-// (scripts/rechunk.js), then the compile hint on the framework's scripts (addCompileHints below). `npm start`, the tests and the benchmarks build through this file too,
-// so every build serves the same scripts.
+// (scripts/rechunk.js), then the compile hint on the framework's scripts (addCompileHints below).
+// `npm start`, the tests and the benchmarks build through this file too, so every build serves
+// the same scripts.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

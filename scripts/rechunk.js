@@ -121,7 +121,9 @@ export async function rechunk(assetsDir, serverBuildFile, { minChunkBytes = MIN_
     });
     await bundle.close();
     // Rollup keeps the compiler's minified code but writes its own joins and renamings at full
-    // length; the compiler's minifier (esbuild) has the last word, as it had.
+    // length; the compiler's minifier (esbuild) has the last word, as it had. The names keep
+    // Rollup's hash of the code before: with esbuild's version pinned, the same code still
+    // gives the same bytes, so a name cached as immutable never changes meaning.
     for (const item of output) {
       if (item.type !== "chunk") continue;
       const file = path.join(outDir, item.fileName);
