@@ -65,16 +65,9 @@ export async function rechunk(assetsDir, serverBuildFile, { minChunkBytes = MIN_
   };
   const nameOf = (/** @type {string} */ url) => url.slice(publicPath.length).replace(/\.js$/, "").replace(HASH_SUFFIX, "");
 
-  /** Each entry's file → the manifest entries it serves. */
-  /** @type {Map<string, ManifestEntry[]>} */
-  const served = new Map();
   /** @type {Record<string, string>} */
   const input = {};
-  for (const entry of [manifest.entry, ...Object.values(manifest.routes)]) {
-    const file = fileOf(entry.module);
-    served.set(file, [...(served.get(file) ?? []), entry]);
-    input[nameOf(entry.module)] = file;
-  }
+  for (const entry of [manifest.entry, ...Object.values(manifest.routes)]) input[nameOf(entry.module)] = fileOf(entry.module);
 
   // What each page loads: the client entry, then its route and the routes above it.
   const pages = Object.values(manifest.routes).map((route) => {
@@ -120,20 +113,19 @@ export async function rechunk(assetsDir, serverBuildFile, { minChunkBytes = MIN_
       generatedCode: "es2015",
     });
     await bundle.close();
+    /** @type {Map<string, import("rollup").OutputChunk>} */
+    const chunks = new Map();
+    for (const item of output) if (item.type === "chunk") chunks.set(item.fileName, item);
     // Rollup keeps the compiler's minified code but writes its own joins and renamings at full
     // length; the compiler's minifier (esbuild) has the last word, as it had. The names keep
     // Rollup's hash of the code before: with esbuild's version pinned, the same code still
     // gives the same bytes, so a name cached as immutable never changes meaning.
-    for (const item of output) {
-      if (item.type !== "chunk") continue;
-      const file = path.join(outDir, item.fileName);
+    for (const chunk of chunks.values()) {
+      const file = path.join(outDir, chunk.fileName);
       const { code } = await transform(fs.readFileSync(file, "utf8"), { loader: "js", format: "esm", minify: true, legalComments: "none" });
       fs.writeFileSync(file, code);
     }
 
-    /** @type {Map<string, import("rollup").OutputChunk>} */
-    const chunks = new Map();
-    for (const item of output) if (item.type === "chunk") chunks.set(item.fileName, item);
     /** Every module `fileName` imports statically, directly or not. */
     const importsOf = (/** @type {string} */ fileName, seen = new Set()) => {
       for (const imported of chunks.get(fileName)?.imports ?? []) {
@@ -143,25 +135,22 @@ export async function rechunk(assetsDir, serverBuildFile, { minChunkBytes = MIN_
       }
       return seen;
     };
-    const entryImports = new Set();
+    /** The new module of an entry of the manifest. */
+    const chunkOf = (/** @type {ManifestEntry} */ entry) => {
+      const file = fileOf(entry.module);
+      const chunk = [...chunks.values()].find((candidate) => candidate.isEntry && candidate.facadeModuleId === file);
+      if (!chunk) throw new Error(`the second pass lost ${entry.module}`);
+      return chunk;
+    };
+    const entryImports = importsOf(chunkOf(manifest.entry).fileName);
+    /** Each old module's URL → the new module and the modules it imports (URLs). */
     /** @type {Map<string, { module: string, imports: string[] | undefined }>} */
     const moved = new Map();
-    for (const chunk of chunks.values()) {
-      if (!chunk.isEntry) continue;
-      const entries = served.get(chunk.facadeModuleId ?? "") ?? [];
-      const isClientEntry = entries.includes(manifest.entry);
-      const imports = [...importsOf(chunk.fileName)];
-      if (isClientEntry) for (const imported of imports) entryImports.add(imported);
-      for (const entry of entries) moved.set(entry.module, { module: chunk.fileName, imports });
-    }
-    // A route lists the modules the client entry does not already bring, as the compiler does.
-    for (const [oldModule, { module, imports = [] }] of moved) {
-      const own = oldModule === manifest.entry.module ? imports : imports.filter((imported) => !entryImports.has(imported));
-      moved.set(oldModule, { module: publicPath + module, imports: own.length ? own.map((imported) => publicPath + imported) : undefined });
-    }
     for (const entry of [manifest.entry, ...Object.values(manifest.routes)]) {
-      const next = moved.get(entry.module);
-      if (!next) throw new Error(`the second pass lost ${entry.module}`);
+      const chunk = chunkOf(entry);
+      // A route lists the modules the client entry does not already bring, as the compiler does.
+      const imports = [...importsOf(chunk.fileName)].filter((imported) => entry === manifest.entry || !entryImports.has(imported));
+      moved.set(entry.module, { module: publicPath + chunk.fileName, imports: imports.length ? imports.map((imported) => publicPath + imported) : undefined });
     }
 
     // The server build holds the same manifest as an object literal, one `module: "…", imports:
@@ -175,11 +164,7 @@ export async function rechunk(assetsDir, serverBuildFile, { minChunkBytes = MIN_
     for (const oldModule of moved.keys()) {
       if (server.includes(JSON.stringify(oldModule))) throw new Error(`${serverBuildFile} still names ${oldModule}`);
     }
-    for (const entry of [manifest.entry, ...Object.values(manifest.routes)]) {
-      const next = /** @type {{ module: string, imports?: string[] }} */ (moved.get(entry.module));
-      entry.module = next.module;
-      entry.imports = next.imports;
-    }
+    for (const entry of [manifest.entry, ...Object.values(manifest.routes)]) Object.assign(entry, moved.get(entry.module));
 
     // The new scripts first, then the manifests naming them, then the old scripts go: a build
     // stopped half-way still names scripts that exist.
@@ -324,7 +309,7 @@ export function groupShared(modules, pages, { minChunkBytes, maxUnusedBytes }) {
     /** @type {{ from: Group, into: Group, added: number[], total: number } | undefined} */
     let best;
     for (const from of groups) {
-      if (from.fixed || from.bytes >= minChunkBytes) continue;
+      if (from.bytes >= minChunkBytes) continue;
       for (const into of groups) {
         if (into === from || into.fixed) continue;
         const added = costOf(from, into);
