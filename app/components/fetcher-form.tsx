@@ -1,6 +1,8 @@
 import type { FetcherWithComponents } from "@remix-run/react";
 import type { FormEvent, FormHTMLAttributes } from "react";
 
+import { FETCHER_FIELD } from "~/lib/interaction";
+
 // A form that posts through a fetcher with JavaScript and as a plain form post without it, like
 // `fetcher.Form`, but as a bare <form> with one submit handler. `fetcher.Form` resolves its action
 // and runs the router's form hooks for every card of a feed on every render; our actions are
@@ -20,8 +22,11 @@ export function FetcherForm({ fetcher, action, preventScrollReset, ...props }: F
     event.preventDefault();
     // The button pressed carries its name and value (intent=like, …), as in a plain post.
     const submitter = (event.nativeEvent as SubmitEvent).submitter;
-    const source = submitter instanceof HTMLButtonElement || submitter instanceof HTMLInputElement ? submitter : event.currentTarget;
-    fetcher.submit(source, { method: "post", action, preventScrollReset });
+    const form = new FormData(event.currentTarget, submitter instanceof HTMLButtonElement || submitter instanceof HTMLInputElement ? submitter : null);
+    // The script sends it, so the script takes the answer as data (app/server/http/interaction.server.ts),
+    // even when it runs while the page is still hydrating.
+    form.set(FETCHER_FIELD, "1");
+    fetcher.submit(form, { method: "post", action, preventScrollReset });
   };
   return <form {...props} method="post" action={action} data-discover="true" onSubmit={onSubmit} />;
 }

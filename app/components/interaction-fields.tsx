@@ -1,12 +1,7 @@
-import { useHydrated } from "~/lib/hooks";
-
-/** Hidden fields for a form that works as a fetcher and as a plain post (see interaction.server.ts). */
+/**
+ * The page a plain post (no JavaScript, or a press before the page's script runs) comes back to.
+ * A post sent by the script says so itself (FetcherForm adds `_fetcher`, see interaction.server.ts).
+ */
 export function InteractionFields({ redirectTo }: { redirectTo: string }) {
-  const hydrated = useHydrated();
-  return (
-    <>
-      <input type="hidden" name="redirectTo" value={redirectTo} />
-      {hydrated ? <input type="hidden" name="_fetcher" value="1" /> : null}
-    </>
-  );
+  return <input type="hidden" name="redirectTo" value={redirectTo} />;
 }

@@ -8,6 +8,7 @@ import { EmptyState } from "~/components/empty-state";
 import { FormAlert } from "~/components/forms";
 import { Link } from "~/components/link";
 import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
+import { FETCHER_FIELD } from "~/lib/interaction";
 import { earlyRefusalMessage } from "~/lib/refusal";
 import { readForm } from "~/server/http/body.server";
 import { parsePage } from "~/server/queries/feed.server";
@@ -58,7 +59,7 @@ export default function NotificationsRoute() {
     if (!shownUnread || idsKey === "") return;
     const form = new FormData();
     form.set("intent", "read");
-    form.set("_fetcher", "1");
+    form.set(FETCHER_FIELD, "1");
     for (const id of idsKey.split(",")) form.append("id", id);
     reader.submit(form, { method: "post", action: paths.notifications() });
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per list shown, not per fetcher state

@@ -8,7 +8,7 @@ import {
 } from "@remix-run/node";
 import type { ShouldRevalidateFunctionArgs } from "@remix-run/react";
 import { Form, isRouteErrorResponse, useActionData, useFetcher, useLoaderData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
-import { useEffect, useRef, useState, type RefObject } from "react";
+import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
 
 import { Avatar } from "~/components/avatar";
 import { CommentItem } from "~/components/comment-item";
@@ -173,15 +173,27 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function RecipeRoute() {
   const { recipe, photo, comments, commentMax, saved, signedIn, canEdit, deletable, onShoppingList, serves: servesFromUrl, scale: scaleFromUrl, scaleAsked, shown, cooked, units } =
     useLoaderData<typeof loader>();
-  const [serves, setServes] = useState(servesFromUrl);
-  useEffect(() => setServes(servesFromUrl), [servesFromUrl]);
+  // The amounts follow the address, not only the loader: a step or a multiplier clicked while the
+  // page was still waking up may have reached the address as a client navigation, which does not
+  // read the recipe again (shouldRevalidate below) — the page must still show what it names.
+  const query = new URLSearchParams(useLocation().search);
+  const servesInAddress = parseServes(query.get("serves")) ?? recipe.serves ?? 1;
+  const scaleInAddress = recipe.serves === null ? query.get("scale") : null;
+  const [serves, setServes] = useState(servesInAddress);
+  useEffect(() => setServes(servesInAddress), [servesInAddress]);
   // The servings shown, as the steps below count from them (ahead of a render still to come).
   const servesNow = useRef(serves);
   servesNow.current = serves;
   // Without stated servings there is nothing to count people from: a multiplier scales instead.
-  const [scaleText, setScaleText] = useState(scaleFromUrl);
-  useEffect(() => setScaleText(scaleFromUrl), [scaleFromUrl]);
+  const [scaleText, setScaleText] = useState(scaleInAddress);
+  useEffect(() => setScaleText(scaleInAddress), [scaleInAddress]);
   const scaler = useScaler();
+  // Amounts other than those the server scaled need the quantity reader, however they were asked for.
+  const changed = serves !== servesFromUrl || scaleText !== scaleFromUrl;
+  const { tools: scalerTools, load: loadScaler } = scaler;
+  useEffect(() => {
+    if (changed && !scalerTools) void loadScaler();
+  }, [changed, scalerTools, loadScaler]);
   // A multiplier typed in the page is read once the reader has loaded (rescale waits for it).
   const asked = scaleText === scaleFromUrl ? scaleAsked : (scaler.tools?.parseScale(scaleText) ?? scaleAsked);
   const scale = typeof asked === "number" ? asked : 1;
@@ -351,19 +363,18 @@ let scalerLoading: Promise<Rescaler> | null = null;
  */
 function useScaler(): { tools: Rescaler | null; load: () => Promise<Rescaler> } {
   const [tools, setTools] = useState<Rescaler | null>(null);
-  const load = () => {
+  const load = useCallback(() => {
     scalerLoading ??= import("~/lib/rescale");
     return scalerLoading.then((loaded) => {
       setTools(loaded);
       return loaded;
     });
-  };
+  }, []);
   return { tools, load };
 }
 
 /** −/+ links (?serves=N) that work without JavaScript; with it, they rescale at once. */
 function ServesControl({ recipeId, serves, onStep }: { recipeId: string; serves: number; onStep: (step: -1 | 1) => void }) {
-  const hydrated = useHydrated();
   const link = (n: number, label: string, text: string) =>
     n < 1 || n > MAX_SERVES ? (
       <span className="serves-control__step is-disabled" aria-hidden="true">
@@ -376,8 +387,9 @@ function ServesControl({ recipeId, serves, onStep }: { recipeId: string; serves:
         aria-label={label}
         preventScrollReset
         replace
+        // Whenever this runs (hydration may not have finished: a click then is handled at once by
+        // the script), the step is the script's; before the script, the link loads the page.
         onClick={(event) => {
-          if (!hydrated) return;
           event.preventDefault();
           onStep(n > serves ? 1 : -1);
         }}
@@ -415,7 +427,6 @@ function ScaleControl({
   invalid: boolean;
   onChange: (text: string | null) => void;
 }) {
-  const hydrated = useHydrated();
   const go = (text: string | null) => {
     onChange(text);
     window.history.replaceState(window.history.state, "", text === null ? paths.recipe(recipeId) : `${paths.recipe(recipeId)}?scale=${encodeURIComponent(text)}`);
@@ -433,7 +444,6 @@ function ScaleControl({
             preventScrollReset
             replace
             onClick={(event) => {
-              if (!hydrated) return;
               event.preventDefault();
               go(choice === 1 ? null : String(choice));
             }}
@@ -503,10 +513,13 @@ function Comments({
     fetcher.state === "idle" && fetcher.data && "error" in fetcher.data ? fetcher.data : plainFailure && "error" in plainFailure ? plainFailure : null;
   // Shown while sending only; once the answer is in, the returned comment takes its place.
   const pendingText = fetcher.state === "submitting" ? fetcher.formData?.get("text") : undefined;
+  // What was sent, read while the submission is in flight (sending, then reloading the page's
+  // data): on a slow phone the answer may land before a render in the sending state.
+  const inFlight = fetcher.state !== "idle" ? fetcher.formData?.get("text") : undefined;
   // A new successful comment clears the box, unless the next one has been typed meanwhile.
   const posted = useResultKey(fetcher.data && "comment" in fetcher.data ? fetcher.data : null);
   const sent = useRef("");
-  if (typeof pendingText === "string") sent.current = pendingText;
+  if (typeof inFlight === "string") sent.current = inFlight;
   const sending = fetcher.state !== "idle" || navigation.state === "submitting";
 
   // A comment the server already returned to the fetcher but the loader has not re-read yet. Once
@@ -545,7 +558,7 @@ function Comments({
           <Link to={paths.login(`${paths.recipe(recipeId)}#comments`)}>Please log in to add comments.</Link>
         </p>
       ) : hasPost ? (
-        <fetcher.Form method="post" action={paths.recipe(recipeId)} className="comment-form" noValidate preventScrollReset>
+        <FetcherForm fetcher={fetcher} action={paths.recipe(recipeId)} className="comment-form" noValidate preventScrollReset>
           <InteractionFields redirectTo={paths.recipe(recipeId)} />
           <CommentBox posted={posted} sent={sent} initial={failure?.text ?? ""} invalid={failure !== null} sending={sending} max={commentMax} />
           {failure ? (
@@ -553,7 +566,7 @@ function Comments({
               {failure.error}
             </p>
           ) : null}
-        </fetcher.Form>
+        </FetcherForm>
       ) : null}
     </section>
   );

@@ -1,13 +1,14 @@
 import { data, redirect } from "@remix-run/node";
 
+import { FETCHER_FIELD } from "~/lib/interaction";
 import { safeRedirect } from "~/lib/paths";
 
-// Small interactions (like, save, comment, follow) post to one action from many pages.
-// A fetcher (JavaScript on) says `_fetcher=1` and gets data back; a plain form post gets
-// redirected to the page it came from (POST/redirect/GET), anchored to the item.
+// Small interactions (like, save, comment, follow) post to one action from many pages
+// (app/lib/interaction.ts): the page's script says `_fetcher=1` and gets data back; a plain form
+// post gets redirected to the page it came from (POST/redirect/GET), anchored to the item.
 
 export function isFetcherSubmission(formData: FormData): boolean {
-  return formData.get("_fetcher") === "1";
+  return formData.get(FETCHER_FIELD) === "1";
 }
 
 export function redirectBack(formData: FormData, fallback: string): Response {
