@@ -1,13 +1,14 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 
 import { earlyRefusal, type BodyLimit } from "../facade.server";
-import { lingerThenClose } from "./remix-adapter.server";
+import { closeAfterAnswer } from "./remix-adapter.server";
 
 // What the server checks before any route runs (docs/architecture.md#the-server): security
 // headers on every answer, the cross-site guard, request bodies capped at their route's limit,
 // photo uploads let in a few at a time, addresses holding NUL. A refusal is written by the app for
 // whoever asked (`Refuse`): JSON for the API, Remix's data format for its browser client, a page
-// otherwise.
+// otherwise; its connection is closed once the answer is out, the rest of the body read away
+// (closeAfterAnswer).
 
 /** Answers a request refused before any route ran, with `status` and the message a person reads. */
 export type Refuse = (req: Request, res: Response, status: number, message: string) => void;
@@ -30,10 +31,12 @@ export function securityHeaders(production: boolean): RequestHandler {
 
 /**
  * The refusals, in the asker's language (app/server/http/early-answers.server.ts). API answers
- * carry CORS for an allowed origin, as the app's own do.
+ * carry CORS for an allowed origin, as the app's own do. Each says `Connection: close`: the body
+ * behind it is unread (or read only in part), so the connection cannot carry another request.
  */
 export function earlyRefusals(allowedOrigins: ReadonlySet<string>): Refuse {
   return (req, res, status, message) => {
+    closeAfterAnswer(req, res);
     earlyRefusal({ method: req.method, pathname: req.path, status, message })
       .then((answer) => {
         res.status(answer.status);
@@ -85,15 +88,6 @@ function limitOf(req: Request, limitFor: LimitFor): BodyLimit {
   return limitFor(req.path, searchOf(req), req.headers["content-type"] ?? "");
 }
 
-/** 413 in the asker's language; the rest of the body is read away, not kept. */
-function refuseTooLarge(req: Request, res: Response, limit: BodyLimit, refuse: Refuse): void {
-  // Not "Connection: close", even when the client asked for it: Node would then close the
-  // connection as soon as the answer is written, while the client is still sending (see lingerThenClose).
-  res.set("Connection", "keep-alive");
-  refuse(req, res, 413, limit.message);
-  lingerThenClose(req, res);
-}
-
 /**
  * Request bodies are capped before they are held, at the limit of the route the request will
  * reach: a body whose declared length is over it is refused at once, unread; one sent without a
@@ -109,7 +103,7 @@ export function capBodies(limitFor: LimitFor, refuse: Refuse): RequestHandler {
     const limit = limitOf(req, limitFor);
     if (limit.pageAnswers) return next();
     const declared = req.headers["content-length"];
-    if (declared !== undefined) return Number(declared) > limit.bytes ? refuseTooLarge(req, res, limit, refuse) : next();
+    if (declared !== undefined) return Number(declared) > limit.bytes ? refuse(req, res, 413, limit.message) : next();
     if (req.headers["transfer-encoding"] === undefined) return next();
     const chunks: Buffer[] = [];
     let size = 0;
@@ -121,7 +115,7 @@ export function capBodies(limitFor: LimitFor, refuse: Refuse): RequestHandler {
       settled = true;
       chunks.length = 0;
       req.off("data", onData);
-      refuseTooLarge(req, res, limit, refuse);
+      refuse(req, res, 413, limit.message);
     };
     req.on("data", onData);
     req.on("end", () => {

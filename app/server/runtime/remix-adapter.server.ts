@@ -1,3 +1,5 @@
+import type { Socket } from "node:net";
+
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/node";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 
@@ -6,38 +8,56 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 // fast as the app yields it (a client that reads nothing made the server hold a whole list), and
 // closes the connection under a client still sending a photo it refused.
 
+/** The most of a body still arriving after its answer that is read and thrown away before the connection is closed. */
+const DISCARD_BYTES = 32 * 1024 * 1024;
+/** How long that reading may last. */
+const DISCARD_MS = 5_000;
+
+const closing = new WeakSet<Socket>();
+
 /**
- * After an answer to a request whose body is still arriving: the rest of the body is read and
- * thrown away for a short while before the connection is closed. Closing at once makes many
- * clients (browsers uploading a photo, Node's own) fail with a reset while still sending, and never
- * show the 413 page; reading forever would let a client keep the server busy. So: at most 5 s or
- * 32 MB, whichever comes first.
+ * Ends the connection after this answer, without losing the answer on the way
+ * (docs/rules.md#early-refusals). Called before the answer's head is written: it says
+ * `Connection: close`, so the client sends nothing more on this connection. Node then destroys the
+ * socket as soon as the answer is written (`socket.destroySoon()`), even while the client is still
+ * sending the body: the kernel answers what arrives after with a reset, the client's send fails
+ * (EPIPE, ECONNRESET) and it often never reads the answer. So, while the body has not all
+ * arrived, only the server's side is ended once the answer is flushed (the answer, then FIN), and
+ * the rest of the body is read and thrown away from now on: the socket is destroyed once the body
+ * has ended and the answer is out, or after 32 MB or 5 s of it, whichever comes first (a client
+ * sending on and on holds nothing).
  */
-export function lingerThenClose(req: Request, res: Response): void {
-  res.on("finish", () => {
-    const socket = req.socket;
-    if (!socket || req.complete) return;
-    let discarded = 0;
-    const close = () => socket.destroy();
-    const timer = setTimeout(close, 5_000);
-    timer.unref();
-    socket.once("close", () => clearTimeout(timer));
-    req.on("data", (chunk: Buffer) => {
-      discarded += chunk.length;
-      if (discarded > 32 * 1024 * 1024) close();
-    });
-    req.on("end", () => {
-      clearTimeout(timer);
-      close();
-    });
-    req.resume();
+export function closeAfterAnswer(req: Request, res: Response): void {
+  if (!res.headersSent) res.set("Connection", "close");
+  const socket = req.socket;
+  if (req.complete || closing.has(socket)) return;
+  closing.add(socket);
+  const destroySoon = socket.destroySoon.bind(socket);
+  socket.destroySoon = () => (req.complete ? destroySoon() : void socket.end());
+  const close = () => socket.destroy();
+  const timer = setTimeout(close, DISCARD_MS);
+  timer.unref();
+  socket.once("close", () => clearTimeout(timer));
+  let discarded = 0;
+  // Whoever was reading the body (Remix's body stream) gets no more of it: nothing is kept. Reading
+  // it here also keeps Node from dumping it uncounted once the answer is written.
+  req.removeAllListeners("data");
+  req.on("data", (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > DISCARD_BYTES) close();
   });
+  // The whole body is in: once the answer is out too, nothing is left to wait for (before that, Node
+  // closes the connection itself when the answer is written, as the request is complete).
+  req.once("end", () => {
+    if (res.writableFinished) close();
+  });
+  req.resume();
 }
 
 /**
  * The request body as a web stream, read as the app asks for it. When the app stops reading
  * before the end (a form over its limit), the rest is let through unread instead of the connection
- * being destroyed: the app's answer must still reach the client (see lingerThenClose).
+ * being destroyed: the app's answer must still reach the client (see closeAfterAnswer).
  */
 function bodyStreamOf(req: Request): ReadableStream<Uint8Array> {
   let open = true;
@@ -139,12 +159,9 @@ export async function pipeBody(body: ReadableStream<Uint8Array>, res: Response):
 async function sendResponse(req: Request, res: Response, response: globalThis.Response): Promise<void> {
   res.statusMessage = response.statusText;
   res.status(response.status);
-  // Answered before the body was all read (a guard refused it unread, or a page stopped counting):
-  // read the rest away before closing, so the client sees this answer (lingerThenClose).
-  if (!req.complete && req.method !== "GET" && req.method !== "HEAD") {
-    res.set("Connection", "keep-alive");
-    lingerThenClose(req, res);
-  }
+  // Answered before the body was all read (a page refused it over its limit, or answered without
+  // reading it): the connection closes after this answer, the rest read away (closeAfterAnswer).
+  if (!req.complete && req.method !== "GET" && req.method !== "HEAD") closeAfterAnswer(req, res);
   for (const [name, value] of response.headers.entries()) res.append(name, value);
   if (response.body) await pipeBody(response.body, res);
   else res.end();
