@@ -15,4 +15,5 @@ export const UPLOAD_MESSAGES = {
   formTooLarge: "The form is too large to send.",
   unreadableForm: "The form could not be read. Please try again.",
   notAForm: "Please send the form as a web form (application/x-www-form-urlencoded or multipart/form-data).",
+  nul: "Text may not contain NUL characters. Please remove them and try again.",
 } as const;

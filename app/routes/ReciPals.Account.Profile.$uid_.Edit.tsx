@@ -89,6 +89,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     photoTooLarge = form.oversizedFiles.length > 0;
   } catch (error) {
     if (!(error instanceof FormReadError)) throw error;
+    // A text field refused while reading (NUL) is the form's message, not the photo's.
+    if (error.textField !== null) return refuseSave(error.status, { formError: error.message, fieldErrors: {}, fields: {}, tags: user.tags });
     return refuseSave(error.status, { formError: IMAGE_FAILED, fieldErrors: { photo: error.message }, fields: {}, tags: user.tags });
   }
   const tags = readTags(formData);

@@ -136,13 +136,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
     form = await readMultipartFormLenient(request);
   } catch (error) {
     if (!(error instanceof FormReadError)) throw error;
-    // The body could not be read at all: show the form as stored, with the reason.
+    // The body could not be read at all: show the form as stored, with the reason (beside the
+    // photo unless a text field was refused: NUL).
     const detail = existing ? await getRecipeDetail(rid) : undefined;
     const draft = detail ? draftFromRecipe(detail) : emptyDraft();
-    return answer(
-      { kind: "invalid", draft, fieldErrors: { [FIELD.photo]: error.message }, formError: error.message, pendingPhoto: null },
-      error.status,
-    );
+    const fieldErrors: Record<string, string> = error.textField === null ? { [FIELD.photo]: error.message } : {};
+    return answer({ kind: "invalid", draft, fieldErrors, formError: error.message, pendingPhoto: null }, error.status);
   }
   const { formData, oversizedFiles } = form;
   const intent = readIntent(formData) || "save";

@@ -177,6 +177,17 @@ describe("POST /api/recipes", () => {
     expect(answer.body.post_id).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it("the same new recipe sent several times at once: one is created, the others answer 409 with the API's message", async () => {
+    const me = await person();
+    const body = editorPayload(me.id);
+    const answers = await Promise.all([1, 2, 3, 4].map(() => create(me.cookie, body)));
+    // Never a 500: whether a later one finds the id taken before writing or is stopped by the
+    // unique index (PostgreSQL's code as well as SQLite's), it answers the API's 409.
+    expect(answers.filter((answer) => answer.status === 201).map((answer) => answer.body.recipe_id)).toEqual([body.recipe_id]);
+    for (const answer of answers.filter((a) => a.status !== 201)) expectError(answer, 409, "That recipe was just created by another request; please reload.");
+    expect(await db.selectFrom("recipes").select("id").where("id", "=", body.recipe_id).execute()).toHaveLength(1);
+  });
+
   it("refuses invalid recipes with 400 and errors under the API's field names, writing nothing", async () => {
     const me = await person();
     const before = await snapshot();

@@ -5,7 +5,7 @@ import { xml } from "~/server/http/atom.server";
 import { db } from "~/server/db/connection.server";
 
 import { makeRecipeWithPost } from "../support/factories";
-import { getRequest, makeUser, routeArgs } from "../support/app";
+import { getRequest, makeUser, routeArgs, signedInCookie } from "../support/app";
 
 // The profile feeds (docs/rules.md#atom-feeds), checked as XML by a small strict parser below (no XML library
 // in the project): well-formed, Atom's namespace, the required elements, escaping.
@@ -119,8 +119,8 @@ const child = (node: XmlElement, name: string) => node.children.find((c) => c.na
 const children = (node: XmlElement, name: string) => node.children.filter((c) => c.name === name);
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
 
-async function feedFor(uid: string) {
-  const response = await loader(routeArgs(getRequest(`/ReciPals/Users/${uid}/recipes.atom`), { uid }));
+async function feedFor(uid: string, cookie?: string) {
+  const response = await loader(routeArgs(getRequest(`/ReciPals/Users/${uid}/recipes.atom`, cookie), { uid }));
   return response;
 }
 
@@ -208,5 +208,53 @@ describe("a user's recipe feed", () => {
 
   it("escapes markup and drops characters XML forbids", () => {
     expect(xml(`<a href="x">&'</a>\u0000\uD800`)).toBe("&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;");
+  });
+});
+
+describe("caching of a feed (docs/rules.md#personal-answers)", () => {
+  const PUBLIC = "public, max-age=300";
+  const PERSONAL = "private, no-store";
+
+  it("a visitor's feed may be kept by any cache for five minutes; a signed-in reader's by none", async () => {
+    const author = await makeUser();
+    await makeRecipeWithPost({ userId: author.id, name: "Cached dal" });
+    const visitor = await feedFor(author.id);
+    expect(visitor.status).toBe(200);
+    expect(visitor.headers.get("Cache-Control")).toBe(PUBLIC);
+
+    const reader = await makeUser();
+    const signedIn = await feedFor(author.id, await signedInCookie(reader.id));
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.headers.get("Cache-Control")).toBe(PERSONAL);
+    // Their own feed too.
+    expect((await feedFor(author.id, await signedInCookie(author.id))).headers.get("Cache-Control")).toBe(PERSONAL);
+  });
+
+  it("a cookie whose session is gone is a visitor's request: the public answer", async () => {
+    const author = await makeUser();
+    const reader = await makeUser();
+    const cookie = await signedInCookie(reader.id);
+    await db.deleteFrom("sessions").where("user_id", "=", reader.id).execute();
+    const response = await feedFor(author.id, cookie);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Cache-Control")).toBe(PUBLIC);
+  });
+
+  it("what differs for a signed-in reader (blocks, an ADMIN reading a suspended author) is never cached publicly", async () => {
+    const author = await makeUser();
+    await makeRecipeWithPost({ userId: author.id, name: "Blocked dal" });
+    const blocked = await makeUser();
+    await db.insertInto("blocks").values({ blocker_id: author.id, blocked_id: blocked.id, created_at: new Date().toISOString() }).execute();
+    const hidden = await feedFor(author.id, await signedInCookie(blocked.id));
+    expect(hidden.status).toBe(404);
+    expect(hidden.headers.get("Cache-Control")).toBe(PERSONAL);
+
+    const admin = await makeUser({ role: "ADMIN" });
+    await db.updateTable("users").set({ suspended_at: new Date().toISOString() }).where("id", "=", author.id).execute();
+    expect((await feedFor(author.id)).status).toBe(404);
+    const adminView = await feedFor(author.id, await signedInCookie(admin.id));
+    expect(adminView.status).toBe(200);
+    expect(await adminView.text()).toContain("Blocked dal");
+    expect(adminView.headers.get("Cache-Control")).toBe(PERSONAL);
   });
 });

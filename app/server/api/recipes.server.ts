@@ -120,10 +120,6 @@ async function planPhoto(body: RecipeBody, current: string | null, uploader: str
   return planPicture(body.photo, { current, fallback: RECIPE_PLACEHOLDER_IMAGE, field: "photo", uploader });
 }
 
-function isConstraintError(error: unknown): boolean {
-  return typeof (error as { code?: unknown } | null)?.code === "string" && (error as { code: string }).code.startsWith("SQLITE_CONSTRAINT");
-}
-
 /** A client-chosen id when it looks like one of ours and `taken` says it is free; otherwise a fresh UUID. */
 async function chooseId(wanted: string | undefined, taken: (id: string) => Promise<boolean>): Promise<string> {
   if (wanted !== undefined && isUsableRecipeId(wanted) && !(await taken(wanted))) return wanted;
@@ -181,13 +177,11 @@ export async function createRecipe({ request }: ApiArgs): Promise<Response> {
   const plan = await planPhoto(body, null, user.id);
   const recipeId = await chooseId(body.recipe_id ?? body._id, recipeExists);
   const postId = await chooseId(body.post_id, postExists);
-  try {
-    unwrap(await createRecipeService({ actor: user, recipeId, postId, input, photo: plan, fallbackPhoto: RECIPE_PLACEHOLDER_IMAGE }));
-  } catch (error) {
-    // The same new recipe sent twice at once (a double click): the first one won.
-    if (isConstraintError(error)) throw new ApiError(409, ID_TAKEN);
-    throw error;
-  }
+  const created = await createRecipeService({ actor: user, recipeId, postId, input, photo: plan, fallbackPhoto: RECIPE_PLACEHOLDER_IMAGE });
+  // The same new recipe sent twice at once (a double click): the first one won, whether the other
+  // found its id taken before writing or was stopped by the unique index (either engine).
+  if (!created.ok && created.status === 409) throw new ApiError(409, ID_TAKEN);
+  unwrap(created);
   return json(await apiRecipe(recipeId), { status: 201 });
 }
 

@@ -1,4 +1,4 @@
-import { UPLOAD_LIMITS } from "~/lib/upload-limits";
+import { UPLOAD_LIMITS, UPLOAD_MESSAGES } from "~/lib/upload-limits";
 
 import { FormReadError, readMultipartFormLenient } from "./multipart.server";
 
@@ -35,7 +35,7 @@ export const BODY_MESSAGES = {
   uploadTooLarge: "What you sent is too large (22 MB at most, 10 MB a photo). Please choose smaller photos.",
   jsonTooLarge: (bytes: number) => `The request is too large (${sizeText(bytes)} at most).`,
   unreadable: "The form could not be read. Please try again.",
-  nul: "Text may not contain NUL characters. Please remove them and try again.",
+  nul: UPLOAD_MESSAGES.nul,
 } as const;
 
 /**
@@ -125,16 +125,13 @@ export function queryText(searchParams: URLSearchParams, name: string): string {
 export async function readForm(request: Request, kind: "form" | "long-text-form" = "form"): Promise<FormData> {
   const limit = LIMITS[kind].bytes;
   try {
+    // The reader refuses a name or value holding NUL (400, BODY_MESSAGES.nul) as it reads.
     const { formData } = await readMultipartFormLenient(request, { maxBodyBytes: limit, maxFileBytes: limit, maxFieldBytes: limit });
-    for (const [name, value] of formData) {
-      if (holdsNul(name) || (typeof value === "string" && holdsNul(value))) {
-        throw new Response(BODY_MESSAGES.nul, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-      }
-    }
     return formData;
   } catch (error) {
     if (!(error instanceof FormReadError)) throw error;
-    const message = error.status === 413 ? BODY_MESSAGES.formTooLarge(limit) : error.status === 415 ? error.message : BODY_MESSAGES.unreadable;
+    const message =
+      error.status === 413 ? BODY_MESSAGES.formTooLarge(limit) : error.status === 415 || error.textField !== null ? error.message : BODY_MESSAGES.unreadable;
     throw new Response(message, { status: error.status === 413 || error.status === 415 ? error.status : 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }
 }

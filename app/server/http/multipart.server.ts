@@ -6,12 +6,21 @@ import { UPLOAD_LIMITS, UPLOAD_MESSAGES } from "~/lib/upload-limits";
 // as it streams in, one file's allowance held at most. The photo forms use the lenient reader (a
 // file over its limit is left out and reported, so the page keeps what was typed); every other
 // page form goes through readForm (body.server.ts), which uses the same reader.
+// NUL is never text (docs/rules.md#input-limits): a field's name or text value holding one refuses
+// the whole form here, with 400, so no form read by this module reaches a field's own checks or
+// the database with one, whichever page reads it.
 
-/** A form refused while it was read; `message` is meant for the user, `status` for the response (400, 413 or 415). */
+/**
+ * A form refused while it was read; `message` is meant for the user, `status` for the response
+ * (400, 413 or 415). `textField` names the text field at fault when the refusal is about what was
+ * typed (NUL), not about the body's size or a file: a page shows it as the form's message, not
+ * beside the photo.
+ */
 export class FormReadError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    readonly textField: string | null = null,
   ) {
     super(message);
     this.name = "FormReadError";
@@ -62,6 +71,7 @@ export async function readMultipartFormLenient(request: Request, options: Multip
     const formData = parseUrlEncodedStrictly(bytes);
     if (!formData) throw new FormReadError(UPLOAD_MESSAGES.unreadableForm, 400);
     if ([...formData.keys()].length > maxParts) throw new FormReadError(UPLOAD_MESSAGES.formTooLarge, 413);
+    for (const [name, value] of formData) refuseNul(name, typeof value === "string" ? value : "");
     return { formData, oversizedFiles: [] };
   }
 
@@ -70,6 +80,7 @@ export async function readMultipartFormLenient(request: Request, options: Multip
   const handler: UploadHandler = async ({ name, filename, contentType: partType, data }) => {
     parts += 1;
     if (parts > maxParts) throw new FormReadError(UPLOAD_MESSAGES.formTooLarge, 413);
+    refuseNul(name, "");
     const isFile = typeof filename === "string";
     const limit = isFile ? maxFileBytes : maxFieldBytes;
     const chunks: Uint8Array[] = [];
@@ -90,11 +101,14 @@ export async function readMultipartFormLenient(request: Request, options: Multip
       return undefined;
     }
     if (!isFile) {
+      let text: string;
       try {
-        return STRICT_UTF8.decode(concat(chunks, size));
+        text = STRICT_UTF8.decode(concat(chunks, size));
       } catch {
         throw new FormReadError(UPLOAD_MESSAGES.unreadableForm, 400);
       }
+      refuseNul(name, text);
+      return text;
     }
     // A file input left empty arrives as a nameless, empty part: treat it as "no file".
     if (!filename && size === 0) return undefined;
@@ -139,6 +153,11 @@ export async function fileBytes(value: FormDataEntryValue | null): Promise<Uint8
 function bodyTooLargeMessage(maxFileBytes: number): string {
   if (maxFileBytes === UPLOAD_LIMITS.fileBytes) return UPLOAD_MESSAGES.fileTooLarge;
   return `The image is too large (${Math.round((maxFileBytes / 1024 / 1024) * 10) / 10} MB at most).`;
+}
+
+/** Refuses a field whose name or text holds NUL (U+0000). */
+function refuseNul(name: string, text: string): void {
+  if (name.includes("\u0000") || text.includes("\u0000")) throw new FormReadError(UPLOAD_MESSAGES.nul, 400, name.replaceAll("\u0000", ""));
 }
 
 class BodyCapError extends Error {}

@@ -2,6 +2,7 @@ import { canEditRecipe, isAdmin } from "~/lib/permissions";
 import { formatIngredientText, formatStepsText, parseIngredientText, parseStepsText } from "~/lib/ingredient-text";
 
 import { CacheScope, changing } from "../cache/scopes.server";
+import { isUniqueViolation } from "../db/connection.server";
 import { applyPicture, type PicturePlan } from "../media/pictures.server";
 import { deleteImageIfUnreferenced, forgetPendingUploads } from "../media/uploads.server";
 import { getPostOwnership } from "../queries/posts.server";
@@ -77,6 +78,9 @@ export async function createRecipe({
     return done(created);
   } catch (error) {
     if (uploaded) await deleteImageIfUnreferenced(url);
+    // The same new recipe sent twice at once (a double click, the API client's retry): both passed
+    // the check above and the unique index let the first one in. Known by either engine's code.
+    if (isUniqueViolation(error)) return refusal(409, RECIPE_SERVICE_MESSAGES.idTaken);
     throw error;
   }
 }
