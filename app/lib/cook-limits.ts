@@ -15,4 +15,5 @@ export const COOK_MESSAGES = {
   missing: "You have not said you made this recipe.",
   recipeMissing: "Recipe not found.",
   notYours: "You may only change your own entry.",
+  photoUploadOnly: "Please send the photo itself, as an image data URL (data:image/…;base64,…); addresses of pictures are not taken.",
 } as const;

@@ -6,6 +6,7 @@ import { ACCOUNT_DELETED, DELETE_ACCOUNT_PATH } from "~/lib/account";
 import { paths } from "~/lib/paths";
 import { endSession, getUser, requireUser, SIGNED_OUT_HEADERS } from "~/server/auth/session.server";
 import { readForm } from "~/server/http/body.server";
+import { clientAddress } from "~/server/http/ip.server";
 import { deleteOwnAccount } from "~/server/services/account.server";
 
 // "Delete my account" (docs/rules.md#own-account): the password and a ticked box, then the account
@@ -20,11 +21,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { deleted: false as const, userId: user.id, username: user.username };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const form = await readForm(request);
-  const outcome = await deleteOwnAccount({ actor: user, password: form.get("password"), confirm: form.get("confirm") });
-  if (!outcome.ok) return data({ message: outcome.message, errors: outcome.errors ?? {} }, { status: outcome.status });
+  const outcome = await deleteOwnAccount({ actor: user, password: form.get("password"), confirm: form.get("confirm"), address: clientAddress(context) });
+  if (!outcome.ok) {
+    const headers: Record<string, string> = outcome.retryAfterSeconds ? { "Retry-After": String(outcome.retryAfterSeconds) } : {};
+    return data({ message: outcome.message, errors: outcome.errors ?? {} }, { status: outcome.status, headers });
+  }
   return redirect(`${DELETE_ACCOUNT_PATH}?done=1`, { headers: { ...SIGNED_OUT_HEADERS, "Set-Cookie": await endSession(request) } });
 }
 

@@ -337,6 +337,8 @@ const PAGE_MATRIX: Record<string, Entry> = {
       {
         name: "with a wrong password",
         call: () => ({ url: "/x", form: { password: "not the password", confirm: "yes" } }),
+        // A wrong password counts as a failed sign-in (docs/rules.md#own-account), and nothing else changes.
+        refusalMayWrite: ["sign_in_failures"],
         expect: { anon: toLogin, other: { refused: 400 }, owner: { refused: 400 }, admin: { refused: 400 } },
       },
     ],

@@ -1,5 +1,7 @@
 import { z } from "zod";
 
+import { COOK_MESSAGES } from "~/lib/cook-limits";
+
 import { getLens } from "../auth/session.server";
 import { ApiError, invalid, json, param, readJsonObject, requireApiUser, type ApiArgs } from "../http/api.server";
 import { getCookEntry, getOwnCook, listRecipeCooks, recipeCookStats, type CookEntry } from "../queries/cooks.server";
@@ -12,8 +14,9 @@ import { planPicture } from "./pictures.server";
 
 // /api/recipes/{id}/cooks (docs/rules.md#i-made-this): GET lists a recipe's "I made this" entries
 // with their count and average; POST {rating, note?, servings?, photo?} adds or changes the
-// caller's own (201 when added, 200 when changed), answering it; DELETE removes the caller's own,
-// answering the list. The same service as the recipe page's form decides.
+// caller's own (201 when added, 200 when changed), answering it, its photo an upload (a data URL),
+// never an address; DELETE removes the caller's own, answering the list. The same service as the
+// recipe page's form decides.
 
 const BodySchema = z
   .object({
@@ -40,7 +43,7 @@ async function visibleRecipe(args: ApiArgs): Promise<string> {
   const recipeId = param(args, "recipe_id");
   const creatorId = await getRecipeCreator(recipeId);
   if (creatorId === undefined) throw new ApiError(404, "Recipe not found.");
-  if (isHidden(await getLens(args.request), creatorId)) throw new ApiError(404, UNAVAILABLE_RECIPE);
+  if (await isHidden(await getLens(args.request), creatorId)) throw new ApiError(404, UNAVAILABLE_RECIPE);
   return recipeId;
 }
 
@@ -63,7 +66,17 @@ export async function addCook(args: ApiArgs): Promise<Response> {
   if (!parsed.success) throw invalid(Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0] ?? "body"), issue.message])));
   const { photo, ...fields } = parsed.data;
   // Read only once the service has accepted the rest of the entry (a refusal of the photo is thrown as JSON).
-  const picture = async () => done(await planPicture(photo!, { current: (await getOwnCook(actor.id, recipeId))?.photo ?? null, fallback: "", field: "photo", uploader: actor.id }));
+  // Uploads only: the address of a picture elsewhere would be loaded by every reader of the recipe page.
+  const picture = async () =>
+    done(
+      await planPicture(photo!, {
+        current: (await getOwnCook(actor.id, recipeId))?.photo ?? null,
+        fallback: "",
+        field: "photo",
+        uploader: actor.id,
+        uploadsOnly: COOK_MESSAGES.photoUploadOnly,
+      }),
+    );
   const { created } = unwrap(await saveCook({ actor, recipeId, fields, photo: photo === undefined ? null : picture, mode: "upsert" }));
   const entry = await getCookEntry(actor.id, recipeId);
   if (!entry) throw new ApiError(404, "Recipe not found.");

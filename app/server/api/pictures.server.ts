@@ -19,6 +19,8 @@ import { ApiError } from "../http/api.server";
 // - the http(s) address of a picture elsewhere (as the sample recipes' photos are): kept as the
 //   address, at most 2,048 characters, without credentials in it, not a private or loopback address;
 // - "" : the default picture.
+// A field that takes uploads only (`uploadsOnly`: the photo of an "I made this" entry) takes a data
+// URL, the value already stored and "", and refuses every address with 400.
 // Anything else (other schemes such as javascript:, data that is not an image) is refused with 400.
 
 export const PICTURE_MESSAGES = {
@@ -71,11 +73,25 @@ function sitePictureExists(name: string): boolean {
  */
 export async function planPicture(
   value: string,
-  { current, fallback, field, uploader }: { current: string | null; fallback: string; field: string; uploader?: string },
+  {
+    current,
+    fallback,
+    field,
+    uploader,
+    uploadsOnly,
+  }: {
+    current: string | null;
+    fallback: string;
+    field: string;
+    uploader?: string;
+    /** Only a data URL (besides the current value and ""): anything else is refused with 400 and this message. */
+    uploadsOnly?: string;
+  },
 ): Promise<PicturePlan> {
   if (current !== null && value === current) return { kind: "keep" };
   if (value === "") return { kind: "set", url: fallback };
   const dataUrl = readDataUrl(value);
+  if (!dataUrl && uploadsOnly !== undefined) throw pictureRefusal(field, uploadsOnly, 400);
   if (dataUrl) {
     const { type, options } = dataUrl;
     if (!/^image\//i.test(type)) throw pictureRefusal(field, IMAGE_MESSAGES.notAnImage, 400);

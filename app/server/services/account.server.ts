@@ -5,14 +5,16 @@ import { ZipFile } from "yazl";
 import { recipeJsonLd } from "~/lib/structured-data";
 import { paths } from "~/lib/paths";
 
+import { beginSignInAttempt, forgetSignInAttempt, LimitReachedError } from "../auth/limits.server";
 import { CacheScope, changing } from "../cache/scopes.server";
-import { db, engineOf } from "../db/connection.server";
+import { db, engineOf, type DB } from "../db/connection.server";
 import { readStoredFile, storedNameOf } from "../media/storage.server";
 import { deleteImageIfUnreferenced } from "../media/uploads.server";
 import { deleteUserRow } from "../queries/admin.server";
 import { countComments } from "../queries/comments.server";
 import { countLikes } from "../queries/likes.server";
 import { readRecipesFull } from "../queries/recipes.server";
+import { forgetPersonInModeration } from "../queries/reports.server";
 import { deleteRecipe as deleteRecipeRows } from "../queries/recipe-writes.server";
 import { getUserProfile, isCurrentPassword, isLastAdmin } from "../queries/users.server";
 import { done, refusal, refusing, RefusedError, type Actor, type Outcome } from "./outcome.server";
@@ -152,17 +154,56 @@ export async function exportAccount({ actor, origin }: { actor: Actor; origin: s
 }
 
 /**
+ * The account's row itself, in the caller's transaction: one's own deletion and an ADMIN's share it.
+ * What goes with the row (their "I made this" entries, their pending uploads, their sessions,
+ * likes, saves, follows…) goes by the schema; before that, the moderation log and the reports keep
+ * their rows but none of the person's words. Answers the stored photos only they used (their
+ * entries' photos, the photos their unsaved forms carried): the caller removes them from the image
+ * store once the transaction has landed, at once rather than at the next sweep.
+ */
+export async function deleteAccountRow(userId: string, trx: DB): Promise<string[]> {
+  const cooks = await trx.selectFrom("cooks").select("photo").where("user_id", "=", userId).where("photo", "is not", null).execute();
+  const pending = await trx.selectFrom("pending_uploads").select("url").where("user_id", "=", userId).execute();
+  await forgetPersonInModeration(userId, trx);
+  await deleteUserRow(userId, trx);
+  return [...cooks.map((row) => row.photo ?? ""), ...pending.map((row) => row.url)].filter(Boolean);
+}
+
+/**
  * Deletes the actor's own account with everything in it (docs/rules.md#own-account): their recipes
  * with their posts and photos, their comments, likes, saves, follows, notifications, shopping list
- * and sessions. Needs their password and a ticked confirmation; refused for the last ADMIN.
+ * and sessions. Needs their password (a wrong one counts as a failed sign-in, under the same limits)
+ * and a ticked confirmation; refused for the last ADMIN.
  */
-export async function deleteOwnAccount({ actor, password, confirm }: { actor: Actor; password: unknown; confirm: unknown }): Promise<Outcome> {
+export async function deleteOwnAccount({
+  actor,
+  password,
+  confirm,
+  address = null,
+}: {
+  actor: Actor;
+  password: unknown;
+  confirm: unknown;
+  /** The client's address, for the sign-in limits. */
+  address?: string | null;
+}): Promise<Outcome> {
   if (confirm !== "yes") return refusal(400, ACCOUNT_MESSAGES.confirm, { errors: { confirm: ACCOUNT_MESSAGES.confirm } });
-  if (typeof password !== "string" || !(await isCurrentPassword(actor.id, password))) {
-    return refusal(400, ACCOUNT_MESSAGES.password, { errors: { password: ACCOUNT_MESSAGES.password } });
-  }
+  const wrongPassword = refusal(400, ACCOUNT_MESSAGES.password, { errors: { password: ACCOUNT_MESSAGES.password } });
+  if (typeof password !== "string" || password === "") return wrongPassword;
   const profile = await getUserProfile(actor.id);
   if (!profile) return refusal(404, ACCOUNT_MESSAGES.missing);
+  // The password is checked as a sign-in is (docs/rules.md#sign-in-throttling): counted before the
+  // slow hash, so guesses sent together all count; a wrong one stays a failed sign-in for the
+  // account and the address; over the limit even the right one waits.
+  let attempt: number;
+  try {
+    attempt = await beginSignInAttempt({ username: profile.username, address });
+  } catch (error) {
+    if (!(error instanceof LimitReachedError)) throw error;
+    return refusal(429, error.message, { errors: { password: error.message }, retryAfterSeconds: error.retryAfterSeconds });
+  }
+  if (!(await isCurrentPassword(actor.id, password))) return wrongPassword;
+  await forgetSignInAttempt(attempt);
   const photos: string[] = [profile.profile];
   return refusing(async () => {
     await changing([CacheScope.everything], async (trx) => {
@@ -179,7 +220,7 @@ export async function deleteOwnAccount({ actor, password, confirm }: { actor: Ac
       await trx.deleteFrom("comments").where("user_id", "=", actor.id).execute();
       await trx.deleteFrom("posts").where("created_by", "=", actor.id).execute();
       // The rest (likes, saves, follows, blocks, mutes, notifications to them, shopping list, sessions) cascades.
-      await deleteUserRow(actor.id, trx);
+      photos.push(...(await deleteAccountRow(actor.id, trx)));
     });
     for (const url of new Set(photos)) if (url) await deleteImageIfUnreferenced(url);
     return done();

@@ -3,6 +3,7 @@ import { isAdmin } from "~/lib/permissions";
 
 import { CacheScope, changing } from "../cache/scopes.server";
 import { applyPicture, type PicturePlan } from "../media/pictures.server";
+import { storedNameOf } from "../media/storage.server";
 import { deleteImageIfUnreferenced } from "../media/uploads.server";
 import { deleteCook, getOwnCook, insertCook, updateCook, type CookFields } from "../queries/cooks.server";
 import { getRecipeCreator } from "../queries/recipes.server";
@@ -61,6 +62,11 @@ export async function saveCook({
 
   const planned = typeof photo === "function" ? await photo() : done(photo ?? { kind: "keep" as const });
   if (!planned.ok) return planned;
+  // An entry's photo is an upload, never an address: a picture elsewhere would be loaded by every
+  // reader of the recipe page (a tracking pixel). "" removes it.
+  if (planned.value.kind === "set" && planned.value.url !== "" && storedNameOf(planned.value.url) === null) {
+    return refusal(400, COOK_MESSAGES.photoUploadOnly, { errors: { photo: COOK_MESSAGES.photoUploadOnly } });
+  }
   const previous = existing?.photo ?? null;
   const applied = await applyPicture(planned.value, previous ?? "");
   if (!applied.ok) return refusal(applied.status, applied.message, { errors: { photo: applied.message } });

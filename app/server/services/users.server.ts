@@ -6,7 +6,7 @@ import { canEditProfile, isAdmin } from "~/lib/permissions";
 import { CacheScope, changing } from "../cache/scopes.server";
 import { env } from "../env.server";
 import { hashPassword, randomPassword } from "../auth/password.server";
-import { createPlaceholderUser, deleteUserRow } from "../queries/admin.server";
+import { createPlaceholderUser } from "../queries/admin.server";
 import {
   createUser,
   getUserProfile,
@@ -26,6 +26,7 @@ import { ADMIN_SECRET_UNSET, INCORRECT_ADMIN_PASSWORD, NOT_ALLOWED, ProfileEditS
 import { ProfileTagsSchema } from "../validation/tags.server";
 import { applyPicture, type PicturePlan } from "../media/pictures.server";
 import { deleteImageIfUnreferenced } from "../media/uploads.server";
+import { deleteAccountRow } from "./account.server";
 import { done, refusal, type Actor, type Outcome, type Refusal } from "./outcome.server";
 
 // People: sign-up, profile edits (with the picture and becoming ADMIN), roles, deletion, the
@@ -249,23 +250,25 @@ export async function changeRole({ actor, userId, role }: { actor: Actor; userId
 }
 
 /**
- * An ADMIN deletes a user: their follows, likes, saves and sessions go with them, their recipes,
- * posts and comments stay (by 'Unknown User'), their picture goes once nothing else uses it.
+ * An ADMIN deletes a user: their follows, likes, saves, sessions and "I made this" entries go with
+ * them, their recipes, posts and comments stay (by 'Unknown User'); their picture and their entries'
+ * photos go once nothing else uses them; the moderation log and reports keep none of their words.
  */
 export async function deleteUser({ actor, userId }: { actor: Actor; userId: string }): Promise<Outcome> {
   if (!isAdmin(actor)) return refusal(403, USER_MESSAGES.adminOnly);
   const user = await getUserProfile(userId);
   if (!user) return refusal(404, USER_MESSAGES.notFound);
+  let photos: string[] = [];
   try {
     await changing([CacheScope.everything], async (trx) => {
       if (await isLastAdmin(userId, trx)) throw new LastAdminError("delete");
-      await deleteUserRow(userId, trx);
+      photos = await deleteAccountRow(userId, trx);
     });
   } catch (error) {
     if (error instanceof LastAdminError) return refusal(409, error.message);
     throw error;
   }
-  await deleteImageIfUnreferenced(user.profile);
+  for (const url of new Set([user.profile, ...photos])) await deleteImageIfUnreferenced(url);
   return done();
 }
 
