@@ -16,6 +16,7 @@ import {
 } from "@remix-run/react";
 import { createContext, useContext, useEffect, useRef, type ReactNode } from "react";
 
+import { useChangeEffect } from "~/lib/hooks";
 import { useNonce } from "~/lib/nonce";
 import { onlySearchChanged } from "~/lib/search-navigation";
 import { registerServiceWorker, useServiceWorkerSync } from "~/lib/service-worker";
@@ -118,10 +119,10 @@ function LinkNavigation(): null {
   const writing = useFetchers().some((fetcher) => fetcher.state !== "idle" && fetcher.formMethod !== undefined && fetcher.formMethod !== "GET");
   const busy = useRef(writing);
   const held = useRef<(() => void) | null>(null);
-  useEffect(() => {
+  useChangeEffect(writing, () => {
     busy.current = writing;
     if (!writing) held.current?.();
-  }, [writing]);
+  });
   useEffect(() => {
     const onClick = (event: MouseEvent) => {
       const anchor = event.target instanceof Element ? event.target.closest("a[data-discover]") : null;

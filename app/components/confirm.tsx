@@ -1,12 +1,12 @@
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 
-import { useHydrated } from "~/lib/hooks";
-
 /**
  * A destructive button with the confirmation of docs/rules.md#confirmations: with JavaScript a confirm dialog with
  * the exact text; without it the form goes without `confirm=yes` and the action answers
- * with a confirmation step (ConfirmStep) showing the same text.
+ * with a confirmation step (ConfirmStep) showing the same text. `confirm=yes` is set by the
+ * handler that asked, when it asked: a press while the page hydrates is asked once, never twice
+ * (docs/rules.md#hurried-clicks).
  */
 export function ConfirmButton({
   intent,
@@ -23,20 +23,20 @@ export function ConfirmButton({
   action?: string;
   className?: string;
 }) {
-  const hydrated = useHydrated();
   return (
     <Form
       method="post"
       action={action}
       className="inline-form"
       onSubmit={(event) => {
-        if (!window.confirm(message)) event.preventDefault();
+        if (!window.confirm(message)) return event.preventDefault();
+        (event.currentTarget.elements.namedItem("confirm") as HTMLInputElement).value = "yes";
       }}
     >
       {Object.entries(fields).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      {hydrated ? <input type="hidden" name="confirm" value="yes" /> : null}
+      <input type="hidden" name="confirm" value="" />
       <button type="submit" name="intent" value={intent} className={className}>
         {label}
       </button>

@@ -1,5 +1,7 @@
 import { useFetcher } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useState } from "react";
+
+import { useChangeEffect } from "~/lib/hooks";
 
 import { Link } from "./link";
 
@@ -37,7 +39,7 @@ export function useMorePages<Data, Item, Page extends ListPage<Item> = ListPage<
   if (appended.list !== list) setAppended({ list, pages: [], answer });
   const pages = appended.list === list ? appended.pages : [];
 
-  useEffect(() => {
+  useChangeEffect(answer, () => {
     const next = answer === undefined ? null : pageOf(answer);
     if (!next) return;
     setAppended((current) => {
@@ -47,7 +49,7 @@ export function useMorePages<Data, Item, Page extends ListPage<Item> = ListPage<
       const last = shown.at(-1)?.page ?? first.page;
       return next.page === last + 1 ? { list, pages: [...shown, next], answer } : { ...current, answer };
     });
-  }, [answer, pageOf, list, first.page]);
+  });
 
   const last = pages.at(-1) ?? first;
   // A post added meanwhile moves the pages by one: an item shows once.

@@ -24,3 +24,20 @@ export function useResultKey(result: unknown): number {
   if (ref.current.result !== result) ref.current = { result, key: ref.current.key + 1 };
   return ref.current.key;
 }
+
+/**
+ * Runs `act` after a commit in which `value` differs from the value it last acted on (not at the
+ * first commit). An effect without dependencies, checked against a ref: React 18 may never run an
+ * effect whose dependencies changed when a render of the component bailed out after reading the
+ * new value (facebook/react#23090). A fetcher's answer arriving while the page still hydrated was
+ * lost that way on slow phones: the page rendered it and never appended it
+ * (docs/rules.md#hurried-clicks). Use it for state that follows data, instead of `[deps]`.
+ */
+export function useChangeEffect<T>(value: T, act: (value: T) => void): void {
+  const seen = useRef(value);
+  useEffect(() => {
+    if (Object.is(seen.current, value)) return;
+    seen.current = value;
+    act(value);
+  });
+}

@@ -1,9 +1,9 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 
-import { useHydrated } from "~/lib/hooks";
 import { formatIngredientText, formatStepsText } from "~/lib/ingredient-text";
+import { useChangeEffect } from "~/lib/hooks";
 import { paths } from "~/lib/paths";
 import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
 import { readForm, type RequestBodyKind } from "~/server/http/body.server";
@@ -53,12 +53,11 @@ export default function AdminRecipeTab() {
   const refusal = earlyRefusalMessage(answer);
   const failure = isEarlyRefusal(answer) ? undefined : answer;
   const [searchParams] = useSearchParams();
-  const hydrated = useHydrated();
   // Without JavaScript the open editor is a page state (?edit=…); with it, local state.
   const fromUrl = searchParams.get("edit");
   const [localEditing, setLocalEditing] = useState<Editing>(null);
   // A successful save redirects and reloads: close the inline editor then.
-  useEffect(() => setLocalEditing(null), [loaded]);
+  useChangeEffect(loaded, () => setLocalEditing(null));
   const editing: Editing =
     (failure?.editing as Editing) ?? localEditing ?? (fromUrl === "ingredients" || fromUrl === "instructions" ? fromUrl : null);
 
@@ -66,8 +65,8 @@ export default function AdminRecipeTab() {
     <Link
       to={`${paths.adminRecipe(recipe.recipe_id)}?edit=${which}`}
       className="button button--ghost"
+      // Whenever the script handles the press (hydration may still be finishing), it opens the editor in place.
       onClick={(event) => {
-        if (!hydrated) return;
         event.preventDefault();
         setLocalEditing(which);
       }}

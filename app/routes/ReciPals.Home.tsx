@@ -1,8 +1,9 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Outlet, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 
 import { PostCard } from "~/components/post-card";
+import { useChangeEffect } from "~/lib/hooks";
 import { paths } from "~/lib/paths";
 import { getFeedPage, parseFeedSeed, parsePage, type PostCardData } from "~/server/queries/feed.server";
 import { withPlaceholders } from "~/server/http/photos.server";
@@ -59,12 +60,11 @@ export default function HomeRoute() {
   const [appended, setAppended] = useState<{ posts: PostCardData[]; page: number; hasMore: boolean }[]>([]);
   // Keeping the same empty list on the first render lets React skip a second render of every
   // card right after hydration.
-  useEffect(() => setAppended((pages) => (pages.length === 0 ? pages : [])), [first]);
-  useEffect(() => {
-    const next = more.data;
+  useChangeEffect(first, () => setAppended((pages) => (pages.length === 0 ? pages : [])));
+  useChangeEffect(more.data, (next) => {
     if (!next) return;
     setAppended((pages) => (pages.some((p) => p.page === next.page) ? pages : [...pages, next]));
-  }, [more.data]);
+  });
 
   const last = appended.at(-1) ?? first;
   const nextPage = last.page + 1;

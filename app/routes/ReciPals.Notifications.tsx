@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import clsx from "clsx";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 
 import { Avatar } from "~/components/avatar";
 import { EmptyState } from "~/components/empty-state";
@@ -54,16 +54,19 @@ export default function NotificationsRoute() {
   const reader = useFetcher();
   const shownUnread = groups.some((group) => group.unread);
   const idsKey = ids.join(",");
-  // Shown, so read: marks exactly what this page lists (once per list shown).
+  // Shown, so read: marks exactly what this page lists (once per list shown). After every commit,
+  // against the list last marked, not on a change of dependencies (React may skip those: useChangeEffect).
+  const marked = useRef<string | null>(null);
   useEffect(() => {
+    if (marked.current === idsKey) return;
+    marked.current = idsKey;
     if (!shownUnread || idsKey === "") return;
     const form = new FormData();
     form.set("intent", "read");
     form.set(FETCHER_FIELD, "1");
     for (const id of idsKey.split(",")) form.append("id", id);
     reader.submit(form, { method: "post", action: paths.notifications() });
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per list shown, not per fetcher state
-  }, [idsKey]);
+  });
   const here = page > 1 ? `${paths.notifications()}?page=${page}` : paths.notifications();
   // "Mark all as read" refused before the action ran (app/lib/refusal.ts).
   const refusal = earlyRefusalMessage(useActionData<typeof action>());

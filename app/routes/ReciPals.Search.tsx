@@ -12,7 +12,7 @@ import {
 } from "@remix-run/react";
 import { useEffect, useRef, useState, type ChangeEvent, type RefObject } from "react";
 
-import { useHydrated } from "~/lib/hooks";
+import { useChangeEffect, useHydrated } from "~/lib/hooks";
 import { MAX_QUERY_LENGTH } from "~/lib/limits";
 import { paths } from "~/lib/paths";
 import type { RecipeCard, RecipePage, UserCard } from "~/server/queries/search.server";
@@ -119,12 +119,10 @@ export default function SearchRoute() {
   // the first render keeps what may have been typed before hydration, and results for what the
   // box sent leave it alone (the person may have typed on).
   const sent = useRef<string | null>(null);
-  const firstData = useRef(data);
-  useEffect(() => {
-    if (data === firstData.current) return;
+  useChangeEffect(data, () => {
     if (sent.current !== data.q && input.current) input.current.value = data.q;
     sent.current = null;
-  }, [data]);
+  });
 
   // Searching: this page is loading another query.
   const pendingQuery =
@@ -207,8 +205,7 @@ export default function SearchRoute() {
               preventScrollReset
               aria-busy={more.loading || undefined}
               onClick={(event) => {
-                // With JavaScript the next page is appended in place; without it, the link opens it.
-                if (!hydrated) return;
+                // With JavaScript the next page is appended in place (even while the page still hydrates); without it, the link opens it.
                 event.preventDefault();
                 more.load();
               }}
@@ -345,14 +342,14 @@ function useMoreRecipes(data: SearchData) {
   if (appended.base !== data) setAppended({ base: data, pages: [] });
 
   const answer = fetcher.data;
-  useEffect(() => {
+  useChangeEffect(answer, () => {
     if (!answer || answer.error || answer.q !== data.q || answer.seed !== data.seed) return;
     setAppended((current) => {
       if (current.base !== data) return current;
       const lastPage = current.pages.at(-1)?.page ?? data.recipes.page;
       return answer.recipes.page === lastPage + 1 ? { base: data, pages: [...current.pages, answer.recipes] } : current;
     });
-  }, [answer, data]);
+  });
 
   const last = pages.at(-1) ?? data.recipes;
   const seen = new Set<string>();

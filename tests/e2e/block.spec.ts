@@ -38,12 +38,15 @@ test("mute, block and unblock someone: after a block neither sees the other", as
     });
     expect(created.status()).toBe(201);
 
-    // Mute and unmute: no question, the button turns over.
+    // Mute and unmute: no question, the button turns over. Both are plain form posts (a whole page
+    // each): with JavaScript, Block below is pressed once the page it lands on runs its script (before
+    // that it is the plain form too, and its question comes as a page).
     await openPage(page, `/ReciPals/Account/Profile/${them.id}`);
     await page.getByRole("button", { name: "Mute", exact: true }).click();
     await expect(page.getByRole("button", { name: "Unmute" })).toBeVisible();
     await page.getByRole("button", { name: "Unmute" }).click();
     await expect(page.getByRole("button", { name: "Mute", exact: true })).toBeVisible();
+    if (javaScriptEnabled) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
 
     // Block, answering the question; back on their profile, nothing of them is left.
     await block(page, javaScriptEnabled);
