@@ -9,10 +9,11 @@ import { defineConfig } from "vitest/config";
 const onPostgres = Boolean(process.env.RECIPALS_TEST_POSTGRES);
 
 // What runs on SQLite only: tests of real server processes (they start their own servers on a
-// SQLite file; the cluster test runs servers on PostgreSQL) and of SQLite's own tools.
+// SQLite file; the cluster test runs servers on PostgreSQL), of SQLite's own tools, and of a
+// migration's SQLite path over an older database (PostgreSQL's runs on every test database).
 const SQLITE_ONLY = [
-  "tests/security/{backup,durability,fuzz-routes,guards,http-headers,load,production-install,public-launch,slow-readers,workers}.test.ts",
-  "tests/unit/{scale,query-plans}.test.ts",
+  "tests/security/{backup,durability,early-refusal-close,fuzz-routes,guards,http-headers,load,production-install,public-launch,slow-readers,workers}.test.ts",
+  "tests/unit/{scale,query-plans,migrations-report-cooks}.test.ts",
 ];
 
 export default defineConfig({

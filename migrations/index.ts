@@ -15,6 +15,8 @@ import * as blocksMutes from "./20261128T0000-blocks-mutes";
 import * as reports from "./20261128T0100-reports";
 import * as writersSideBySide from "./20261129T0000-writers-side-by-side";
 import * as cooks from "./20261130T0000-cooks";
+import * as reportCooks from "./20261201T0000-report-cooks";
+import * as cookPhotosUploaded from "./20261201T0100-cook-photos-uploaded";
 
 // Static imports, not FileMigrationProvider: Node 20 cannot load .ts migrations at run
 // time, while this module is compiled into the server build, the seed and the tests alike.
@@ -34,6 +36,8 @@ const migrations: Record<string, Migration> = {
   "20261128T0100-reports": reports,
   "20261129T0000-writers-side-by-side": writersSideBySide,
   "20261130T0000-cooks": cooks,
+  "20261201T0000-report-cooks": reportCooks,
+  "20261201T0100-cook-photos-uploaded": cookPhotosUploaded,
 };
 
 export const migrationProvider: MigrationProvider = {

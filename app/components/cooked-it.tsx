@@ -17,6 +17,8 @@ export interface CookedEntry {
   photo: string | null;
   created_at: string;
   person: { id: string; username: string; profile: string };
+  /** Its report page, for someone else's entry (the loader makes it). */
+  reportHref?: string;
 }
 
 export function CookedIt({
@@ -71,6 +73,11 @@ export function CookedIt({
               {entry.note ? <p className="cooked__note">{entry.note}</p> : null}
               {entry.photo ? (
                 <img className="cooked__photo" src={entry.photo} alt={`${entry.person.username}'s photo of the dish`} width={320} height={240} loading="lazy" />
+              ) : null}
+              {entry.reportHref ? (
+                <Link to={entry.reportHref} className="cooked__report" aria-label={`Report the entry by ${entry.person.username}`}>
+                  Report
+                </Link>
               ) : null}
               {viewer && viewer.admin && entry.person.id !== viewer.id ? (
                 <Form method="post" action={cookedPath(recipeId)} encType="multipart/form-data" className="cooked__remove">

@@ -3,7 +3,7 @@ import { BASE } from "./paths";
 // Reports (docs/rules.md#reports-and-moderation): what pages and the server both need. Kept out of
 // paths.ts so pages without a Report link (the recipe page above all) do not download any of it.
 
-export const REPORT_KINDS = ["post", "comment", "user"] as const;
+export const REPORT_KINDS = ["post", "comment", "user", "cook"] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
 export const REPORT_REASONS = { spam: "Spam", harassment: "Harassment", inappropriate: "Inappropriate", other: "Other" } as const;
@@ -12,7 +12,7 @@ export type ReportReason = keyof typeof REPORT_REASONS;
 /** The admin area's moderation queue. */
 export const ADMIN_REPORTS_PATH = `${BASE}/Account/Admin/Reports`;
 
-/** The report form for a post, a comment or a person. */
+/** The report form for a post, a comment, a person or an "I made this" entry. */
 export function reportPath(kind: ReportKind, id: string): string {
   return `${BASE}/Report?kind=${kind}&id=${encodeURIComponent(id)}`;
 }

@@ -31,6 +31,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect(ADMIN_REPORTS_PATH);
 }
 
+const KIND_WORDS = { post: "Recipe", comment: "Comment", user: "Person", cook: "“I made this” entry" } as const;
 const ACTION_WORDS = { dismiss: "dismissed the reports of", remove: "removed", suspend: "suspended", unsuspend: "lifted the suspension of" } as const;
 
 function targetHref(group: ReportGroup): string | null {
@@ -38,7 +39,8 @@ function targetHref(group: ReportGroup): string | null {
   if (!target) return null;
   if (target.kind === "user") return paths.profile(target.id);
   if (!target.recipeId) return null;
-  return target.kind === "comment" ? `${paths.recipe(target.recipeId)}#comment-${target.id}` : paths.recipe(target.recipeId);
+  if (target.kind === "comment") return `${paths.recipe(target.recipeId)}#comment-${target.id}`;
+  return target.kind === "cook" ? `${paths.recipe(target.recipeId)}#cook-${target.id}` : paths.recipe(target.recipeId);
 }
 
 function reasonsText(reasons: ReportGroup["reasons"]): string {
@@ -60,7 +62,7 @@ export default function AdminReports() {
           return (
             <li key={key} className="report-group">
               <p className="report-group__what">
-                <strong>{group.kind === "post" ? "Recipe" : group.kind === "comment" ? "Comment" : "Person"}</strong>{" "}
+                <strong>{KIND_WORDS[group.kind]}</strong>{" "}
                 {href ? <Link to={href}>{title}</Link> : title}
                 {group.target?.ownerName && group.kind !== "user" ? <span className="muted"> by {group.target.ownerName}</span> : null}
                 {group.ownerSuspended ? <span className="muted"> (owner suspended)</span> : null}
@@ -118,7 +120,8 @@ export default function AdminReports() {
             <time dateTime={entry.created_at}>{entry.created_at.slice(0, 16).replace("T", " ")}</time> {entry.moderator ?? "Unknown User"}{" "}
             {ACTION_WORDS[entry.action]}{" "}
             {entry.target_kind === "user" ? "@" : entry.target_kind === "cook" ? "an \u201cI made this\u201d entry: " : `a ${entry.target_kind === "post" ? "recipe" : "comment"}: `}
-            {entry.summary}
+            {/* Empty once the account it was about is deleted: the log keeps none of their words. */}
+            {entry.summary || <span className="muted">(a deleted account)</span>}
             {entry.why ? <span className="muted"> — {entry.why}</span> : null}
           </li>
         ))}

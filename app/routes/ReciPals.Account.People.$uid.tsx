@@ -7,7 +7,7 @@ import { blockQuestion } from "~/components/person-actions";
 import { personPath } from "~/lib/blocking";
 import { paths, safeRedirect } from "~/lib/paths";
 import { getLens, requireUser } from "~/server/auth/session.server";
-import { isHidden } from "~/server/queries/visibility.server";
+import { contains, isHidden } from "~/server/queries/visibility.server";
 import { readForm } from "~/server/http/body.server";
 import { invariantResponse, readIntent } from "~/server/http/responses.server";
 import { getSessionUserById } from "~/server/queries/users.server";
@@ -35,7 +35,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   invariantResponse(person, PEOPLE_MESSAGES.missing, 404);
   // Someone who blocked the viewer stays unnamed, as on their profile.
   const lens = await getLens(request);
-  invariantResponse(!isHidden(lens, userId) || lens.blocking.includes(userId), PEOPLE_MESSAGES.unavailable, 404);
+  invariantResponse(!(await isHidden(lens, userId)) || (await contains(lens.blocking, userId)), PEOPLE_MESSAGES.unavailable, 404);
   return { userId, username: person.username, returnTo: backTo(url.searchParams.get("returnTo"), userId) };
 }
 

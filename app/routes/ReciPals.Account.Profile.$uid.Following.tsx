@@ -14,7 +14,7 @@ export const meta: MetaFunction = () => [{ title: "Following · ReciPals" }];
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const lens = await getLens(request);
-  invariantResponse(!isHidden(lens, params.uid), UNAVAILABLE_ACCOUNT, 404);
+  invariantResponse(!(await isHidden(lens, params.uid)), UNAVAILABLE_ACCOUNT, 404);
   const list = await getFollowList({ kind: "following", userId: params.uid ?? "", viewerId: viewer.id, without: lens.hidden });
   if (!list) throw new Response("User not found.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   return list;

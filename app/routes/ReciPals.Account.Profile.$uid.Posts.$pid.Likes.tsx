@@ -16,7 +16,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
   const postId = params.pid ?? "";
   const lens = await getLens(request);
-  invariantResponse(!isHidden(lens, params.uid), UNAVAILABLE_ACCOUNT, 404);
+  invariantResponse(!(await isHidden(lens, params.uid)), UNAVAILABLE_ACCOUNT, 404);
   // The post must be this profile's, so the profile's check above covers its author.
   const post = await getPostOwnership(postId);
   invariantResponse(post && post.created_by === params.uid, "Post not found.", 404);

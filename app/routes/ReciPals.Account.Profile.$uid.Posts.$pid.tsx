@@ -12,6 +12,7 @@ import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { absoluteUrl, shareMeta } from "~/lib/structured-data";
 import { listComments } from "~/server/queries/comments.server";
 import { deletableComments } from "~/server/services/interactions.server";
+import { withReportLinks } from "~/server/services/moderation.server";
 import { getPostCard } from "~/server/queries/feed.server";
 import { listUserPosts } from "~/server/queries/posts.server";
 import { getLens, requireUser } from "~/server/auth/session.server";
@@ -45,10 +46,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const uid = params.uid ?? "";
   const pid = params.pid ?? "";
   const lens = await getLens(request);
-  invariantResponse(!isHidden(lens, uid), UNAVAILABLE_ACCOUNT, 404);
+  invariantResponse(!(await isHidden(lens, uid)), UNAVAILABLE_ACCOUNT, 404);
   const posts = await listUserPosts(uid);
   const index = posts.findIndex((p) => p.post_id === pid);
-  const [post, comments] = index >= 0 ? await Promise.all([getPostCard(pid, viewer.id), listComments(pid, { without: lens.quiet })]) : [undefined, []];
+  // A post's author is its recipe's creator: they also see, collapsed, the comments of people a block hides from them.
+  const commentsSeen = uid === viewer.id ? { without: lens.quiet, ownerSees: lens.hidden, blocking: lens.blocking } : { without: lens.quiet };
+  const [post, comments] = index >= 0 ? await Promise.all([getPostCard(pid, viewer.id), listComments(pid, commentsSeen)]) : [undefined, []];
   if (!post) {
     // The missing-post page lists what the author does have (docs/rules.md#post-viewer), with an honest 404.
     return data({ uid, postId: pid, available: posts.map((p) => p.post_id) }, { status: 404 });
@@ -57,7 +60,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return {
     uid,
     post: { ...post, placeholder: await placeholderFor(post.photo) },
-    comments,
+    comments: withReportLinks("comment", comments, viewer.id, (comment) => ({ id: comment.comment_id, ownerId: comment.author?.id })),
     // Share previews (docs/rules.md#share-previews): absolute URLs.
     share: {
       url: absoluteUrl(origin, paths.post(uid, post.post_id)),
@@ -68,7 +71,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     previous: posts[index - 1]?.post_id ?? null,
     next: posts[index + 1]?.post_id ?? null,
     isAuthor: post.author?.id === viewer.id,
-    viewerId: viewer.id,
     // The comments the viewer may delete (docs/rules.md#deleting-a-comment); a post's author is its recipe's creator.
     deletable: deletableComments(viewer, comments, post.author?.id ?? null),
   };
@@ -103,7 +105,7 @@ export default function PostViewerRoute() {
       </RouteDialog>
     );
   }
-  const { post, comments, previous, next, isAuthor, uid, deletable, viewerId } = loaded;
+  const { post, comments, previous, next, isAuthor, uid, deletable } = loaded;
   const viewerHref = paths.post(uid, post.post_id);
   return (
     <RouteDialog title={post.title} closeTo={profileHref} wide>
@@ -173,13 +175,7 @@ export default function PostViewerRoute() {
                   key={comment.comment_id}
                   comment={comment}
                   deleteReturnTo={deletable.includes(comment.comment_id) ? paths.post(uid, post.post_id) : undefined}
-                >
-                  {comment.author && comment.author.id !== viewerId ? (
-                    <Link to={reportPath("comment", comment.comment_id)} className="comment__report" aria-label={`Report the comment by ${comment.author.username}`}>
-                      Report
-                    </Link>
-                  ) : null}
-                </CommentItem>
+                />
               ))}
             </ol>
           )}

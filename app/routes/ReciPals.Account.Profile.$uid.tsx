@@ -10,7 +10,7 @@ import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
 import { absoluteUrl, shareMeta } from "~/lib/structured-data";
 import { getProfilePage, type ProfileTab } from "~/server/queries/profiles.server";
 import { getLens, requireUser } from "~/server/auth/session.server";
-import { isHidden } from "~/server/queries/visibility.server";
+import { contains, isHidden } from "~/server/queries/visibility.server";
 import { UNAVAILABLE_ACCOUNT } from "~/lib/blocking";
 import { PersonActions, UnblockButton } from "~/components/person-actions";
 import { siteOrigin } from "~/server/http/site.server";
@@ -42,9 +42,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const userId = params.uid ?? "";
   const lens = await getLens(request);
-  if (isHidden(lens, userId)) {
+  if (await isHidden(lens, userId)) {
     // Blocked either way (docs/rules.md#blocking-and-muting): nothing of the person, and Unblock for whoever blocked.
-    return data({ unavailable: true as const, userId, canUnblock: lens.blocking.includes(userId) }, { status: 404 });
+    return data({ unavailable: true as const, userId, canUnblock: await contains(lens.blocking, userId) }, { status: 404 });
   }
   const url = new URL(request.url);
   const asked = url.searchParams.get("tab");
@@ -66,7 +66,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     ...page,
     placeholders,
     isOwn: viewer.id === profile.id,
-    viewerMutes: lens.muting.includes(profile.id),
+    viewerMutes: await contains(lens.muting, profile.id),
     // Share previews (docs/rules.md#share-previews): absolute URLs; the canonical URL drops ?tab.
     share: {
       url: absoluteUrl(origin, paths.profile(profile.id)),

@@ -18,7 +18,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const postId = params.pid ?? "";
   const post = await getPostOwnership(postId);
   const lens = await getLens(request);
-  invariantResponse(post && !isHidden(lens, post.created_by), "Post not found.", 404);
+  invariantResponse(post && !(await isHidden(lens, post.created_by)), "Post not found.", 404);
   scopeSharedCache(context, [CacheScope.recipe(post.recipe_id)]);
   return { likers: await listLikers(postId, { without: lens.hidden }) };
 }

@@ -40,7 +40,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, { redirectTo: `${cookedPath(recipeId)}#cook-form` });
   const creatorId = await getRecipeCreator(recipeId);
   invariantResponse(creatorId !== undefined, "Recipe not found.", 404);
-  invariantResponse(!isHidden(await getLens(request), creatorId), UNAVAILABLE_RECIPE, 404);
+  invariantResponse(!(await isHidden(await getLens(request), creatorId)), UNAVAILABLE_RECIPE, 404);
   // One's own recipe has no form (an ADMIN may still be asked to confirm a removal here).
   const entry = creatorId === user.id ? undefined : await getOwnCook(user.id, recipeId);
   return { recipeId, own: creatorId === user.id, entry: entry ?? null };
@@ -74,7 +74,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     photoTooLarge = form.oversizedFiles.length > 0;
   } catch (error) {
     if (!(error instanceof FormReadError)) throw error;
-    return refuse(error.status, { message: error.message, errors: { photo: error.message }, fields: {} });
+    // Beside the photo, unless a text field was refused while reading (NUL).
+    return refuse(error.status, { message: error.message, errors: error.textField === null ? { photo: error.message } : {}, fields: {} });
   }
   const intent = readIntent(formData);
 

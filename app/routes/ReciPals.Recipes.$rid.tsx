@@ -11,13 +11,13 @@ import { Form, isRouteErrorResponse, useActionData, useFetcher, useLoaderData, u
 import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
 
 import { Avatar } from "~/components/avatar";
-import { CommentItem } from "~/components/comment-item";
+import { CommentItem, type ListedComment } from "~/components/comment-item";
 import { CookedIt } from "~/components/cooked-it";
 import { ErrorPage } from "~/components/error-page";
 import { FetcherForm, fetcherError, InlineError } from "~/components/fetcher-form";
 import { InteractionFields } from "~/components/interaction-fields";
 import { SaveButton } from "~/components/save-button";
-import { useHydrated, useResultKey } from "~/lib/hooks";
+import { useChangeEffect, useHydrated, useResultKey } from "~/lib/hooks";
 import { isAdmin } from "~/lib/permissions";
 import { DEFAULT_PROFILE_IMAGE, paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { withNotice } from "~/lib/notices";
@@ -41,6 +41,7 @@ import { getLens, getUser, requireUser } from "~/server/auth/session.server";
 import { isHidden, UNAVAILABLE_RECIPE } from "~/server/queries/visibility.server";
 import { scopeSharedCache } from "~/server/cache/shared-cache.server";
 import { addComment, deletableComments } from "~/server/services/interactions.server";
+import { withReportLinks } from "~/server/services/moderation.server";
 import { isOnShoppingList } from "~/server/services/shopping.server";
 import { siteOrigin } from "~/server/http/site.server";
 import { stylesheetLinks, type StyledRoute } from "~/root";
@@ -69,10 +70,13 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   scopeSharedCache(context, [CacheScope.recipe(recipe.recipe_id)]);
   const viewer = await getUser(request);
   const lens = await getLens(request);
-  invariantResponse(!isHidden(lens, recipe.user_created), UNAVAILABLE_RECIPE, 404);
+  invariantResponse(!(await isHidden(lens, recipe.user_created)), UNAVAILABLE_RECIPE, 404);
   const { searchParams } = new URL(request.url);
   const [comments, saved, likes, onShoppingList, cookStats, cooks, ownCook] = await Promise.all([
-    recipe.post_id ? listComments(recipe.post_id, { without: lens.quiet }) : Promise.resolve([] as CommentView[]),
+    // The recipe's owner also sees, collapsed, the comments of people a block hides from them.
+    recipe.post_id
+      ? listComments(recipe.post_id, viewer?.id === recipe.user_created ? { without: lens.quiet, ownerSees: lens.hidden, blocking: lens.blocking } : { without: lens.quiet })
+      : Promise.resolve([] as CommentView[]),
     viewer ? isRecipeSaved(viewer.id, recipe.recipe_id) : Promise.resolve(false),
     recipe.post_id ? countLikes(recipe.post_id) : Promise.resolve(0),
     viewer ? isOnShoppingList(viewer.id, recipe.recipe_id) : Promise.resolve(false),
@@ -93,7 +97,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     // Its copies for the photo's srcset, named here so the page's script need not carry the rule,
     // and its inline placeholder.
     photo: { srcSet: imageSrcSet(recipe.photo), avifSrcSet: imageSrcSet(recipe.photo, "avif"), sizes: PHOTO_SIZES.recipe, placeholder: await placeholderFor(recipe.photo) },
-    comments,
+    // Each other person's comment links to its report page.
+    comments: withReportLinks("comment", comments, viewer?.id ?? null, (comment) => ({ id: comment.comment_id, ownerId: comment.author?.id })),
     // The comment box's limit, from here: the page's script has no room for ~/lib/limits (a module more).
     commentMax: COMMENT_MAX,
     saved,
@@ -119,7 +124,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     },
     cooked: {
       stats: cookStats,
-      entries: cooks.map(({ cook_id, rating, note, servings, photo, created_at, person }) => ({ cook_id, rating, note, servings, photo, created_at, person })),
+      entries: withReportLinks(
+        "cook",
+        cooks.map(({ cook_id, rating, note, servings, photo, created_at, person }) => ({ cook_id, rating, note, servings, photo, created_at, person })),
+        viewer?.id ?? null,
+        (entry) => ({ id: entry.cook_id, ownerId: entry.person.id }),
+      ),
       viewer: viewer && { id: viewer.id, admin: isAdmin(viewer), mayCook: viewer.id !== recipe.user_created, hasEntry: ownCook !== undefined },
     },
     signedIn: viewer !== null,
@@ -180,20 +190,20 @@ export default function RecipeRoute() {
   const servesInAddress = parseServes(query.get("serves")) ?? recipe.serves ?? 1;
   const scaleInAddress = recipe.serves === null ? query.get("scale") : null;
   const [serves, setServes] = useState(servesInAddress);
-  useEffect(() => setServes(servesInAddress), [servesInAddress]);
+  useChangeEffect(servesInAddress, setServes);
   // The servings shown, as the steps below count from them (ahead of a render still to come).
   const servesNow = useRef(serves);
   servesNow.current = serves;
   // Without stated servings there is nothing to count people from: a multiplier scales instead.
   const [scaleText, setScaleText] = useState(scaleInAddress);
-  useEffect(() => setScaleText(scaleInAddress), [scaleInAddress]);
+  useChangeEffect(scaleInAddress, setScaleText);
   const scaler = useScaler();
   // Amounts other than those the server scaled need the quantity reader, however they were asked for.
   const changed = serves !== servesFromUrl || scaleText !== scaleFromUrl;
-  const { tools: scalerTools, load: loadScaler } = scaler;
+  // After every commit, not on a change of dependencies (see useChangeEffect: React may skip those).
   useEffect(() => {
-    if (changed && !scalerTools) void loadScaler();
-  }, [changed, scalerTools, loadScaler]);
+    if (changed && !scaler.tools) void scaler.load();
+  });
   // A multiplier typed in the page is read once the reader has loaded (rescale waits for it).
   const asked = scaleText === scaleFromUrl ? scaleAsked : (scaler.tools?.parseScale(scaleText) ?? scaleAsked);
   const scale = typeof asked === "number" ? asked : 1;
@@ -498,7 +508,7 @@ function Comments({
   hasPost,
   commentMax,
 }: {
-  comments: CommentView[];
+  comments: ListedComment[];
   /** Ids of the comments the viewer may delete. */
   deletable: string[];
   signedIn: boolean;
@@ -602,11 +612,11 @@ function CommentBox({
   useEffect(() => {
     if (box.current) setHasText(box.current.value.trim() !== "");
   }, []);
-  useEffect(() => {
-    if (posted === 0 || !box.current || box.current.value.trim() !== sent.current?.trim()) return;
+  useChangeEffect(posted, () => {
+    if (!box.current || box.current.value.trim() !== sent.current?.trim()) return;
     box.current.value = "";
     setHasText(false);
-  }, [posted, sent]);
+  });
   return (
     <>
       <label htmlFor="comment-text" className="visually-hidden">

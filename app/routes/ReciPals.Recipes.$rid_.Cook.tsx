@@ -53,7 +53,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   // The recipe page's rule (docs/rules.md#blocking-and-muting, #suspension): refused before the
   // step is read, so a refused viewer learns nothing, not even how many steps there are.
   const lens = await getLens(request);
-  invariantResponse(!isHidden(lens, recipe.user_created), UNAVAILABLE_RECIPE, 404);
+  invariantResponse(!(await isHidden(lens, recipe.user_created)), UNAVAILABLE_RECIPE, 404);
 
   const { searchParams } = new URL(request.url);
   const amounts = cookAmounts(recipe.serves, searchParams);

@@ -9,19 +9,19 @@ import { readForm } from "~/server/http/body.server";
 import { invariantResponse } from "~/server/http/responses.server";
 import { fileReport, reportableTarget } from "~/server/services/moderation.server";
 
-// Reporting a post, a comment or a person (docs/rules.md#reports-and-moderation): a plain page with
-// a form, the same with and without JavaScript. /ReciPals/Report?kind=post|comment|user&id=…
+// Reporting a post, a comment, a person or an "I made this" entry (docs/rules.md#reports-and-moderation): a plain page with
+// a form, the same with and without JavaScript. /ReciPals/Report?kind=post|comment|user|cook&id=…
 
 export const meta: MetaFunction = () => [{ title: "Report · ReciPals" }];
 
-const WHAT: Record<ReportKind, string> = { post: "Report a recipe", comment: "Report a comment", user: "Report a person" };
+const WHAT: Record<ReportKind, string> = { post: "Report a recipe", comment: "Report a comment", user: "Report a person", cook: "Report an “I made this” entry" };
 
 async function targetOf(request: Request, kind: string, id: string) {
   const user = await requireUser(request);
-  const { hidden } = await getLens(request);
-  const target = await reportableTarget(user, kind, id, hidden);
+  const lens = await getLens(request);
+  const target = await reportableTarget(user, kind, id, lens);
   invariantResponse(target, REPORT_MESSAGES.gone, 404);
-  return { user, target, hidden };
+  return { user, target, lens };
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -32,18 +32,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const url = new URL(request.url);
-  const { user, target, hidden } = await targetOf(request, url.searchParams.get("kind") ?? "", url.searchParams.get("id") ?? "");
+  const { user, target, lens } = await targetOf(request, url.searchParams.get("kind") ?? "", url.searchParams.get("id") ?? "");
   const form = await readForm(request);
   const fields = { reason: String(form.get("reason") ?? ""), text: String(form.get("text") ?? "") };
-  const outcome = await fileReport({ actor: user, kind: target.kind, targetId: target.id, reason: form.get("reason") ?? "", text: form.get("text") ?? "", hidden });
+  const outcome = await fileReport({ actor: user, kind: target.kind, targetId: target.id, reason: form.get("reason") ?? "", text: form.get("text") ?? "", lens });
   if (!outcome.ok) return data({ sent: false as const, message: outcome.message, errors: outcome.errors ?? {}, fields }, { status: outcome.status });
   return { sent: true as const };
 }
 
-/** Where "Back" goes: the recipe (a post or a comment on it), or the person's profile. */
+/** Where "Back" goes: the recipe (a post, a comment or an entry on it), or the person's profile. */
 function backHref(kind: ReportKind, id: string, recipeId: string | null): string {
   if (kind === "user") return paths.profile(id);
-  return recipeId ? paths.recipe(recipeId) : paths.home();
+  if (!recipeId) return paths.home();
+  return kind === "comment" ? `${paths.recipe(recipeId)}#comment-${id}` : kind === "cook" ? `${paths.recipe(recipeId)}#cook-${id}` : paths.recipe(recipeId);
 }
 
 export default function ReportPage() {

@@ -22,7 +22,7 @@ import {
   removeRecipeFromList,
   setItemsChecked,
 } from "~/server/services/shopping.server";
-import { requireUser } from "~/server/auth/session.server";
+import { getLens, requireUser } from "~/server/auth/session.server";
 import { stylesheetLinks, type StyledRoute } from "~/root";
 import shoppingStyles from "~/styles/shopping.css";
 
@@ -39,7 +39,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   // Merged only for the view that shows it: the page's data carries each line once.
   const byItem = new URL(request.url).searchParams.get("view") === "item";
-  return { ...(await getShoppingList(user.id, db, { merge: byItem })), byItem };
+  const { hidden } = await getLens(request);
+  return { ...(await getShoppingList(user.id, db, { merge: byItem, without: hidden })), byItem };
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -74,3 +74,48 @@ test("report a recipe and a person; an admin dismisses one and suspends the othe
     await adminContext.close();
   }
 });
+
+test("a blocker still sees, deletes and reports the abuse left on their own recipe, and reports the person", async ({ page, browser, javaScriptEnabled }) => {
+  test.slow();
+  const owner = await signInNewUser(page, "owner");
+  const created = await page.request.post("/api/recipes", {
+    data: { name: `Quiet soup ${owner.username}`, description: "Calm.", serves: 2, steps: ["Simmer."], ingredients_sec: [{ title: "Main", ingredients: ["Water (1 l)"] }] },
+  });
+  expect(created.status()).toBe(201);
+  const { recipe_id: recipeId } = (await created.json()) as { recipe_id: string };
+  const harasserContext = await browser.newContext({ javaScriptEnabled });
+  try {
+    const harasserPage = await harasserContext.newPage();
+    const harasser = await signInNewUser(harasserPage, "harasser");
+    for (const text of ["First nasty remark", "Second nasty remark"]) {
+      const said = await harasserPage.request.post(`/ReciPals/Recipes/${recipeId}`, { form: { intent: "comment", text, redirectTo: `/ReciPals/Recipes/${recipeId}` }, maxRedirects: 0 });
+      expect(said.status()).toBe(302);
+    }
+    expect((await page.request.post("/api/blocks", { data: { user_id: harasser.id } })).status()).toBe(201);
+
+    await openPage(page, `/ReciPals/Recipes/${recipeId}`);
+    const comments = page.getByRole("region", { name: /Comments/ });
+    const first = comments.getByRole("listitem").filter({ hasText: "From someone you blocked" }).first();
+    // Collapsed: the words show only when opened.
+    await expect(comments.getByText("First nasty remark")).toBeHidden();
+    await first.getByText("From someone you blocked").click();
+    await expect(comments.getByText("First nasty remark")).toBeVisible();
+
+    // Delete one (a confirm with JavaScript; the confirmation page without).
+    if (javaScriptEnabled) page.once("dialog", (dialog) => void dialog.accept());
+    await first.getByRole("button", { name: "Delete comment" }).click();
+    if (!javaScriptEnabled) await page.getByRole("alertdialog").getByRole("button", { name: "Delete comment" }).click();
+    await expect(page.getByRole("region", { name: /Comments/ }).getByText("From someone you blocked")).toHaveCount(1);
+
+    // Report the other, then the person.
+    await page.getByRole("region", { name: /Comments/ }).getByRole("link", { name: `Report the comment by ${harasser.username}` }).click();
+    await expect(page.getByRole("heading", { name: "Report a comment" })).toBeVisible();
+    await expect(page.getByText("Second nasty remark")).toBeVisible();
+    await sendReport(page, "Harassment", "Left before I blocked them.");
+    await openPage(page, `/ReciPals/Report?kind=user&id=${harasser.id}`);
+    await expect(page.getByRole("heading", { name: "Report a person" })).toBeVisible();
+    await sendReport(page, "Harassment", "");
+  } finally {
+    await harasserContext.close();
+  }
+});

@@ -55,9 +55,8 @@ export interface ApiPost {
   created_at: string | null;
 }
 
-const shown = (ids: readonly string[], people: readonly string[]) => (people.length === 0 ? [...ids] : ids.filter((id) => !people.includes(id)));
-
-export function toApiUser(user: UserWithLists, lens: Lens = OPEN_LENS): ApiUser {
+/** A user as the API shows it; its lists come already without the people hidden from the reader (readUsersWithLists). */
+export function toApiUser(user: UserWithLists): ApiUser {
   return {
     _id: user.id,
     name: user.name,
@@ -67,8 +66,8 @@ export function toApiUser(user: UserWithLists, lens: Lens = OPEN_LENS): ApiUser 
     profile: user.profile,
     tags: user.tags,
     posts: user.posts,
-    followers: shown(user.followers, lens.hidden),
-    following: shown(user.following, lens.hidden),
+    followers: user.followers,
+    following: user.following,
     saved_recipes: user.saved_recipes,
   };
 }
@@ -91,7 +90,8 @@ export function toApiRecipe(recipe: RecipeFull): ApiRecipe {
   };
 }
 
-export function toApiPost(post: PostFull, lens: Lens = OPEN_LENS): ApiPost {
+/** A post as the API shows it; its likes and comments come already without the people the reader does not see (readPostsFull). */
+export function toApiPost(post: PostFull): ApiPost {
   return {
     _id: post.post_id,
     post_id: post.post_id,
@@ -100,10 +100,8 @@ export function toApiPost(post: PostFull, lens: Lens = OPEN_LENS): ApiPost {
     title: post.title,
     caption: post.caption,
     photo: post.photo,
-    likes: shown(post.likes, lens.hidden),
-    comments: post.comments
-      .filter((c) => c.user_id === null || !lens.quiet.includes(c.user_id))
-      .map((c) => ({ comment_id: c.comment_id, user_id: c.user_id, text: c.text, created_at: c.created_at })),
+    likes: post.likes,
+    comments: post.comments.map((c) => ({ comment_id: c.comment_id, user_id: c.user_id, text: c.text, created_at: c.created_at })),
     created_at: post.created_at,
   };
 }
@@ -116,7 +114,7 @@ export const NOT_FOUND = {
 
 /** Some users as the API shows them, in the order of `ids` (missing and hidden ones left out). */
 export async function apiUsersByIds(ids: readonly string[], lens: Lens = OPEN_LENS): Promise<ApiUser[]> {
-  const byId = new Map((await readUsersWithLists({ ids, without: lens.hidden })).map((user) => [user.id, toApiUser(user, lens)]));
+  const byId = new Map((await readUsersWithLists({ ids, without: lens.hidden })).map((user) => [user.id, toApiUser(user)]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
@@ -138,9 +136,9 @@ export async function apiRecipe(id: string, lens: Lens = OPEN_LENS): Promise<Api
 }
 
 export async function apiPost(id: string, lens: Lens = OPEN_LENS): Promise<ApiPost> {
-  const [post] = await readPostsFull({ ids: [id], without: lens.hidden });
+  const [post] = await readPostsFull({ ids: [id], without: lens.hidden, quiet: lens.quiet });
   if (!post) throw new ApiError(404, NOT_FOUND.post);
-  return toApiPost(post, lens);
+  return toApiPost(post);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -236,11 +234,11 @@ export function streamJsonArray<Row extends { seq: number }>(
 }
 
 export const streamUsers = (window: ListWindow, lens: Lens = OPEN_LENS) =>
-  streamJsonArray((selection) => readUsersWithLists({ ...selection, without: lens.hidden }), (user) => toApiUser(user, lens), window);
+  streamJsonArray((selection) => readUsersWithLists({ ...selection, without: lens.hidden }), toApiUser, window);
 export const streamRecipes = (window: ListWindow, lens: Lens = OPEN_LENS) =>
   streamJsonArray((selection) => readRecipesFull({ ...selection, without: lens.hidden }), toApiRecipe, window);
 export const streamPosts = (window: ListWindow, lens: Lens = OPEN_LENS) =>
-  streamJsonArray((selection) => readPostsFull({ ...selection, without: lens.hidden }), (post) => toApiPost(post, lens), window);
+  streamJsonArray((selection) => readPostsFull({ ...selection, without: lens.hidden, quiet: lens.quiet }), toApiPost, window);
 
 /** A small list already in memory, windowed the same way. */
 export function jsonList(items: readonly unknown[], { offset, limit }: ListWindow): Response {

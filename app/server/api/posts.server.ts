@@ -64,7 +64,7 @@ async function readPostBody(request: Request): Promise<PostBody> {
 }
 
 async function loadPost(postId: string, lens: Lens) {
-  const [post] = await readPostsFull({ ids: [postId], without: lens.hidden });
+  const [post] = await readPostsFull({ ids: [postId], without: lens.hidden, quiet: lens.quiet });
   if (!post) throw new ApiError(404, NOT_FOUND.post);
   return post;
 }
@@ -151,7 +151,7 @@ export async function updatePost(args: ApiArgs): Promise<Response> {
   if (Object.keys(errors).length > 0) throw invalid(errors);
 
   // Likes: the differences from the list as the caller sees it (people hidden from them are neither sent nor taken away).
-  const shownLikes = post.likes.filter((userId) => !lens.hidden.includes(userId));
+  const shownLikes = post.likes;
   const likes = body.likes === undefined ? [] : [...minus(body.likes, shownLikes).map((userId) => ({ userId, liked: true })), ...minus(shownLikes, body.likes).map((userId) => ({ userId, liked: false }))];
   // Comments: an ADMIN's array removes what it no longer lists; anyone else's is ignored.
   let removeComments: string[] = [];
@@ -163,10 +163,7 @@ export async function updatePost(args: ApiArgs): Promise<Response> {
           : [],
       ),
     );
-    removeComments = post.comments
-      .filter((c) => c.user_id === null || !lens.quiet.includes(c.user_id))
-      .map((c) => c.comment_id)
-      .filter((id) => !kept.has(id));
+    removeComments = post.comments.map((c) => c.comment_id).filter((id) => !kept.has(id));
   }
   const photo: PicturePlan = photoChanged ? await planPicture(body.photo!, { current: post.photo, fallback: post.photo, field: "photo", uploader: actor.id }) : { kind: "keep" };
   unwrap(await changePost({ actor, postId, changes: { content: contentChanged ? content : undefined, photo, likes, removeComments } }));

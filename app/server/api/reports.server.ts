@@ -12,8 +12,8 @@ import { unwrap } from "./outcome.server";
 export async function postReport(args: ApiArgs): Promise<Response> {
   const actor = await requireApiUser(args.request);
   const body = await readJsonObject(args.request);
-  const { hidden } = await getLens(args.request);
-  const filed = unwrap(await fileReport({ actor, kind: body.kind, targetId: body.target_id, reason: body.reason, text: body.text ?? "", hidden }));
+  const lens = await getLens(args.request);
+  const filed = unwrap(await fileReport({ actor, kind: body.kind, targetId: body.target_id, reason: body.reason, text: body.text ?? "", lens }));
   return json({ _id: filed.id, message: REPORT_MESSAGES.thanks }, { status: 201 });
 }
 

@@ -247,8 +247,8 @@ export async function updateUser({ request, params, context }: ApiArgs): Promise
   const lens = await getLens(request);
   const [stored] = await readUsersWithLists({ ids: [targetId], without: lens.hidden });
   if (!stored) throw new ApiError(404, NOT_FOUND.user);
-  // The lists as the caller sees them: people hidden from them are neither sent back nor taken away.
-  const target = { ...stored, followers: stored.followers.filter((id) => !lens.hidden.includes(id)), following: stored.following.filter((id) => !lens.hidden.includes(id)) };
+  // The lists as the caller sees them (read without the people hidden from them): those are neither sent back nor taken away.
+  const target = stored;
 
   const raw = withoutNulls(await readJsonObject(request));
   if ("password_hash" in raw || "passwordHash" in raw) throw invalid({ password: HASH_FIELD });

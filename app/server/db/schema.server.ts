@@ -114,7 +114,7 @@ export interface MutesTable {
 export interface ReportsTable {
   id: string;
   reporter_id: string;
-  target_kind: "post" | "comment" | "user";
+  target_kind: "post" | "comment" | "user" | "cook";
   target_id: string;
   target_user_id: string | null;
   reason: "spam" | "harassment" | "inappropriate" | "other";

@@ -2,31 +2,53 @@ import crypto from "node:crypto";
 
 import { db, type DB } from "../db/connection.server";
 import { nextSeq, todayDate } from "./seq.server";
-import { shownPerson } from "./visibility.server";
+import { amongPeople, contains, shownPerson, type PersonList } from "./visibility.server";
 
 export interface CommentView {
   comment_id: string;
   text: string;
   created_at: string;
   author: { id: string; username: string; profile: string } | null;
+  /**
+   * Shown, collapsed, only to the owner of the recipe it is on although a block hides its author
+   * from them: `viewer` when they blocked the author, `author` when the author blocked them.
+   */
+  blocked?: "viewer" | "author";
 }
 
-/** A post's comments in the order written, but not those by the people in `without` (the reader's lens). */
-export async function listComments(postId: string, { without = [] }: { without?: readonly string[] } = {}, database: DB = db): Promise<CommentView[]> {
+/**
+ * A post's comments in the order written, but not those by the people in `without` (the reader's
+ * lens) — except, with `ownerSees`, those by the people in it whose account is not suspended: the
+ * recipe's owner sees the comments of people a block hides from them, to delete or report them
+ * (docs/rules.md#blocking-and-muting). Such comments say so (`blocked`, told apart by `blocking`).
+ */
+export async function listComments(
+  postId: string,
+  { without = [], ownerSees, blocking = [] }: { without?: PersonList; ownerSees?: PersonList; blocking?: PersonList } = {},
+  database: DB = db,
+): Promise<CommentView[]> {
   const rows = await database
     .selectFrom("comments as c")
     .leftJoin("users as u", "u.id", "c.user_id")
     .select(["c.id", "c.text", "c.created_at", "u.id as author_id", "u.username", "u.profile"])
+    .$if(ownerSees !== undefined, (query) => query.select(amongPeople("c.user_id", ownerSees!).as("from_hidden")))
     .where("c.post_id", "=", postId)
-    .where(shownPerson("c.user_id", without))
+    .where((eb) =>
+      ownerSees === undefined
+        ? shownPerson("c.user_id", without)
+        : eb.or([shownPerson("c.user_id", without), eb.and([amongPeople("c.user_id", ownerSees), eb("u.suspended_at", "is", null)])]),
+    )
     .orderBy("c.seq")
     .execute();
-  return rows.map((row) => ({
-    comment_id: row.id,
-    text: row.text,
-    created_at: row.created_at,
-    author: row.author_id && row.username ? { id: row.author_id, username: row.username, profile: row.profile ?? "" } : null,
-  }));
+  const comments: CommentView[] = [];
+  for (const row of rows) {
+    const author = row.author_id && row.username ? { id: row.author_id, username: row.username, profile: row.profile ?? "" } : null;
+    const comment: CommentView = { comment_id: row.id, text: row.text, created_at: row.created_at, author };
+    // SQLite answers the condition as 0 or 1, PostgreSQL as a boolean.
+    if ("from_hidden" in row && Number(row.from_hidden) === 1 && author) comment.blocked = (await contains(blocking, author.id, database)) ? "viewer" : "author";
+    comments.push(comment);
+  }
+  return comments;
 }
 
 export async function countComments(postId: string, database: DB = db): Promise<number> {

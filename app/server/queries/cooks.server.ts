@@ -117,7 +117,7 @@ export async function recipeCookStats(recipeId: string, { without = [] }: { with
     .selectFrom("cooks")
     .select([sql<number>`count(*)`.as("n"), sql<number | null>`avg(rating)`.as("average")])
     .where("recipe_id", "=", recipeId)
-    .where(shownPerson("user_id", without))
+    .where(shownPerson("cooks.user_id", without))
     .executeTakeFirstOrThrow();
   return statsOf(row);
 }
@@ -132,7 +132,7 @@ export async function cookStatsOf(recipeIds: readonly string[], { without = [] }
     .selectFrom("cooks")
     .select(["recipe_id", sql<number>`count(*)`.as("n"), sql<number | null>`avg(rating)`.as("average")])
     .where("recipe_id", "in", recipeIds)
-    .where(shownPerson("user_id", without))
+    .where(shownPerson("cooks.user_id", without))
     .groupBy("recipe_id")
     .execute();
   return new Map(rows.map((row) => [row.recipe_id, statsOf(row)]));

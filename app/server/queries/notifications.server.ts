@@ -18,7 +18,7 @@ export async function countUnread(userId: string, { without = [] }: { without?: 
         .select("id")
         .where("user_id", "=", userId)
         .where("read_at", "is", null)
-        .where(shownPerson("actor_id", without))
+        .where(shownPerson("notifications.actor_id", without))
         .limit(UNREAD_COUNT_CAP)
         .as("unread"),
     )
@@ -91,7 +91,7 @@ export async function markRead(userId: string, ids: readonly string[] | "all", {
     .set({ read_at: nowIso() })
     .where("user_id", "=", userId)
     .where("read_at", "is", null)
-    .where(shownPerson("actor_id", without));
+    .where(shownPerson("notifications.actor_id", without));
   if (ids !== "all") query = query.where("id", "in", [...ids]);
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);

@@ -1,5 +1,6 @@
 import { db, engineOf, type DB } from "../db/connection.server";
 import { applyBatchSelection, groupRows, nextSeq, todayDate, type BatchSelection } from "./seq.server";
+import { shownPerson } from "./visibility.server";
 
 export interface PostThumb {
   post_id: string;
@@ -85,7 +86,7 @@ export async function readPostsFull(selection: BatchSelection, database: DB = db
       .selectFrom("posts")
       .select(["seq", "id as post_id", "recipe_id", "created_by", "title", "caption", "photo", "created_at"]),
     selection,
-    { id: "id", seq: "seq", person: "created_by" },
+    { id: "posts.id", seq: "posts.seq", person: "posts.created_by" },
   );
   if (!query) return [];
   const posts = await query.execute();
@@ -96,6 +97,7 @@ export async function readPostsFull(selection: BatchSelection, database: DB = db
       .selectFrom("likes")
       .select(["post_id", "user_id"])
       .where("post_id", "in", ids)
+      .where(shownPerson("likes.user_id", selection.without ?? []))
       .orderBy("post_id")
       .orderBy("created_at")
       .orderBy("user_id")
@@ -104,6 +106,7 @@ export async function readPostsFull(selection: BatchSelection, database: DB = db
       .selectFrom("comments")
       .select(["post_id", "id", "user_id", "text", "created_at"])
       .where("post_id", "in", ids)
+      .where(shownPerson("comments.user_id", selection.quiet ?? selection.without ?? []))
       .orderBy("seq")
       .execute(),
   ]);

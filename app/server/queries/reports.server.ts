@@ -14,11 +14,11 @@ export interface ReportTarget {
   id: string;
   ownerId: string | null;
   ownerName: string | null;
-  /** The recipe's name, the comment's text, or the username. */
+  /** The recipe's name, the comment's text, the username, or an "I made this" entry's note. */
   label: string;
   /** The recipe it is (or its comment is) on. */
   recipeId: string | null;
-  /** Whose post a comment is on (for a post, its own author). */
+  /** Whose recipe a comment or an "I made this" entry is on (for a post, its own author). */
   postOwnerId: string | null;
 }
 
@@ -42,6 +42,17 @@ export async function getReportTarget(kind: ReportKind, id: string, database: DB
       .where("c.id", "=", id)
       .executeTakeFirst();
     return row && { kind, id, ownerId: row.user_id, ownerName: row.username, label: row.text, recipeId: row.recipe_id, postOwnerId: row.created_by };
+  }
+  if (kind === "cook") {
+    const row = await database
+      .selectFrom("cooks as c")
+      .innerJoin("recipes as r", "r.id", "c.recipe_id")
+      .leftJoin("users as u", "u.id", "c.user_id")
+      .select(["c.user_id", "c.note", "c.recipe_id", "r.name", "r.user_created", "u.username"])
+      .where("c.id", "=", id)
+      .executeTakeFirst();
+    const label = row && (row.note || `Made “${row.name}”`);
+    return row && { kind, id, ownerId: row.user_id, ownerName: row.username, label: label!, recipeId: row.recipe_id, postOwnerId: row.user_created };
   }
   const row = await database.selectFrom("users").select(["id", "username"]).where("id", "=", id).executeTakeFirst();
   return row && { kind, id, ownerId: row.id, ownerName: row.username, label: row.username, recipeId: null, postOwnerId: null };
@@ -157,7 +168,7 @@ export async function writeLog(
 export interface LogEntry {
   id: string;
   action: ModerationAction;
-  target_kind: ReportKind | "cook";
+  target_kind: ReportKind;
   target_id: string;
   summary: string;
   why: string;
@@ -187,4 +198,25 @@ export async function setSuspended(userId: string, at: string | null, database: 
     .where("suspended_at", at === null ? "is not" : "is", null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Before `userId`'s account is deleted, in its transaction (docs/rules.md#reports-and-moderation):
+ * the log keeps every entry (who acted, what, on which kind of thing, when) and the reports their
+ * rows, but none of that person's words: the summary and reason of entries about them or their
+ * content, the reasons they wrote as a moderator, the text of reports about them or their content
+ * (a reporter's text often quotes them). Their own reports go with their account.
+ */
+export async function forgetPersonInModeration(userId: string, database: DB): Promise<void> {
+  await database
+    .updateTable("moderation_log")
+    .set({ summary: "", why: "" })
+    .where((eb) => eb.or([eb("target_user_id", "=", userId), eb.and([eb("target_kind", "=", "user"), eb("target_id", "=", userId)])]))
+    .execute();
+  await database.updateTable("moderation_log").set({ why: "" }).where("moderator_id", "=", userId).execute();
+  await database
+    .updateTable("reports")
+    .set({ text: "" })
+    .where((eb) => eb.or([eb("target_user_id", "=", userId), eb.and([eb("target_kind", "=", "user"), eb("target_id", "=", userId)])]))
+    .execute();
 }

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { db, engineOf, type DB } from "../db/connection.server";
 import { likePattern, type RecipeQuery } from "../db/engines/engine.server";
 import { cookStatsOf, type CookStats } from "./cooks.server";
-import { shownPerson } from "./visibility.server";
+import { amongPeople, isNobody, shownPerson } from "./visibility.server";
 
 // Recipe and people search, the same on both engines: the tiers, paging and cards are here; the
 // full-text matching and scoring are each engine's (app/server/db/engines/, over the tables of
@@ -127,7 +127,7 @@ export async function searchRecipeIds(
     .selectFrom("recipes")
     .select(["seq", "id"])
     .where("seq", "in", seqs)
-    .where(shownPerson("user_created", without))
+    .where(shownPerson("recipes.user_created", without))
     .execute();
   const idOf = new Map(rows.map((row) => [row.seq, row.id]));
   return seqs.flatMap((seq) => idOf.get(seq) ?? []);
@@ -207,9 +207,9 @@ export async function randomRecipesPage(seed: number, page: number, database: DB
   const beforePivot = ascending ? sql`shuffle_key < ${pivot}` : sql`shuffle_key > ${pivot}`;
   // For the many whose lens is empty the walk reads the shuffle index alone.
   const shown =
-    without.length === 0
+    isNobody(without)
       ? sql``
-      : sql`and recipe_seq not in (select seq from recipes where user_created in (${sql.join(without.map((id) => sql`${id}`))}))`;
+      : sql`and recipe_seq not in (select seq from recipes where ${amongPeople("recipes.user_created", without)})`;
 
   const first = await sql<{ seq: number }>`
     select recipe_seq as seq from recipe_shuffle where ${fromPivot} ${shown} ${order}

@@ -28,9 +28,14 @@ export function todayDate(): string {
 /**
  * Which rows a batched reader returns: the given ids, or a keyset page in insertion order
  * (`seq` greater than `afterSeq`, skipping `offset` rows, at most `limit`). Rows of the people in
- * `without` (whom the reader does not see: docs/rules.md#blocking-and-muting) are left out.
+ * `without` (whom the reader does not see: docs/rules.md#blocking-and-muting) are left out, and so
+ * are they from the lists a row carries (a user's followers, a post's likes); `quiet` (`without`
+ * and the people the reader muted) from what people wrote in them (a post's comments).
  */
-export type BatchSelection = ({ ids: readonly string[] } | { afterSeq: number; offset?: number; limit: number }) & { without?: readonly string[] };
+export type BatchSelection = ({ ids: readonly string[] } | { afterSeq: number; offset?: number; limit: number }) & {
+  without?: readonly string[];
+  quiet?: readonly string[];
+};
 export type KeysetSelection = Extract<BatchSelection, { afterSeq: number }>;
 
 /**

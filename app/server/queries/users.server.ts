@@ -6,6 +6,7 @@ import { DEFAULT_PROFILE_IMAGE } from "~/lib/paths";
 import { db, engineOf, isUniqueViolation, withinTransaction, type DB } from "../db/connection.server";
 import { hashPassword, needsRehash, verifyPassword } from "../auth/password.server";
 import { applyBatchSelection, groupRows, nextSeq, nowIso, type BatchSelection } from "./seq.server";
+import { shownPerson } from "./visibility.server";
 
 export type Role = "USER" | "ADMIN";
 
@@ -252,12 +253,13 @@ export async function readUsersWithLists(selection: BatchSelection, database: DB
   const query = applyBatchSelection(
     database.selectFrom("users").select(["seq", ...sessionUserColumns, "bio"]),
     selection,
-    { id: "id", seq: "seq", person: "id" },
+    { id: "users.id", seq: "users.seq", person: "users.id" },
   );
   if (!query) return [];
   const users = await query.execute();
   if (users.length === 0) return [];
   const ids = users.map((user) => user.id);
+  const without = selection.without ?? [];
   const [tags, posts, followers, following, saved] = await Promise.all([
     database.selectFrom("user_tags").select(["user_id", "tag"]).where("user_id", "in", ids).orderBy("user_id").orderBy("position").execute(),
     database.selectFrom("posts").select(["created_by", "id"]).where("created_by", "in", ids).orderBy("seq").execute(),
@@ -265,6 +267,7 @@ export async function readUsersWithLists(selection: BatchSelection, database: DB
       .selectFrom("follows")
       .select(["followee_id", "follower_id"])
       .where("followee_id", "in", ids)
+      .where(shownPerson("follows.follower_id", without))
       .orderBy("created_at")
       .orderBy("follower_id")
       .execute(),
@@ -272,10 +275,19 @@ export async function readUsersWithLists(selection: BatchSelection, database: DB
       .selectFrom("follows")
       .select(["follower_id", "followee_id"])
       .where("follower_id", "in", ids)
+      .where(shownPerson("follows.followee_id", without))
       .orderBy("created_at")
       .orderBy("followee_id")
       .execute(),
-    database.selectFrom("saved_recipes").select(["user_id", "recipe_id"]).where("user_id", "in", ids).orderBy("seq").execute(),
+    // Saved recipes by people hidden from the reader are not theirs to know of.
+    database
+      .selectFrom("saved_recipes as s")
+      .innerJoin("recipes as r", "r.id", "s.recipe_id")
+      .select(["s.user_id", "s.recipe_id"])
+      .where("s.user_id", "in", ids)
+      .where(shownPerson("r.user_created", without))
+      .orderBy("s.seq")
+      .execute(),
   ]);
   const tagsOf = groupRows(tags.map((row) => [row.user_id, row.tag] as const));
   const postsOf = groupRows(posts.map((row) => [row.created_by, row.id] as const));

@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from "kysely";
 
 import { UNAVAILABLE_ACCOUNT, UNAVAILABLE_RECIPE } from "~/lib/blocking";
 
-import { db, type DB } from "../db/connection.server";
+import { db, onPrimary, type DB } from "../db/connection.server";
 
 export { UNAVAILABLE_ACCOUNT, UNAVAILABLE_RECIPE };
 
@@ -14,62 +14,158 @@ export { UNAVAILABLE_ACCOUNT, UNAVAILABLE_RECIPE };
 export interface Lens {
   viewerId: string | null;
   /** Blocked by the viewer or blocking them (neither sees the other anywhere), and suspended accounts for all but admins. */
-  hidden: readonly string[];
+  hidden: PersonList;
   /** `hidden` and the people the viewer muted: left out of the feed, comments and notifications. */
-  quiet: readonly string[];
+  quiet: PersonList;
   /** Whom the viewer blocked (their profile offers Unblock). */
-  blocking: readonly string[];
+  blocking: PersonList;
   /** Whom the viewer muted. */
-  muting: readonly string[];
+  muting: PersonList;
 }
 
-/** Whether `userId` is hidden from the lens's viewer (a block, either way). */
-export function isHidden(lens: Lens, userId: string | null | undefined): boolean {
-  return userId != null && lens.hidden.includes(userId);
+/**
+ * People a lens leaves out. Short lists (nearly everyone's) hold every id. A part longer than
+ * LENS_INLINE_MAX — thousands of throwaway accounts blocking one person, thousands of suspended
+ * spammers — is not read at all: the list then holds the ids of its short parts only and remembers
+ * what the whole is (`sources`), so a query asks the tables about each row it reads instead of
+ * carrying the ids (a long NOT IN list would pass SQLite's or PostgreSQL's parameter limit, and
+ * reading it per request made every page of its viewer slow), and a question about one person
+ * goes to the database (`contains`). Ask through the functions below, never with `.includes`.
+ */
+export type PersonList = readonly string[];
+
+export const LENS_INLINE_MAX = 100;
+
+/** What a lens list lists: whose lens, and which of its parts. */
+interface LensSource {
+  viewerId: string | null;
+  /** Whom the viewer blocks, and who blocks the viewer. */
+  blocking: boolean;
+  blockedBy: boolean;
+  muting: boolean;
+  /** Suspended accounts (in everyone's lens but an admin's). */
+  suspended: boolean;
+}
+const sources = new WeakMap<PersonList, LensSource>();
+
+const NOBODY: PersonList = [];
+export const OPEN_LENS: Lens = { viewerId: null, hidden: NOBODY, quiet: NOBODY, blocking: NOBODY, muting: NOBODY };
+
+/** Whether the list holds every id it stands for. */
+const isComplete = (people: PersonList) => !sources.has(people);
+
+/** Whether the list leaves nobody out (nearly everyone's lens: queries then skip the filter). */
+export const isNobody = (people: PersonList) => people.length === 0 && isComplete(people);
+
+/** Whether `id` is among `people`: from memory, or one indexed query for a long list. */
+export async function contains(people: PersonList, id: string | null | undefined, database: DB = db): Promise<boolean> {
+  if (id == null) return false;
+  if (people.includes(id)) return true;
+  const source = sources.get(people);
+  if (!source) return false;
+  const found = await onPrimary(() => sql<{ id: string }>`select asked.id from users as asked where asked.id = ${id} and ${inLongList(sql.ref("asked.id"), source)}`.execute(database));
+  return found.rows.length > 0;
 }
 
-export const OPEN_LENS: Lens = { viewerId: null, hidden: [], quiet: [], blocking: [], muting: [] };
+/** Whether `userId` is hidden from the lens's viewer (a block either way, or a suspension). */
+export function isHidden(lens: Lens, userId: string | null | undefined, database: DB = db): Promise<boolean> {
+  return contains(lens.hidden, userId, database);
+}
 
 /**
  * The viewer's lens: one query over both ends of their blocks, their mutes and, unless they are an
  * ADMIN, the suspended accounts (docs/rules.md#suspension), which everyone else sees as blocked.
- * A visitor's lens holds the suspended accounts only.
+ * A visitor's lens holds the suspended accounts only. Each part is read up to LENS_INLINE_MAX + 1
+ * rows: a longer part is not read (PersonList above). Read from the primary.
  */
 export async function readLens(viewerId: string | null, { admin = false }: { admin?: boolean } = {}, database: DB = db): Promise<Lens> {
-  const suspended = database.selectFrom("users").select(["id", sql<string>`'suspended'`.as("kind")]).where("suspended_at", "is not", null);
-  if (!viewerId) {
-    const rows = admin ? [] : await suspended.execute();
-    if (rows.length === 0) return OPEN_LENS;
-    const ids = rows.map((row) => row.id);
-    return { ...OPEN_LENS, hidden: ids, quiet: ids };
+  const limit = LENS_INLINE_MAX + 1;
+  type Kind = "blocking" | "blockedBy" | "muting" | "suspended";
+  const part = (kind: Kind, query: RawBuilder<unknown>) => sql`select id, ${sql.lit(kind)} as kind from (${query} limit ${limit}) as ${sql.ref(`lens_${kind}`)}`;
+  const parts: RawBuilder<unknown>[] = [];
+  if (viewerId) {
+    parts.push(
+      part("blocking", sql`select blocked_id as id from blocks where blocker_id = ${viewerId}`),
+      part("blockedBy", sql`select blocker_id as id from blocks where blocked_id = ${viewerId}`),
+      part("muting", sql`select muted_id as id from mutes where muter_id = ${viewerId}`),
+    );
   }
-  let query = database
-    .selectFrom("blocks")
-    .select(["blocked_id as id", sql<string>`'blocking'`.as("kind")])
-    .where("blocker_id", "=", viewerId)
-    .unionAll((eb) => eb.selectFrom("blocks").select(["blocker_id as id", sql<string>`'blocked'`.as("kind")]).where("blocked_id", "=", viewerId))
-    .unionAll((eb) => eb.selectFrom("mutes").select(["muted_id as id", sql<string>`'muting'`.as("kind")]).where("muter_id", "=", viewerId));
-  if (!admin) query = query.unionAll(suspended);
-  const rows = await query.execute();
-  if (rows.length === 0) return { ...OPEN_LENS, viewerId };
-  const of = (...kinds: string[]) => [...new Set(rows.filter((row) => kinds.includes(row.kind)).map((row) => row.id))];
+  if (!admin) parts.push(part("suspended", sql`select id from users where suspended_at is not null`));
+  if (parts.length === 0) return OPEN_LENS;
+  // From the primary even where a request's reads go to replicas, like the session: a block or a
+  // suspension hides at once, never after a replica's lag.
+  const rows = (await onPrimary(() => sql<{ id: string; kind: Kind }>`${sql.join(parts, sql` union all `)}`.execute(database))).rows;
+  if (rows.length === 0) return viewerId ? { ...OPEN_LENS, viewerId } : OPEN_LENS;
+  const found = new Map<Kind, string[]>();
+  for (const row of rows) found.set(row.kind, [...(found.get(row.kind) ?? []), row.id]);
+  const long = (kind: Kind) => (found.get(kind)?.length ?? 0) > LENS_INLINE_MAX;
+  /** The ids of `kinds`, remembering what the whole is when a part is long. */
+  const list = (...kinds: Kind[]): PersonList => {
+    const ids = [...new Set(kinds.flatMap((kind) => (long(kind) ? [] : (found.get(kind) ?? []))))];
+    if (kinds.some(long)) {
+      sources.set(ids, {
+        viewerId,
+        blocking: kinds.includes("blocking"),
+        blockedBy: kinds.includes("blockedBy"),
+        muting: kinds.includes("muting"),
+        suspended: kinds.includes("suspended"),
+      });
+    }
+    return ids;
+  };
+  const everyone: Kind[] = admin ? ["blocking", "blockedBy"] : ["blocking", "blockedBy", "suspended"];
   return {
     viewerId,
-    hidden: of("blocking", "blocked", "suspended"),
-    quiet: of("blocking", "blocked", "suspended", "muting"),
-    blocking: of("blocking"),
-    muting: of("muting"),
+    hidden: viewerId ? list(...everyone) : list("suspended"),
+    quiet: viewerId ? list(...everyone, "muting") : list("suspended"),
+    blocking: viewerId ? list("blocking") : NOBODY,
+    muting: viewerId ? list("muting") : NOBODY,
   };
 }
 
 /**
  * A condition: the person in `column` is not one of `people`. Rows with no person (an account that
- * was deleted) stay. `true` when nobody is left out.
+ * was deleted) stay. `true` when nobody is left out. `column` is qualified ("c.user_id"): a long
+ * list is written as probes that name it from inside their own tables.
  */
-export function shownPerson(column: string, people: readonly string[]): RawBuilder<boolean> {
-  if (people.length === 0) return sql<boolean>`true`;
-  const ref = sql.ref(column);
-  return sql<boolean>`(${ref} is null or ${ref} not in (${sql.join(people.map((id) => sql`${id}`))}))`;
+export function shownPerson(column: string, people: PersonList): RawBuilder<boolean> {
+  const ref = qualified(column);
+  if (isComplete(people)) {
+    if (people.length === 0) return sql<boolean>`true`;
+    return sql<boolean>`(${ref} is null or ${ref} not in (${sql.join(people.map((id) => sql`${id}`))}))`;
+  }
+  return sql<boolean>`(${ref} is null or not ${inLongList(ref, sources.get(people)!)})`;
+}
+
+/** A condition: the person in `column` (qualified) is one of `people`; `false` when `people` is nobody. */
+export function amongPeople(column: string, people: PersonList): RawBuilder<boolean> {
+  const ref = qualified(column);
+  if (isComplete(people)) {
+    if (people.length === 0) return sql<boolean>`false`;
+    return sql<boolean>`${ref} in (${sql.join(people.map((id) => sql`${id}`))})`;
+  }
+  return inLongList(ref, sources.get(people)!);
+}
+
+function qualified(column: string): RawBuilder<unknown> {
+  if (!column.includes(".")) throw new Error(`A lens condition needs a qualified column, not "${column}"`);
+  return sql.ref(column);
+}
+
+/**
+ * Whether the person `ref` names is in a long lens list: one probe per part, each on a key (blocks'
+ * and mutes' primary keys, users' id), so its cost follows the rows the query reads, not the
+ * length of the list.
+ */
+function inLongList(ref: RawBuilder<unknown>, { viewerId, blocking, blockedBy, muting, suspended }: LensSource): RawBuilder<boolean> {
+  const probes: RawBuilder<boolean>[] = [];
+  if (viewerId !== null) {
+    if (blocking) probes.push(sql`exists (select 1 from blocks as lens_b where lens_b.blocker_id = ${viewerId} and lens_b.blocked_id = ${ref})`);
+    if (blockedBy) probes.push(sql`exists (select 1 from blocks as lens_b where lens_b.blocker_id = ${ref} and lens_b.blocked_id = ${viewerId})`);
+    if (muting) probes.push(sql`exists (select 1 from mutes as lens_m where lens_m.muter_id = ${viewerId} and lens_m.muted_id = ${ref})`);
+  }
+  if (suspended) probes.push(sql`exists (select 1 from users as lens_u where lens_u.id = ${ref} and lens_u.suspended_at is not null)`);
+  return sql<boolean>`(${sql.join(probes, sql` or `)})`;
 }
 
 /** Whether an admin suspended the person (docs/rules.md#suspension). */

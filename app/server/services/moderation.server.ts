@@ -3,12 +3,13 @@ import crypto from "node:crypto";
 import { z } from "zod";
 
 import { isAdmin } from "~/lib/permissions";
-import { REPORT_KINDS, REPORT_MESSAGES, REPORT_REASONS, REPORT_TEXT_MAX, REPORTS_PER_DAY, type ReportKind, type ReportReason } from "~/lib/reports";
+import { REPORT_KINDS, REPORT_MESSAGES, REPORT_REASONS, REPORT_TEXT_MAX, REPORTS_PER_DAY, reportPath, type ReportKind, type ReportReason } from "~/lib/reports";
 
 import { endSessionsOf } from "../auth/session.server";
 import { CacheScope, changing } from "../cache/scopes.server";
-import { engineOf, type DB } from "../db/connection.server";
+import { db, engineOf, type DB } from "../db/connection.server";
 import { deleteImageIfUnreferenced } from "../media/uploads.server";
+import { deleteCook } from "../queries/cooks.server";
 import { getPostOwnership } from "../queries/posts.server";
 import { deleteRecipe as deleteRecipeRows } from "../queries/recipe-writes.server";
 import {
@@ -28,7 +29,7 @@ import {
 } from "../queries/reports.server";
 import { nextSeq, nowIso } from "../queries/seq.server";
 import { getSessionUserById } from "../queries/users.server";
-import { isSuspendedPerson } from "../queries/visibility.server";
+import { contains, isSuspendedPerson, OPEN_LENS, type Lens } from "../queries/visibility.server";
 import { storeCommentRemoved } from "./interactions.server";
 import { done, refusal, refusing, RefusedError, type Actor, type Outcome } from "./outcome.server";
 
@@ -60,14 +61,27 @@ const WhySchema = z.string({ error: MODERATION_MESSAGES.whyTooLong }).trim().max
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Whether the target, or the post a comment is on, belongs to someone hidden from the reporter (their lens). */
-const hiddenFrom = (target: ReportTarget, hidden: readonly string[]) => [target.ownerId, target.postOwnerId].some((id) => id !== null && hidden.includes(id));
+/**
+ * Whether the reporter can see the target to report it (docs/rules.md#reports-and-moderation): its
+ * owner and the owner of the recipe it is on are not hidden from them (their lens), or hidden only
+ * by a block that leaves it theirs to report — someone they blocked, or something on their own
+ * recipe (they see such comments and entries, collapsed). A suspended person's content is gone.
+ */
+async function inSight(actor: Actor, target: ReportTarget, lens: Lens, database: DB): Promise<boolean> {
+  for (const id of new Set([target.ownerId, target.postOwnerId])) {
+    if (id === null || id === actor.id || !(await contains(lens.hidden, id, database))) continue;
+    if (await isSuspendedPerson(id, database)) return false;
+    const onOwnRecipe = id === target.ownerId && target.postOwnerId === actor.id;
+    if (!onOwnRecipe && !(await contains(lens.blocking, id, database))) return false;
+  }
+  return true;
+}
 
 /**
- * The actor reports a post, a comment or a person (docs/rules.md#reports-and-moderation). `hidden`:
- * the people the actor does not see (their lens), whose content is not there to report.
+ * The actor reports a post, a comment, a person or an "I made this" entry
+ * (docs/rules.md#reports-and-moderation), as far as their lens lets them see it (`inSight`).
  */
-export async function fileReport(input: { actor: Actor; kind: unknown; targetId: unknown; reason: unknown; text: unknown; hidden?: readonly string[] }): Promise<Outcome<{ id: string }>> {
+export async function fileReport(input: { actor: Actor; kind: unknown; targetId: unknown; reason: unknown; text: unknown; lens?: Lens }): Promise<Outcome<{ id: string }>> {
   const parsed = ReportSchema.safeParse({ kind: input.kind, targetId: input.targetId, reason: input.reason, text: input.text ?? "" });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -82,7 +96,7 @@ export async function fileReport(input: { actor: Actor; kind: unknown; targetId:
       // One person's reports take turns between the checks (one open per target, the daily limit) and the insert.
       await engineOf(trx).writers.lock(trx, [`reports-by:${actor.id}`]);
       const target = await getReportTarget(kind, targetId, trx);
-      if (!target || hiddenFrom(target, input.hidden ?? [])) throw new RefusedError(refusal(404, REPORT_MESSAGES.gone));
+      if (!target || !(await inSight(actor, target, input.lens ?? OPEN_LENS, trx))) throw new RefusedError(refusal(404, REPORT_MESSAGES.gone));
       if (target.ownerId === actor.id) throw new RefusedError(refusal(400, REPORT_MESSAGES.own));
       if (await hasOpenReports({ kind, targetId, reporterId: actor.id }, trx)) throw new RefusedError(refusal(409, REPORT_MESSAGES.twice));
       if ((await countReportsSince(actor.id, new Date(Date.now() - DAY_MS).toISOString(), trx)) >= REPORTS_PER_DAY) {
@@ -94,11 +108,28 @@ export async function fileReport(input: { actor: Actor; kind: unknown; targetId:
   });
 }
 
-/** What a report page shows of its target; undefined when it is gone, hidden from the viewer, or their own. */
-export async function reportableTarget(actor: Actor, kind: string, targetId: string, hidden: readonly string[]): Promise<ReportTarget | undefined> {
+/**
+ * The items of a page's list (comments, "I made this" entries) with the address of the report page
+ * of each one someone else made (docs/rules.md#reports-and-moderation). Made here, not in the page:
+ * the report module stays out of the recipe page's script.
+ */
+export function withReportLinks<T extends object>(
+  kind: "comment" | "cook",
+  items: readonly T[],
+  viewerId: string | null,
+  of: (item: T) => { id: string; ownerId: string | null | undefined },
+): (T & { reportHref?: string })[] {
+  return items.map((item) => {
+    const { id, ownerId } = of(item);
+    return viewerId !== null && ownerId && ownerId !== viewerId ? { ...item, reportHref: reportPath(kind, id) } : item;
+  });
+}
+
+/** What a report page shows of its target; undefined when it is gone, out of the viewer's sight, or their own. */
+export async function reportableTarget(actor: Actor, kind: string, targetId: string, lens: Lens): Promise<ReportTarget | undefined> {
   if (!(REPORT_KINDS as readonly string[]).includes(kind)) return undefined;
   const target = await getReportTarget(kind as ReportKind, targetId);
-  return target && target.ownerId !== actor.id && !hiddenFrom(target, hidden) ? target : undefined;
+  return target && target.ownerId !== actor.id && (await inSight(actor, target, lens, db)) ? target : undefined;
 }
 
 /** The reports of one target, as the queue shows them. */
@@ -158,8 +189,8 @@ async function tellReporters(reporters: readonly string[], database: DB): Promis
 }
 
 /**
- * An ADMIN acts on the reports of one target: `dismiss` them, `remove` the content (a comment, or
- * a recipe with its post), or `suspend` its owner. `why` goes to the log.
+ * An ADMIN acts on the reports of one target: `dismiss` them, `remove` the content (a comment, an
+ * "I made this" entry, or a recipe with its post), or `suspend` its owner. `why` goes to the log.
  */
 export async function moderate({ actor, kind, targetId, action, why }: { actor: Actor; kind: unknown; targetId: unknown; action: unknown; why: unknown }): Promise<Outcome<{ action: ModerationAction }>> {
   if (!isAdmin(actor)) return refusal(403, MODERATION_MESSAGES.adminOnly);
@@ -190,6 +221,10 @@ export async function moderate({ actor, kind, targetId, action, why }: { actor: 
         if (reportKind === "comment") {
           const comment = await trx.selectFrom("comments").select("post_id").where("id", "=", targetId).executeTakeFirstOrThrow();
           await storeCommentRemoved(trx, { postId: comment.post_id, commentId: targetId });
+        } else if (reportKind === "cook") {
+          // The entry alone, with its photo; the recipe stays.
+          const removed = target.ownerId && target.recipeId ? await deleteCook(target.ownerId, target.recipeId, trx) : undefined;
+          removedPhotos = [removed?.photo ?? ""];
         } else if (target.recipeId) {
           const deleted = await deleteRecipeRows({ recipeId: target.recipeId }, trx);
           removedPhotos = [deleted?.photo ?? "", postPhoto ?? ""];

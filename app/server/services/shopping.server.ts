@@ -9,7 +9,7 @@ import { mergeShoppingList, type ShoppingList } from "~/lib/shopping-merge";
 
 import { db, engineOf, writeTransaction, type DB } from "../db/connection.server";
 import { getRecipeDetail } from "../queries/recipes.server";
-import { isOutOfReach, UNAVAILABLE_RECIPE } from "../queries/visibility.server";
+import { isOutOfReach, shownPerson, UNAVAILABLE_RECIPE, type PersonList } from "../queries/visibility.server";
 import { nextSeq, nowIso } from "../queries/seq.server";
 import { done, refusal, RefusedError, type Actor, type Outcome } from "./outcome.server";
 
@@ -60,14 +60,23 @@ function onOwnList<T>(userId: string, work: (trx: DB) => Promise<T>): Promise<T>
   });
 }
 
-/** The actor's list, by recipe in the order added, and merged by item unless `merge` is false. */
-export async function getShoppingList(userId: string, database: DB = db, { merge = true }: { merge?: boolean } = {}): Promise<ShoppingListView> {
-  const [recipes, items] = await Promise.all([
+/**
+ * The actor's list, by recipe in the order added, and merged by item unless `merge` is false. The
+ * recipes of the people in `without` (their lens: a block either way, a suspension) are left out
+ * with their items, and kept: an unblock shows them again.
+ */
+export async function getShoppingList(
+  userId: string,
+  database: DB = db,
+  { merge = true, without = [] }: { merge?: boolean; without?: PersonList } = {},
+): Promise<ShoppingListView> {
+  const [recipes, allItems] = await Promise.all([
     database
       .selectFrom("shopping_recipes as s")
       .innerJoin("recipes as r", "r.id", "s.recipe_id")
       .select(["s.recipe_id", "r.name", "s.serves", "s.scale_percent"])
       .where("s.user_id", "=", userId)
+      .where(shownPerson("r.user_created", without))
       .orderBy("s.seq")
       .execute(),
     database
@@ -81,6 +90,7 @@ export async function getShoppingList(userId: string, database: DB = db, { merge
   const byRecipe = new Map<string, ShoppingRecipe>(
     recipes.map(({ scale_percent, ...recipe }) => [recipe.recipe_id, { ...recipe, scale: scale_percent === null ? null : scale_percent / 100, items: [] }]),
   );
+  const items = allItems.filter((item) => byRecipe.has(item.recipe_id));
   for (const item of items) byRecipe.get(item.recipe_id)?.items.push({ id: item.id, text: item.text, checked: Number(item.checked) === 1 });
   const list = [...byRecipe.values()];
   const counts = { itemCount: items.length, checkedCount: items.filter((item) => Number(item.checked) === 1).length };
