@@ -55,6 +55,8 @@ async function pressWhileWaking(browser: Browser, baseURL: string, control: Cont
   expect(lost, "presses lost").toEqual([]);
 }
 
+/** The pages whose confirm dialog was answered. */
+const asked = new WeakSet<Page>();
 const ingredients = (page: Page) => page.getByRole("region", { name: "Ingredients" });
 const count = (query: string, ...values: unknown[]) => readDb((db) => db.prepare(query).pluck().get(...values) as number);
 
@@ -122,6 +124,29 @@ const CONTROLS: Record<string, Control> = {
     check: async (page, user) => {
       await expect(page.getByRole("button", { name: "Unfollow" })).toBeVisible();
       await expect.poll(() => count("select count(*) from follows where follower_id = ?", user!.id)).toBe(1);
+    },
+  },
+  // A question first: with the script a confirm dialog, without it a page. Pressed while the
+  // page hydrates, it is asked once — never by the dialog and then again by the page.
+  "Block, with its question": {
+    url: "/ReciPals/Account/Profile/234",
+    signedIn: true,
+    press: async (page) => {
+      page.on("dialog", (dialog) => {
+        asked.add(page);
+        void dialog.accept();
+      });
+      await page.getByRole("button", { name: "Block", exact: true }).click();
+    },
+    check: async (page, user) => {
+      const question = page.getByRole("alertdialog");
+      await expect(page.getByRole("heading", { name: "This account is not available." }).or(question)).toBeVisible();
+      if (await question.isVisible()) {
+        expect(asked.has(page), "asked by the dialog, then again by the page").toBe(false);
+        await question.getByRole("button", { name: "Block", exact: true }).click();
+        await expect(page.getByRole("heading", { name: "This account is not available." })).toBeVisible();
+      }
+      expect(count("select count(*) from blocks where blocker_id = ?", user!.id)).toBe(1);
     },
   },
   "a comment's Post": {
