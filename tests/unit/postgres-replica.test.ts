@@ -118,6 +118,27 @@ describe.skipIf(!TEST_POSTGRES || reason)("read replicas: a real streaming repli
     }
   });
 
+  it("a block hides at once for the person blocked, though their pages read a replica that has not got it", async () => {
+    await replica.pauseReplay();
+    try {
+      await sleep(600);
+      // The recipe's owner blocks the reader, on the primary only while the replica is paused.
+      const owner = (await db.selectFrom("recipes").select("user_created").where("id", "=", recipeId).executeTakeFirstOrThrow()).user_created!;
+      await db.insertInto("blocks").values({ blocker_id: owner, blocked_id: people.reader.id, created_at: new Date().toISOString() }).execute();
+      const before = replica.statements().length;
+      const home = await page("/ReciPals/Home", people.reader.cookie);
+      expect(home.status).toBe(200);
+      // The feed came from the replica, and the lens from the primary: the owner's post is gone.
+      expect(replica.statements().length).toBeGreaterThan(before);
+      expect(home.body).not.toContain("Replica Stew");
+      expect((await page(`/ReciPals/Recipes/${recipeId}`, people.reader.cookie)).status).toBe(404);
+    } finally {
+      await replica.resumeReplay();
+      await db.deleteFrom("blocks").where("blocked_id", "=", people.reader.id).execute();
+      await sleep(600);
+    }
+  });
+
   it("the replica stopped mid-load: no request fails, the primary answers", async () => {
     const statuses: number[] = [];
     for (let wave = 0; wave < 6; wave++) {
