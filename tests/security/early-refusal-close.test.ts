@@ -3,7 +3,7 @@ import net from "node:net";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { request, seededDatabase, SEEDED_2, signIn, startServer, stopAllServers, tempDir, type RunningServer } from "../support/server/server";
+import { keepReadingAfterWriteErrors, request, seededDatabase, SEEDED_2, signIn, startServer, stopAllServers, tempDir, type RunningServer } from "../support/server/server";
 
 // A body refused before it was read (docs/rules.md#early-refusals) must not cost its sender the
 // answer. The client here is a keep-alive client writing its body in pieces, as a phone posting a
@@ -135,22 +135,11 @@ function exchange({ head, total, chunked = false, trickleAfter }: { head: string
     };
 
     // A failed write must not destroy the socket (Node's default): what the server sent is still to be read.
-    type Callback = (error?: Error | null) => void;
-    const writable = socket as unknown as { _write: (chunk: unknown, encoding: unknown, callback: Callback) => void; _writev: (chunks: unknown, callback: Callback) => void };
-    const keepReading =
-      (callback: Callback): Callback =>
-      (error) => {
-        if (error) {
-          result.cutOffAfterMs ??= performance.now() - started;
-          if (reusing) result.reused ??= (error as NodeJS.ErrnoException).code ?? error.message;
-          else result.writeError ??= (error as NodeJS.ErrnoException).code ?? error.message;
-        }
-        callback();
-      };
-    const originalWrite = writable._write.bind(socket);
-    const originalWritev = writable._writev.bind(socket);
-    writable._write = (chunk, encoding, callback) => originalWrite(chunk, encoding, keepReading(callback));
-    writable._writev = (chunks, callback) => originalWritev(chunks, keepReading(callback));
+    keepReadingAfterWriteErrors(socket, (error) => {
+      result.cutOffAfterMs ??= performance.now() - started;
+      if (reusing) result.reused ??= (error as NodeJS.ErrnoException).code ?? error.message;
+      else result.writeError ??= (error as NodeJS.ErrnoException).code ?? error.message;
+    });
 
     socket.on("data", (chunk: Buffer) => {
       received = Buffer.concat([received, chunk]);

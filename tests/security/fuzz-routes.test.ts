@@ -12,6 +12,7 @@ import { NASTY, nastyString } from "../support/server/nasty";
 import { discoverRoutes, routePattern, type DiscoveredRoute } from "../support/server/world";
 import {
   ADMIN_PASSWORD,
+  keepReadingAfterWriteErrors,
   MEMORY_PROBE,
   probeMemory,
   request,
@@ -530,21 +531,10 @@ function sendOversize(server: RunningServer, method: Method, urlPath: string, sp
     const timer = setTimeout(() => finish(`no answer within ${timeoutMs} ms${writeError ? ` (write: ${writeError})` : ""}`), timeoutMs);
 
     // A failed write must not destroy the socket (Node's default): what the server sent is still to be read.
-    type Callback = (error?: Error | null) => void;
-    const writable = socket as unknown as { _write: (chunk: unknown, encoding: unknown, callback: Callback) => void; _writev: (chunks: unknown, callback: Callback) => void };
-    const keepReading =
-      (callback: Callback): Callback =>
-      (error) => {
-        if (error) {
-          writeError ??= (error as NodeJS.ErrnoException).code ?? error.message;
-          wake?.();
-        }
-        callback();
-      };
-    const originalWrite = writable._write.bind(socket);
-    const originalWritev = writable._writev.bind(socket);
-    writable._write = (chunk, encoding, callback) => originalWrite(chunk, encoding, keepReading(callback));
-    writable._writev = (chunks, callback) => originalWritev(chunks, keepReading(callback));
+    keepReadingAfterWriteErrors(socket, (error) => {
+      writeError ??= (error as NodeJS.ErrnoException).code ?? error.message;
+      wake?.();
+    });
 
     socket.on("data", (chunk: Buffer) => {
       received = Buffer.concat([received, chunk]);

@@ -342,3 +342,23 @@ export async function probeMemory(server: RunningServer): Promise<{ heapMb: numb
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/**
+ * Makes a failed write on `socket` call `onError` instead of destroying the socket (Node's
+ * default): what the server sent before it closed is still there to be read, as a browser reads
+ * a refusal while its upload is cut.
+ */
+export function keepReadingAfterWriteErrors(socket: net.Socket, onError: (error: Error) => void): void {
+  type Callback = (error?: Error | null) => void;
+  const writable = socket as unknown as { _write: (chunk: unknown, encoding: unknown, callback: Callback) => void; _writev: (chunks: unknown, callback: Callback) => void };
+  const keepReading =
+    (callback: Callback): Callback =>
+    (error) => {
+      if (error) onError(error);
+      callback();
+    };
+  const originalWrite = writable._write.bind(socket);
+  const originalWritev = writable._writev.bind(socket);
+  writable._write = (chunk, encoding, callback) => originalWrite(chunk, encoding, keepReading(callback));
+  writable._writev = (chunks, callback) => originalWritev(chunks, keepReading(callback));
+}
