@@ -17,7 +17,8 @@ export default defineConfig({
   workers: 1,
   fullyParallel: false,
   retries: 0,
-  reporter: [["list"]],
+  // npm test (scripts/test.js) also asks for each test's time.
+  reporter: process.env.PLAYWRIGHT_TIMINGS ? [["list"], ["json", { outputFile: process.env.PLAYWRIGHT_TIMINGS }]] : [["list"]],
   timeout: 90_000,
   // The whole run, set-up included, must stay well inside five minutes on two cores.
   globalTimeout: 6 * 60_000,

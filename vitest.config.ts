@@ -2,6 +2,8 @@ import path from "node:path";
 
 import { defineConfig } from "vitest/config";
 
+import { filesWithoutDatabase } from "./tests/support/database-files";
+
 // Each test file runs in its own module graph, so `db.server` opens a fresh, migrated
 // in-memory SQLite database per file: real SQL, no mocks, no shared state. With
 // RECIPALS_TEST_POSTGRES set (npm run test:postgres; npm run test:unit unsets it, so it always runs on SQLite), each file gets a fresh PostgreSQL
@@ -16,19 +18,27 @@ const SQLITE_ONLY = [
   "tests/unit/{scale,query-plans,migrations-report-cooks}.test.ts",
 ];
 
+const TEST_FOLDERS = ["app", "seed", "tests/unit", "tests/security"];
+
 export default defineConfig({
   resolve: { alias: { "~": path.resolve(__dirname, "app") } },
   esbuild: { jsx: "automatic" },
   test: {
     environment: "node",
-    include: ["app/**/*.test.{ts,tsx}", "seed/**/*.test.ts", "tests/unit/**/*.test.{ts,tsx}", "tests/security/**/*.test.{ts,tsx}"],
+    include: TEST_FOLDERS.map((folder) => `${folder}/**/*.test.{ts,tsx}`),
     env: {
       DATABASE_PATH: ":memory:",
       NODE_ENV: "test",
+      // Passwords hashed at a test cost (app/server/auth/password.server.ts; docs/testing.md).
+      RECIPALS_TEST_PASSWORD_COST: "low",
       SESSION_SECRET: "test-session-secret-0123456789abcdef",
       RECIPALS_SEED_FILE: process.env.RECIPALS_SEED_FILE ?? path.resolve(__dirname, "../shared/data/recipals-seed.json"),
     },
-    exclude: ["**/node_modules/**", ...(onPostgres ? SQLITE_ONLY : [])],
+    // On PostgreSQL, also leave out the files that never reach the database: they ran on SQLite.
+    exclude: ["**/node_modules/**", ...(onPostgres ? [...SQLITE_ONLY, ...filesWithoutDatabase(__dirname, TEST_FOLDERS)] : [])],
+    // Files at once. Most of a file's time is spent waiting (for a server it started, a browser,
+    // PostgreSQL), so three share two cores well; vitest's default on two cores is one at a time.
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 3),
     globalSetup: onPostgres ? ["tests/support/postgres-global.ts"] : [],
     setupFiles: ["tests/support/postgres-file.ts", "tests/support/vitest-setup.ts"],
     testTimeout: 20_000,

@@ -1,5 +1,6 @@
 // `npm start`: build when the sources changed, migrate and seed, then serve on PORT (4000).
-// Flags: --setup-only (build + migrate + seed), --migrate-only (build + migrate), --seed (same as --setup-only).
+// Flags: --setup-only (build + migrate + seed), --migrate-only (build + migrate), --seed (same as
+// --setup-only), --build-only (build when the sources changed; npm test's first stage).
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -25,6 +26,7 @@ function buildIfNeeded() {
 
 const args = process.argv.slice(2);
 buildIfNeeded();
+if (args.includes("--build-only")) process.exit(0);
 
 // Migrate and seed in a child process so the server below holds the only database handle.
 const prepare = spawnSync(process.execPath, [path.join(root, "scripts/prepare.js"), ...args], { stdio: "inherit" });

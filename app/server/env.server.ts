@@ -91,6 +91,9 @@ const EnvSchema = z
       .string()
       .optional()
       .transform((value) => (value ? trustProxySetting(value) : undefined)),
+    // A password cost for test runs only (app/server/auth/password.server.ts): refused below unless
+    // the server runs tests or listens on this machine alone.
+    RECIPALS_TEST_PASSWORD_COST: z.enum(["low"]).optional(),
     // The address the server listens on (all of them when unset).
     HOST: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
     // Visitors' pages kept by the shared page cache at most this long; 0 turns it off.
@@ -113,6 +116,9 @@ const EnvSchema = z
     RECIPALS_SOURCE_URL: z.string().url().optional(),
   })
   .superRefine((value, context) => {
+    if (value.RECIPALS_TEST_PASSWORD_COST && value.NODE_ENV !== "test" && !["127.0.0.1", "::1", "localhost"].includes(value.HOST ?? "")) {
+      context.addIssue({ code: "custom", path: ["RECIPALS_TEST_PASSWORD_COST"], message: "is for test runs only: unset it (or, for a test server, listen on HOST=127.0.0.1 alone)" });
+    }
     // Servers sharing a PostgreSQL database must sign cookies alike: a secret made up by each
     // server (kept beside its SQLite file otherwise) would sign people out on the next server.
     if (value.DATABASE_REPLICA_URLS.length > 0 && !value.DATABASE_URL) {

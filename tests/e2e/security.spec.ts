@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 
-import { botPostFor, readDb, signInNewUser } from "../support/e2e";
+import { botPostFor, openPage, readDb, signInNewUser } from "../support/e2e";
 
 // The app under its Content-Security-Policy in a real browser: no CSP violation on any page,
 // hydration and client navigation still work, stored markup never runs, the app cannot be
@@ -42,8 +42,9 @@ test.describe("Content-Security-Policy", () => {
   test("JavaScript runs under the policy: the page hydrates and navigates on the client", async ({ page, javaScriptEnabled }) => {
     test.skip(!javaScriptEnabled, "hydration needs JavaScript");
     const violations = await watchCsp(page);
-    await page.goto("/ReciPals/Home");
-    await page.waitForFunction(() => Boolean((window as unknown as { __remixContext?: unknown }).__remixContext));
+    // Hydrated, not merely served: the router's context is in the page before its script has run,
+    // and a click then is a plain link (a full page load).
+    await openPage(page, "/ReciPals/Home");
     await page.evaluate(() => ((window as unknown as { __stillHere: number }).__stillHere = 1));
     await page.getByRole("navigation").first().getByRole("link", { name: "Info" }).click();
     await expect(page).toHaveURL(/\/ReciPals\/Info$/);

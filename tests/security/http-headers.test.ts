@@ -11,7 +11,7 @@ import { paths } from "~/lib/paths";
 
 import {
   ADMIN_PASSWORD,
-  BUILD_DIR,
+  ASSETS_DIR,
   postForm,
   request,
   ROOT,
@@ -200,7 +200,7 @@ function checkScriptPolicy(page: string, res: HttpResult): { nonce: string } | {
   const hrefs = styles.map((style) => /^data-href="(\/build\/_assets\/[a-z]+-[A-Z0-9]+\.css)"$/.exec((style[1] ?? "").trim())?.[1] ?? `not a stylesheet of ours: ${style[1]}`);
   expect(hrefs[0], `${page}: the site-wide stylesheet first`).toMatch(/^\/build\/_assets\/global-/);
   for (const [index, href] of hrefs.entries()) {
-    expect(styles[index]?.[2], `${page}: ${href}`).toBe(fs.readFileSync(path.join(ROOT, BUILD_DIR, "assets", href.slice("/build/".length)), "utf8"));
+    expect(styles[index]?.[2], `${page}: ${href}`).toBe(fs.readFileSync(path.join(ROOT, ASSETS_DIR, href.slice("/build/".length)), "utf8"));
   }
   const styleHashes = styles.map((style) => `'sha256-${crypto.createHash("sha256").update(style[2] ?? "", "utf8").digest("base64")}'`);
   expect(csp.get("style-src"), `${page}: style policy`).toEqual(["'self'", ...styleHashes]);

@@ -2,9 +2,10 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
+import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { BUILD_DIR, childEnv, ensureBuild, freePort, request, ROOT, seededDatabase, stopAllServers, tempDir, type RunningServer } from "../support/server/server";
+import { BUILD_DIR, childEnv, ensureBuild, freePort, request, ROOT, SEEDED, seededDatabase, signIn, stopAllServers, tempDir, type RunningServer } from "../support/server/server";
 
 // A production install serves the patched framework (patches/README.md): `npm install --omit=dev`
 // in a folder holding only what a deployment holds (package files, patches, scripts, public and a
@@ -34,12 +35,18 @@ function run(command: string, args: string[], cwd: string, timeoutMs: number): P
   });
 }
 
+/** What a production server is started with: the test suites' low password cost left out. */
+function productionEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const { RECIPALS_TEST_PASSWORD_COST: _testCost, ...env } = childEnv(extra);
+  return env;
+}
+
 /** The server of the production install, with the probe that reports which patches it loaded. */
 async function startInstalled(env: Record<string, string> = {}): Promise<RunningServer & { report: () => Promise<PatchReport> }> {
   const port = await freePort();
   const child = spawn(process.execPath, ["--require", path.join(ROOT, "tests/support/server/patch-probe.cjs"), "scripts/server.js"], {
     cwd: dir,
-    env: childEnv({ DATABASE_PATH: databasePath, PORT: String(port), RECIPALS_BUILD_DIR: "build", ...env }),
+    env: productionEnv({ DATABASE_PATH: databasePath, PORT: String(port), RECIPALS_BUILD_DIR: "build", ...env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -130,6 +137,26 @@ describe("a production install (npm install --omit=dev, then the server from a b
       expect(report).toMatchObject({ routerLoaded: true, dataLoaded: true, routerPatched: true, dataPatched: true });
       // The same URL twice: the second match was remembered (the patch at work, not merely on disk).
       expect(report.stats!.memoHits).toBeGreaterThan(0);
+    } finally {
+      server.kill();
+    }
+  }, 120_000);
+
+  it("hashes passwords at production's cost: a sign-in upgrades the tests' cheaper seeded hash", async () => {
+    const hashOf = () => {
+      const sqlite = new SQLite(databasePath, { readonly: true });
+      try {
+        return (sqlite.prepare("select password_hash from users where id = ?").get(SEEDED.id) as { password_hash: string }).password_hash;
+      } finally {
+        sqlite.close();
+      }
+    };
+    // The seeded template was made by the test suites, at their cost (docs/testing.md).
+    expect(hashOf().split("$").slice(0, 4)).toEqual(["scrypt", "1024", "8", "1"]);
+    const server = await startInstalled();
+    try {
+      await signIn(server, SEEDED.username, SEEDED.password);
+      expect(hashOf().split("$").slice(0, 4)).toEqual(["scrypt", "131072", "8", "1"]);
     } finally {
       server.kill();
     }

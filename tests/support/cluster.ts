@@ -430,6 +430,8 @@ export async function startCluster(): Promise<RunningCluster> {
       RECIPALS_SEED_FILE: path.resolve(ROOT, process.env.RECIPALS_SEED_FILE ?? "../shared/data/recipals-seed.json"),
       MEALDB_BASE_URL: "http://127.0.0.1:9/none",
       RECIPALS_SEED_PHOTOS: "link",
+      // Passwords hashed at the tests' cost (app/server/auth/password.server.ts; docs/testing.md).
+      RECIPALS_TEST_PASSWORD_COST: "low",
       SEED_ADMIN_PASSWORD: ADMIN_PASSWORD,
       SESSION_SECRET,
       ADMIN_SECRET,

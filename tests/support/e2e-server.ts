@@ -27,5 +27,7 @@ export function e2eServerEnv(port: number): Record<string, string> {
     RECIPALS_SEED_PHOTOS: "link",
     // Import by link reads a stub page the test serves on 127.0.0.1 (tests/e2e/extras.spec.ts).
     IMPORT_ALLOW_PRIVATE: "1",
+    // Passwords hashed at the tests' cost (app/server/auth/password.server.ts; docs/testing.md).
+    RECIPALS_TEST_PASSWORD_COST: "low",
   };
 }

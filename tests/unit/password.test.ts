@@ -1,10 +1,10 @@
 import crypto from "node:crypto";
 
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import { action as loginAction } from "~/routes/ReciPals.Account.Login";
 import { db } from "~/server/db/connection.server";
-import { hashPassword, needsRehash, PASSWORD_PARAMS, verifyPassword } from "~/server/auth/password.server";
+import { hashPassword, needsRehash, PASSWORD_PARAMS, PRODUCTION_PASSWORD_PARAMS, verifyPassword } from "~/server/auth/password.server";
 import { createUser } from "~/server/queries/users.server";
 
 import { dataOf, expectRedirect, formRequest, settle, uniqueUsername } from "../support/app";
@@ -12,7 +12,7 @@ import { dataOf, expectRedirect, formRequest, settle, uniqueUsername } from "../
 /** A hash in our stored format made at a given (older) cost, as accounts created before the raise have. */
 function legacyHash(password: string, N: number): string {
   const salt = crypto.randomBytes(16);
-  const key = crypto.scryptSync(password.normalize("NFC"), salt, 32, { N, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+  const key = crypto.scryptSync(password.normalize("NFC"), salt, 32, { N, r: 8, p: 1, maxmem: 256 * 1024 * 1024 });
   return ["scrypt", N, 8, 1, salt.toString("base64"), key.toString("base64")].join("$");
 }
 
@@ -23,14 +23,31 @@ const login = (username: string, password: string) =>
   settle(() => loginAction({ request: formRequest("/ReciPals/Account/Login", { username, password }), params: {}, context: { clientAddress: "203.0.113.40" } }));
 
 describe("password hashing", () => {
-  it("hashes at OWASP's minimum for scrypt (N=2^17, r=8, p=1) with a fresh salt each time", async () => {
-    expect(PASSWORD_PARAMS).toEqual({ N: 131072, r: 8, p: 1 });
-    const [a, b] = [await hashPassword("same"), await hashPassword("same")];
-    expect(a.split("$").slice(0, 4)).toEqual(["scrypt", "131072", "8", "1"]);
-    expect(a).not.toBe(b);
-    expect(await verifyPassword("same", a)).toBe(true);
-    expect(await verifyPassword("other", a)).toBe(false);
-    expect(needsRehash(a)).toBe(false);
+  it("hashes at OWASP's minimum for scrypt (N=2^17, r=8, p=1) with a fresh salt each time, unless a test run asks for less", async () => {
+    expect(PRODUCTION_PASSWORD_PARAMS).toEqual({ N: 131072, r: 8, p: 1 });
+    // The module as a server without the tests' setting loads it (the suites run at a low cost).
+    vi.stubEnv("RECIPALS_TEST_PASSWORD_COST", undefined);
+    vi.resetModules();
+    try {
+      const production = await import("~/server/auth/password.server");
+      expect(production.PASSWORD_PARAMS).toEqual({ N: 131072, r: 8, p: 1 });
+      const [a, b] = [await production.hashPassword("same"), await production.hashPassword("same")];
+      expect(a.split("$").slice(0, 4)).toEqual(["scrypt", "131072", "8", "1"]);
+      expect(a).not.toBe(b);
+      expect(await production.verifyPassword("same", a)).toBe(true);
+      expect(await production.verifyPassword("other", a)).toBe(false);
+      expect(production.needsRehash(a)).toBe(false);
+      // A hash made at the tests' cost is upgraded by a production server at the next sign-in.
+      expect(production.needsRehash(await hashPassword("same"))).toBe(true);
+    } finally {
+      vi.unstubAllEnvs();
+      vi.resetModules();
+    }
+    // The test cost accepts a production hash (seeded templates, older files) as it is.
+    expect(PASSWORD_PARAMS).toEqual({ N: 1024, r: 8, p: 1 });
+    const full = legacyHash("same", 131072);
+    expect(await verifyPassword("same", full)).toBe(true);
+    expect(needsRehash(full)).toBe(false);
   });
 
   it("refuses stored hashes with a cost above ours or a broken format instead of running them", async () => {
@@ -41,7 +58,7 @@ describe("password hashing", () => {
 
   it("upgrades an old, cheaper hash at the next successful sign-in, and only then", async () => {
     const username = uniqueUsername("legacy");
-    const user = await createUser({ username, name: "Legacy", passwordHash: legacyHash("old but right", 1 << 15) });
+    const user = await createUser({ username, name: "Legacy", passwordHash: legacyHash("old but right", PASSWORD_PARAMS.N / 2) });
     const old = await storedHash(user.id);
     expect(needsRehash(old)).toBe(true);
 
@@ -51,7 +68,7 @@ describe("password hashing", () => {
     expectRedirect(await login(username, "old but right"), "/ReciPals/Home");
     const upgraded = await storedHash(user.id);
     expect(upgraded).not.toBe(old);
-    expect(upgraded.split("$").slice(1, 4)).toEqual(["131072", "8", "1"]);
+    expect(upgraded.split("$").slice(1, 4)).toEqual([String(PASSWORD_PARAMS.N), "8", "1"]);
     expect(needsRehash(upgraded)).toBe(false);
     // The same password still signs in, now against the new hash.
     expectRedirect(await login(username, "old but right"), "/ReciPals/Home");

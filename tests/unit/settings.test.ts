@@ -44,6 +44,15 @@ describe("settings that go together", () => {
     expect(prepare({ SIGNUP_LIMIT: "lots" }).lines[0]).toMatch(/^ReciPals cannot start: Invalid environment: SIGNUP_LIMIT: /);
   });
 
+  it("the tests' low password cost on a server that listens beyond this machine", () => {
+    for (const host of [{}, { HOST: "0.0.0.0" }] as Record<string, string>[]) {
+      const { status, lines } = prepare({ RECIPALS_TEST_PASSWORD_COST: "low", ...host });
+      expect(status).toBe(1);
+      expect(lines).toEqual(["ReciPals cannot start: Invalid environment: RECIPALS_TEST_PASSWORD_COST: is for test runs only: unset it (or, for a test server, listen on HOST=127.0.0.1 alone)"]);
+    }
+    expect(prepare({ RECIPALS_TEST_PASSWORD_COST: "low", HOST: "127.0.0.1" }).status).toBe(0);
+  });
+
   it("IMAGE_STORE=s3 without its bucket and keys names each missing setting", () => {
     const { status, lines } = prepare({ IMAGE_STORE: "s3", S3_ENDPOINT: "http://127.0.0.1:9" });
     expect(status).toBe(1);

@@ -13,7 +13,15 @@ const scrypt = promisify(crypto.scrypt) as (
 // sign-in throttle keeps one person from queueing many.
 // (N=2^15, r=8, p=3 is the same nominal work in 32 MiB; the README's Decisions give the
 // figures behind the choice.)
-export const PASSWORD_PARAMS = { N: 1 << 17, r: 8, p: 1 } as const;
+export const PRODUCTION_PASSWORD_PARAMS = { N: 1 << 17, r: 8, p: 1 } as const;
+// The test suites' cost (RECIPALS_TEST_PASSWORD_COST=low): the same code at 1/128 of the work, so
+// the thousands of sign-ups and sign-ins the tests make do not spend minutes in scrypt. The
+// environment check refuses it outside tests and servers listening on loopback only
+// (app/server/env.server.ts); tests/security/production-install.test.ts checks that a server
+// started as `npm start` stores hashes at the production cost (docs/testing.md).
+const TEST_PASSWORD_PARAMS = { N: 1 << 10, r: 8, p: 1 } as const;
+export const PASSWORD_PARAMS: { readonly N: number; readonly r: number; readonly p: number } =
+  process.env.RECIPALS_TEST_PASSWORD_COST === "low" ? TEST_PASSWORD_PARAMS : PRODUCTION_PASSWORD_PARAMS;
 const KEY_LENGTH = 32;
 /** Room for the largest hash we accept to verify: older, cheaper hashes and the current one. */
 const MAX_MEMORY = 256 * 1024 * 1024;
@@ -39,7 +47,7 @@ function parseStored(stored: string): StoredHash | null {
   if (scheme !== "scrypt" || !n || !r || !p || !saltText || !keyText) return null;
   const params = { N: Number(n), r: Number(r), p: Number(p) };
   // A stored hash is ours, but a cost beyond what we ever wrote would stall the thread pool.
-  const sane = Number.isInteger(params.N) && params.N >= 2 && params.N <= PASSWORD_PARAMS.N && params.r >= 1 && params.r <= 16 && params.p >= 1 && params.p <= 16;
+  const sane = Number.isInteger(params.N) && params.N >= 2 && params.N <= PRODUCTION_PASSWORD_PARAMS.N && params.r >= 1 && params.r <= 16 && params.p >= 1 && params.p <= 16;
   return sane ? { ...params, salt: Buffer.from(saltText, "base64"), key: Buffer.from(keyText, "base64") } : null;
 }
 

@@ -16,6 +16,8 @@ import { buildIsStale } from "../../../scripts/build-state.js";
 
 export const ROOT = path.resolve(__dirname, "../../..");
 export const BUILD_DIR = process.env.RECIPALS_BUILD_DIR ?? "build-sec";
+/** Where that build's browser files are (remix.config.js): `public/build` for the default build. */
+export const ASSETS_DIR = BUILD_DIR === "build" ? "public/build" : path.join(BUILD_DIR, "assets");
 export const SEED_FILE = process.env.RECIPALS_SEED_FILE ?? path.resolve(ROOT, "../shared/data/recipals-seed.json");
 export const ADMIN_PASSWORD = "sec-admin-password";
 export const SEEDED = { username: "jasminduong09", password: "ReciPals", id: "123" } as const;
@@ -76,6 +78,8 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     ADMIN_SECRET: "sec-admin-secret",
     MEALDB_BASE_URL: "http://127.0.0.1:9/none",
     RECIPALS_SEED_PHOTOS: "link",
+    // Passwords hashed at the tests' cost (docs/testing.md); production-install.test.ts runs without it.
+    RECIPALS_TEST_PASSWORD_COST: "low",
     NODE_ENV: "production",
     HOST: "127.0.0.1",
     ...extra,
