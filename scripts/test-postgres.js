@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 
 import pg from "pg";
 
-import { report, runStages, TIMINGS_DIR } from "./test.js";
+import { report, runStages, TIMINGS_DIR } from "./test-stages.js";
 
 /**
  * @param {string} url
@@ -27,7 +27,7 @@ async function admin(url, statement) {
   }
 }
 
-/** @returns {import("./test.js").Stage[]} */
+/** @returns {import("./test-stages.js").Stage[]} */
 export function postgresStages() {
   const url = process.env.RECIPALS_TEST_POSTGRES;
   if (!url) {

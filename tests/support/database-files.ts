@@ -3,11 +3,14 @@ import path from "node:path";
 
 // Which test files reach the database: the PostgreSQL run takes only those (a file of pure
 // functions would run the same code twice; docs/testing.md). A file reaches it when its imports,
-// followed through our own modules (relative paths and `~/`), lead to app/server/db/. Read from the
-// source text: an import the pattern misses would make a file look pure, so the test beside this
-// module checks the split against files known to be on each side.
+// followed through our own modules (relative paths and `~/`), lead to app/server/db/, and so does
+// a file that names one of our scripts (`scripts/….js`, run in a child process that inherits the
+// test's database) whose imports lead there. Read from the source text: an import the pattern
+// misses would make a file look pure, so tests/unit/database-files.test.ts checks the split
+// against files known to be on each side.
 
 const IMPORT = /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|import\s+["']([^"']+)["']/g;
+const SCRIPT = /["'`/]scripts\/([\w.-]+\.js)\b/g;
 const EXTENSIONS = ["", ".ts", ".tsx", ".js", "/index.ts", "/index.tsx", "/index.js"];
 
 function resolveImport(root: string, from: string, specifier: string): string | null {
@@ -28,9 +31,14 @@ export function reachesDatabase(root: string, file: string, seen = new Set<strin
   if (seen.has(file)) return false;
   seen.add(file);
   if (file.startsWith(path.join(root, "app/server/db") + path.sep)) return true;
-  for (const match of fs.readFileSync(file, "utf8").matchAll(IMPORT)) {
+  const text = fs.readFileSync(file, "utf8");
+  for (const match of text.matchAll(IMPORT)) {
     const imported = resolveImport(root, file, match[1] ?? match[2] ?? match[3] ?? "");
     if (imported && reachesDatabase(root, imported, seen)) return true;
+  }
+  for (const match of text.matchAll(SCRIPT)) {
+    const script = path.join(root, "scripts", match[1]!);
+    if (fs.existsSync(script) && reachesDatabase(root, script, seen)) return true;
   }
   return false;
 }
