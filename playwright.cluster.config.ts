@@ -1,6 +1,7 @@
 import { defineConfig } from "@playwright/test";
 
 import { chromiumLaunch } from "./tests/support/chromium";
+import { reporters } from "./tests/support/playwright-reporter";
 
 // The cluster tests (tests/cluster/): two app servers behind nginx on one database and one photo
 // store, started once by the global setup (CLUSTER_DB=postgres|sqlite, CLUSTER_IMAGES=s3|disk;
@@ -17,8 +18,7 @@ export default defineConfig({
   workers: 1,
   fullyParallel: false,
   retries: 0,
-  // npm test (scripts/test.js) also asks for each test's time.
-  reporter: process.env.PLAYWRIGHT_TIMINGS ? [["list"], ["json", { outputFile: process.env.PLAYWRIGHT_TIMINGS }]] : [["list"]],
+  reporter: reporters(),
   timeout: 90_000,
   // The whole run, set-up included, must stay well inside five minutes on two cores.
   globalTimeout: 6 * 60_000,

@@ -2,6 +2,7 @@ import { defineConfig } from "@playwright/test";
 
 import { E2E_DATA, E2E_PORT as PORT, e2eServerEnv } from "./tests/support/e2e-server";
 import { chromiumLaunch } from "./tests/support/chromium";
+import { reporters } from "./tests/support/playwright-reporter";
 
 process.env.E2E_DATA_DIR = E2E_DATA;
 // The people the specs make (tests/support/e2e.ts) get passwords hashed at the server's test cost.
@@ -17,8 +18,7 @@ export default defineConfig({
   // and the server have made a step miss its 10 s about once in 300 tests, and a run that fails
   // lands nothing. A test that fails twice fails the run. Locally, never.
   retries: process.env.CI ? 1 : 0,
-  // npm test (scripts/test.js) also asks for each test's time.
-  reporter: process.env.PLAYWRIGHT_TIMINGS ? [["list"], ["json", { outputFile: process.env.PLAYWRIGHT_TIMINGS }]] : [["list"]],
+  reporter: reporters(),
   timeout: 30_000,
   // Two browsers, the server and its image work share two cores in CI: a step may wait up to 10 s.
   expect: { timeout: 10_000 },

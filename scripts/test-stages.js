@@ -127,7 +127,7 @@ export function fileTimes({ file, dir = "" }, stage) {
 }
 
 /**
- * Prints the stages' times and the slowest files, and keeps them in summary.json.
+ * Prints the stages' times and the slowest files, and keeps them in summary.json (this run's only).
  * @param {StageResult[]} results
  * @param {Stage[]} stages
  */
@@ -141,13 +141,6 @@ export function report(results, stages) {
   console.log(`${minutes(total).padStart(7)}  all stages`);
   console.log("\n== the 20 slowest test files (m:ss; a browser file: its tests' time summed over the workers)");
   for (const file of files.slice(0, 20)) console.log(`${minutes(file.seconds).padStart(7)}  ${file.file}  [${file.stage}]`);
-  const summaryPath = path.join(TIMINGS_DIR, "summary.json");
-  let previous = { stages: /** @type {StageResult[]} */ ([]), files: /** @type {FileTime[]} */ ([]) };
-  try {
-    previous = JSON.parse(fs.readFileSync(summaryPath, "utf8"));
-  } catch {
-    // The first part of the run.
-  }
-  fs.writeFileSync(summaryPath, JSON.stringify({ stages: [...previous.stages, ...results], files: [...previous.files, ...files] }, null, 2));
+  fs.writeFileSync(path.join(TIMINGS_DIR, "summary.json"), JSON.stringify({ stages: results, files }, null, 2));
 }
 
