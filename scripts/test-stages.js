@@ -2,7 +2,7 @@
 // each run in turn, timed, and at the end the table of their times and the 20 slowest test files,
 // kept in test-results-timings/summary.json, which .ci/run reads for its time budget
 // (docs/testing.md).
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -18,6 +18,8 @@ export const TIMINGS_DIR = path.resolve("test-results-timings");
  *   test file's time; `dir`: where a Playwright report's file names are (its testDir).
  * @property {() => Promise<void>} [before] Run first (a database to make).
  * @property {() => Promise<void>} [after] Run last, whatever the outcome (the database dropped).
+ * @property {Stage} [alongside] Run at the same time, on its own server: tests that mostly wait (a
+ *   slowed phone's page sleeps while it is throttled) beside ones that keep both cores busy.
  */
 
 /**
@@ -25,6 +27,7 @@ export const TIMINGS_DIR = path.resolve("test-results-timings");
  * @property {string} name
  * @property {number} seconds
  * @property {number} status
+ * @property {string} [beside] The stage it ran alongside (its time is within that one's).
  */
 
 /**
@@ -44,8 +47,8 @@ export function baseStages() {
     // One build for every stage: the security tests' servers, the browser tests' server and the
     // cluster's build into their own folders when run alone, and into this one under npm test.
     { name: "build", command: "node", args: ["scripts/start.js", "--build-only"] },
-    { name: "typecheck", command: "npx", args: ["tsc"] },
-    { name: "lint", command: "npx", args: ["eslint", "--max-warnings", "0", "."] },
+    // Each of these uses one core: side by side they take the time of the longer.
+    { name: "typecheck", command: "npx", args: ["tsc"], alongside: { name: "lint", command: "npx", args: ["eslint", "--max-warnings", "0", "."] } },
     {
       name: "unit (SQLite)",
       command: "npx",
@@ -56,15 +59,28 @@ export function baseStages() {
     {
       name: "browser",
       command: "npx",
-      args: ["playwright", "test"],
+      args: ["playwright", "test", "--project", "js", "--project", "no-js"],
       env: { PLAYWRIGHT_TIMINGS: path.join(TIMINGS_DIR, "browser.json") },
       timings: { file: "browser.json", dir: "tests/e2e" },
+      // A slowed phone's page sleeps most of the time: these take a third of a core for minutes,
+      // beside the two workers above (their own server, database and results folder).
+      alongside: {
+        name: "browser (slow phone)",
+        command: "npx",
+        args: ["playwright", "test", "--project", "slow-phone", "--workers", "1", "--output", "test-results-slow-phone"],
+        env: {
+          E2E_PORT: "4150",
+          E2E_DATA_DIR: path.resolve(".e2e-data-slow-phone"),
+          PLAYWRIGHT_TIMINGS: path.join(TIMINGS_DIR, "browser-slow-phone.json"),
+        },
+        timings: { file: "browser-slow-phone.json", dir: "tests/e2e" },
+      },
     },
   ];
 }
 
 /**
- * Runs each stage in turn until one fails.
+ * Runs each stage in turn (with the one it runs alongside, if any) until one fails.
  * @param {Stage[]} stages
  * @returns {Promise<StageResult[]>}
  */
@@ -73,20 +89,35 @@ export async function runStages(stages) {
   /** @type {StageResult[]} */
   const results = [];
   for (const stage of stages) {
-    console.log(`\n== ${stage.name}`);
-    const started = Date.now();
-    let status = 1;
-    try {
-      await stage.before?.();
-      const run = spawnSync(stage.command, stage.args, { stdio: "inherit", env: { ...process.env, ...stage.env } });
-      status = run.status ?? 1;
-    } finally {
-      await stage.after?.();
-    }
-    results.push({ name: stage.name, seconds: (Date.now() - started) / 1000, status });
-    if (status !== 0) break;
+    const ran = await Promise.all([runStage(stage), ...(stage.alongside ? [runStage(stage.alongside, stage.name)] : [])]);
+    results.push(...ran);
+    if (ran.some((result) => result.status !== 0)) break;
   }
   return results;
+}
+
+/**
+ * @param {Stage} stage
+ * @param {string} [beside] The stage it runs alongside.
+ * @returns {Promise<StageResult>}
+ */
+async function runStage(stage, beside) {
+  console.log(`\n== ${stage.name}${beside ? ` (alongside ${beside})` : ""}`);
+  const started = Date.now();
+  let status = 1;
+  try {
+    await stage.before?.();
+    status = await new Promise((resolve) => {
+      const child = spawn(stage.command, stage.args, { stdio: "inherit", env: { ...process.env, ...stage.env } });
+      child.on("error", () => resolve(1));
+      child.on("exit", (code) => resolve(code ?? 1));
+    });
+  } finally {
+    await stage.after?.();
+  }
+  const seconds = (Date.now() - started) / 1000;
+  if (beside) console.log(`\n== ${stage.name} (alongside ${beside}) ${status === 0 ? "passed" : "failed"} in ${Math.round(seconds)} s`);
+  return { name: beside ? `${stage.name} (alongside ${beside})` : stage.name, seconds, status, beside };
 }
 
 /**
@@ -132,12 +163,19 @@ export function fileTimes({ file, dir = "" }, stage) {
  * @param {Stage[]} stages
  */
 export function report(results, stages) {
-  const files = stages.flatMap((stage) => (stage.timings ? fileTimes(stage.timings, stage.name) : []));
+  const files = stages
+    .flatMap((stage) => (stage.alongside ? [stage, stage.alongside] : [stage]))
+    .flatMap((stage) => (stage.timings ? fileTimes(stage.timings, stage.name) : []));
   files.sort((a, b) => b.seconds - a.seconds);
   const minutes = (/** @type {number} */ seconds) => `${Math.floor(seconds / 60)}:${String(Math.round(seconds % 60)).padStart(2, "0")}`;
   console.log("\n== time per stage (m:ss)");
   for (const result of results) console.log(`${minutes(result.seconds).padStart(7)}  ${result.name}${result.status === 0 ? "" : "  (failed)"}`);
-  const total = results.reduce((sum, result) => sum + result.seconds, 0);
+  // A stage run alongside another takes no time of its own, unless it outlasted that one.
+  const total = results.reduce((sum, result) => {
+    if (!result.beside) return sum + result.seconds;
+    const main = results.find((other) => other.name === result.beside);
+    return sum + Math.max(0, result.seconds - (main?.seconds ?? 0));
+  }, 0);
   console.log(`${minutes(total).padStart(7)}  all stages`);
   console.log("\n== the 20 slowest test files (m:ss; a browser file: its tests' time summed over the workers)");
   for (const file of files.slice(0, 20)) console.log(`${minutes(file.seconds).padStart(7)}  ${file.file}  [${file.stage}]`);
