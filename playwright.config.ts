@@ -8,8 +8,6 @@ process.env.E2E_DATA_DIR = E2E_DATA;
 // The people the specs make (tests/support/e2e.ts) get passwords hashed at the server's test cost.
 process.env.RECIPALS_TEST_PASSWORD_COST = "low";
 
-/** The specs that press controls on a phone slowed six times (no more than a third of a core each). */
-const SLOW_PHONE = /hurried-clicks\.spec\.ts$/;
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -29,14 +27,10 @@ export default defineConfig({
     launchOptions: chromiumLaunch,
     trace: "off",
   },
-  // Every flow runs twice: once as a modern browser, once with JavaScript off. The presses on a
-  // slowed phone while its page wakes up (JavaScript on only: without it there is nothing to wake)
-  // are their own project: their pages mostly sleep, throttled, so npm test runs them beside the
-  // others, on a server of their own (scripts/test-stages.js).
+  // Every flow runs twice: once as a modern browser, once with JavaScript off.
   projects: [
-    { name: "js", use: { javaScriptEnabled: true }, testIgnore: SLOW_PHONE },
-    { name: "no-js", use: { javaScriptEnabled: false }, testIgnore: SLOW_PHONE },
-    { name: "slow-phone", use: { javaScriptEnabled: true }, testMatch: SLOW_PHONE },
+    { name: "js", use: { javaScriptEnabled: true } },
+    { name: "no-js", use: { javaScriptEnabled: false } },
   ],
   webServer: {
     // The database is wiped here, not in globalSetup: the server holds it open (STACK trap 12).

@@ -18,8 +18,8 @@ export const TIMINGS_DIR = path.resolve("test-results-timings");
  *   test file's time; `dir`: where a Playwright report's file names are (its testDir).
  * @property {() => Promise<void>} [before] Run first (a database to make).
  * @property {() => Promise<void>} [after] Run last, whatever the outcome (the database dropped).
- * @property {Stage} [alongside] Run at the same time, on its own server: tests that mostly wait (a
- *   slowed phone's page sleeps while it is throttled) beside ones that keep both cores busy.
+ * @property {Stage} [alongside] Run at the same time: a stage that keeps one core busy beside
+ *   another that does too (the typecheck and lint).
  */
 
 /**
@@ -59,22 +59,9 @@ export function baseStages() {
     {
       name: "browser",
       command: "npx",
-      args: ["playwright", "test", "--project", "js", "--project", "no-js"],
+      args: ["playwright", "test"],
       env: { PLAYWRIGHT_TIMINGS: path.join(TIMINGS_DIR, "browser.json") },
       timings: { file: "browser.json", dir: "tests/e2e" },
-      // A slowed phone's page sleeps most of the time: these take a third of a core for minutes,
-      // beside the two workers above (their own server, database and results folder).
-      alongside: {
-        name: "browser (slow phone)",
-        command: "npx",
-        args: ["playwright", "test", "--project", "slow-phone", "--workers", "1", "--output", "test-results-slow-phone"],
-        env: {
-          E2E_PORT: "4150",
-          E2E_DATA_DIR: path.resolve(".e2e-data-slow-phone"),
-          PLAYWRIGHT_TIMINGS: path.join(TIMINGS_DIR, "browser-slow-phone.json"),
-        },
-        timings: { file: "browser-slow-phone.json", dir: "tests/e2e" },
-      },
     },
   ];
 }
