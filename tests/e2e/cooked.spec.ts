@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import sharp from "sharp";
 
-import { botPostFor, failOnBrowserErrors, openPage, signInNewUser } from "../support/e2e";
+import { botPostFor, failOnBrowserErrors, openPage, pickedFile, signInNewUser } from "../support/e2e";
 
 // "I made this" and Metric / US on a recipe page (docs/rules.md#i-made-this, docs/rules.md#units),
 // with JavaScript on and off: the same clicks, the same results.
@@ -52,7 +52,7 @@ test.describe("I made this", () => {
     await form.getByLabel("Servings made").fill("3");
     const photo = await cameraPhoto();
     expect(photo.byteLength).toBeGreaterThan(2_000_000);
-    await form.getByLabel("Photo").setInputFiles({ name: "IMG_4521.jpg", mimeType: "image/jpeg", buffer: photo });
+    await form.getByLabel("Photo").setInputFiles(pickedFile("IMG_4521.jpg", photo));
     await form.getByRole("button", { name: "Share" }).click();
 
     await expect(page).toHaveURL(new RegExp(`/ReciPals/Recipes/${recipeId}#cooked$`));

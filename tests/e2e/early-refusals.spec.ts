@@ -7,7 +7,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { cameraPhoto } from "../support/photos";
 
 import { e2eServerEnv } from "../support/e2e-server";
-import { ADMIN, botPostFor, failOnBrowserErrors, readDb, signInAs, signInNewUser } from "../support/e2e";
+import { ADMIN, botPostFor, failOnBrowserErrors, pickedFile, readDb, signInAs, signInNewUser } from "../support/e2e";
 
 // Answers the server gives before any route runs (app/server/http/early-answers.server.ts): the upload
 // queue full, a body over its route's limit, a post from another site, NUL in an address. With
@@ -131,7 +131,7 @@ test("the upload queue full: the profile editor says so on the form and keeps wh
   const sockets = await fillUploadQueue(page, me.id);
   try {
     await page.getByLabel("Name", { exact: true }).fill("Busy Cook");
-    await page.getByLabel("Profile Photo").setInputFiles({ name: "IMG_1.jpg", mimeType: "image/jpeg", buffer: await cameraPhoto({ width: 1200, height: 800 }) });
+    await page.getByLabel("Profile Photo").setInputFiles(pickedFile("IMG_1.jpg", await cameraPhoto({ width: 1200, height: 800 })));
     await page.getByRole("button", { name: "Save" }).click();
     const message = "The server is busy with other uploads. Please try again in a moment.";
     if (javaScriptEnabled) {

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import sharp from "sharp";
 
-import { ADMIN, readDb, SEEDED_USER, signInAs, uniqueName } from "../support/e2e";
+import { ADMIN, pickedFile, readDb, SEEDED_USER, signInAs, uniqueName } from "../support/e2e";
 
 // The recipe editor end to end, once with JavaScript and once without (playwright.config.ts
 // projects). Without JavaScript every row button is a round trip that re-renders the draft.
@@ -108,7 +108,7 @@ test.describe("recipe editor", () => {
     await page.getByLabel("Tags").fill("Vegetarian, Comfort");
 
     const photo = await jpeg(1600, 1200, { color: "#15803d" });
-    await page.getByLabel("Recipe Photo").setInputFiles({ name: "dal.jpg", mimeType: "image/jpeg", buffer: photo });
+    await page.getByLabel("Recipe Photo").setInputFiles(pickedFile("dal.jpg", photo));
     const preview = page.getByRole("img", { name: "Recipe photo preview" });
     if (javaScriptEnabled) {
       await expect(preview).toHaveAttribute("src", /^blob:/);
@@ -189,7 +189,7 @@ test.describe("recipe editor", () => {
     await expect(page.getByLabel("Recipe Name")).toHaveValue("Named now");
 
     // Not a picture: refused at once in the browser, or by the server on save.
-    await page.getByLabel("Recipe Photo").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not a picture") });
+    await page.getByLabel("Recipe Photo").setInputFiles(pickedFile("notes.txt", Buffer.from("not a picture")));
     if (!javaScriptEnabled) await page.getByRole("button", { name: "Save" }).click();
     await expect(page.getByRole("alert").filter({ hasText: "Please choose an image file." })).toBeVisible();
     expect(recipeRow(rid)).toBeUndefined();
@@ -202,7 +202,7 @@ test.describe("recipe editor", () => {
     await page.getByLabel("Recipe Name").fill("Too big to upload");
     await page.getByLabel("Step 1").fill("Keep me.");
     const big = Buffer.alloc(10 * 1024 * 1024 + 4096, 7);
-    await page.getByLabel("Recipe Photo").setInputFiles({ name: "huge.jpg", mimeType: "image/jpeg", buffer: big });
+    await page.getByLabel("Recipe Photo").setInputFiles(pickedFile("huge.jpg", big));
     // With JavaScript the browser says so at once; without it the server does, after draining the file.
     if (!javaScriptEnabled) await page.getByRole("button", { name: "Save" }).click();
     await expect(page.getByRole("alert").filter({ hasText: "The image is too large (10 MB at most)." })).toBeVisible();
@@ -380,7 +380,7 @@ test.describe("recipe editor", () => {
     await page.getByLabel("Description (Caption)").fill("A big photo.");
     await ingredient(page).first().fill("Flour");
     await page.getByLabel("Step 1").fill("Bake.");
-    await page.getByLabel("Recipe Photo").setInputFiles({ name: "big.jpg", mimeType: "image/jpeg", buffer: big });
+    await page.getByLabel("Recipe Photo").setInputFiles(pickedFile("big.jpg", big));
     await expect(page.getByRole("img", { name: "Recipe photo preview" })).toHaveAttribute("src", /^blob:/);
     await expect(page.getByRole("button", { name: "Save" })).toBeEnabled();
     // The file the form will send is the browser's smaller copy.

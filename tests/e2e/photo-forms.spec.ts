@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 
 import { cameraPhoto } from "../support/photos";
 
-import { failOnBrowserErrors, readDb, signInNewUser, uniqueName } from "../support/e2e";
+import { failOnBrowserErrors, pickedFile, readDb, signInNewUser, uniqueName } from "../support/e2e";
 
 // The two forms that carry photos, with what people really send: a 2 MB phone photo and a large
 // PNG. With JavaScript the browser posts to the page's `.data` address, which once got the small
@@ -22,8 +22,8 @@ test.beforeAll(async () => {
 const storedPicture = (id: string) => readDb((db) => db.prepare("select name, bio, profile from users where id = ?").get(id)) as { name: string; bio: string; profile: string };
 
 for (const [kind, file] of [
-  ["a 2 MB phone JPEG", () => ({ name: "IMG_2041.jpg", mimeType: "image/jpeg", buffer: phoneJpeg })],
-  ["a 1600×1200 PNG", () => ({ name: "edited.png", mimeType: "image/png", buffer: editedPng })],
+  ["a 2 MB phone JPEG", () => ({ name: "IMG_2041.jpg", buffer: phoneJpeg })],
+  ["a 1600×1200 PNG", () => ({ name: "edited.png", buffer: editedPng })],
 ] as const) {
   test(`the profile editor saves name, bio and ${kind} in one click`, async ({ page, javaScriptEnabled }) => {
     expect(file().buffer.byteLength).toBeGreaterThan(500 * 1024);
@@ -34,7 +34,7 @@ for (const [kind, file] of [
     const sent = page.waitForRequest((request) => request.method() === "POST" && /\/Edit(\.data)?$/.test(new URL(request.url()).pathname));
     await page.getByLabel("Name", { exact: true }).fill("Phone Photo Cook");
     await page.getByLabel("Bio").fill("Shot on my phone.");
-    await page.getByLabel("Profile Photo").setInputFiles(file());
+    await page.getByLabel("Profile Photo").setInputFiles(pickedFile(file().name, file().buffer));
     await page.getByRole("button", { name: "Save" }).click();
     expect(new URL((await sent).url()).pathname.endsWith(".data")).toBe(javaScriptEnabled);
     await expect(page).toHaveURL(`/ReciPals/Account/Profile/${me.id}`);
@@ -56,7 +56,7 @@ test("the recipe editor saves a recipe with a 2 MB phone photo in one click", as
   await page.getByLabel("Description (Caption)").fill("Photographed on a phone.");
   await page.getByLabel("Ingredient", { exact: true }).first().fill("Water (1 cup)");
   await page.getByLabel("Step 1").fill("Boil it.");
-  await page.getByLabel("Recipe Photo").setInputFiles({ name: "IMG_2042.jpg", mimeType: "image/jpeg", buffer: phoneJpeg });
+  await page.getByLabel("Recipe Photo").setInputFiles(pickedFile("IMG_2042.jpg", phoneJpeg));
   // Save pressed at once: with JavaScript the photo is still being made smaller in the browser,
   // and the save is sent as soon as it is ready (a Save disabled meanwhile lost this click).
   // A person's click, not Playwright's (which would wait for the button to be enabled).

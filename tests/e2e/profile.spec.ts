@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 
-import { createUser, failOnBrowserErrors, openPage, readDb, SEEDED_USER, signInAs, signInNewUser, signInWithForm } from "../support/e2e";
+import { createUser, failOnBrowserErrors, openPage, pickedFile, readDb, SEEDED_USER, signInAs, signInNewUser, signInWithForm } from "../support/e2e";
 
 // Profiles, follows and the profile editor. Every test makes its own users (written straight
 // into the database, signed in with a session fixture: sign-up and sign-in have their own
@@ -366,7 +366,7 @@ test.describe("profile editor", () => {
     const preview = page.getByRole("img", { name: "Profile photo preview" });
     await expect(preview).toHaveAttribute("src", "/images/profile.png");
     const png = await sharp({ create: { width: 120, height: 80, channels: 3, background: "#2b7a0b" } }).png().toBuffer();
-    await page.getByLabel("Profile Photo").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: png });
+    await page.getByLabel("Profile Photo").setInputFiles(pickedFile("me.png", png));
     if (javaScriptEnabled) await expect(preview).toHaveAttribute("src", /^blob:/);
     await page.getByRole("button", { name: "Save" }).click();
     await expect(page).toHaveURL(profileUrl(me.id));
@@ -381,7 +381,7 @@ test.describe("profile editor", () => {
     await page.getByLabel("Name", { exact: true }).fill("Kept Name");
     await page
       .getByLabel("Profile Photo")
-      .setInputFiles({ name: "notes.png", mimeType: "image/png", buffer: Buffer.from("this is not a picture") });
+      .setInputFiles(pickedFile("notes.png", Buffer.from("this is not a picture")));
     await page.getByRole("button", { name: "Save" }).click();
     await expect(page.getByRole("alert").first()).toHaveText("Failed to process the image. Please try again.");
     await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Kept Name");

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 
 import SQLite from "better-sqlite3";
@@ -147,6 +148,18 @@ export async function signInNewUser(page: Page, prefix = "e2e", options: { name?
   const user = await createUser(prefix, options);
   await signInAs(page, user);
   return user;
+}
+
+/**
+ * A file as a person picks it for a file input: written to the test's own folder, so the browser
+ * reads it from disk as it would a phone's photo. (Handed over as a buffer it goes through DevTools
+ * as base64: 3.2 s for a 2.6 MB photo, 0.2 s from disk.) The type follows the name's extension.
+ */
+export function pickedFile(name: string, contents: Buffer): string {
+  const file = test.info().outputPath("picked", name);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, contents);
+  return file;
 }
 
 /**
