@@ -75,6 +75,15 @@ export type Table = (typeof TABLES)[number];
 
 export type Snapshot = Record<Table, string[]>;
 
+/**
+ * Empties every table a snapshot reads, children first: a probe that builds its world in an empty
+ * database compares a few dozen rows, not every earlier probe's world too (the permission matrix's
+ * snapshots grew with each of its 400 probes).
+ */
+export async function emptyTables(): Promise<void> {
+  for (const table of [...TABLES].reverse()) await db.deleteFrom(table).execute();
+}
+
 /** Every row of every table, as sorted JSON strings (order-insensitive, exact content). */
 export async function snapshot(): Promise<Snapshot> {
   const entries = await Promise.all(
