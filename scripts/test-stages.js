@@ -145,6 +145,28 @@ export function fileTimes({ file, dir = "" }, stage) {
 }
 
 /**
+ * `m:ss`, rounded to the second first (59.6 s is 1:00, not 0:60).
+ * @param {number} seconds
+ */
+export function minutes(seconds) {
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+/**
+ * The stages' time together: one run alongside another takes no time of its own, unless it
+ * outlasted that one.
+ * @param {StageResult[]} results
+ */
+export function totalSeconds(results) {
+  return results.reduce((sum, result) => {
+    if (!result.beside) return sum + result.seconds;
+    const main = results.find((other) => other.name === result.beside);
+    return sum + Math.max(0, result.seconds - (main?.seconds ?? 0));
+  }, 0);
+}
+
+/**
  * Prints the stages' times and the slowest files, and keeps them in summary.json (this run's only).
  * @param {StageResult[]} results
  * @param {Stage[]} stages
@@ -154,16 +176,9 @@ export function report(results, stages) {
     .flatMap((stage) => (stage.alongside ? [stage, stage.alongside] : [stage]))
     .flatMap((stage) => (stage.timings ? fileTimes(stage.timings, stage.name) : []));
   files.sort((a, b) => b.seconds - a.seconds);
-  const minutes = (/** @type {number} */ seconds) => `${Math.floor(seconds / 60)}:${String(Math.round(seconds % 60)).padStart(2, "0")}`;
   console.log("\n== time per stage (m:ss)");
   for (const result of results) console.log(`${minutes(result.seconds).padStart(7)}  ${result.name}${result.status === 0 ? "" : "  (failed)"}`);
-  // A stage run alongside another takes no time of its own, unless it outlasted that one.
-  const total = results.reduce((sum, result) => {
-    if (!result.beside) return sum + result.seconds;
-    const main = results.find((other) => other.name === result.beside);
-    return sum + Math.max(0, result.seconds - (main?.seconds ?? 0));
-  }, 0);
-  console.log(`${minutes(total).padStart(7)}  all stages`);
+  console.log(`${minutes(totalSeconds(results)).padStart(7)}  all stages`);
   console.log("\n== the 20 slowest test files (m:ss; a browser file: its tests' time summed over the workers)");
   for (const file of files.slice(0, 20)) console.log(`${minutes(file.seconds).padStart(7)}  ${file.file}  [${file.stage}]`);
   fs.writeFileSync(path.join(TIMINGS_DIR, "summary.json"), JSON.stringify({ stages: results, files }, null, 2));
