@@ -1,7 +1,7 @@
 // The stages of `npm test` (scripts/test.js) and `npm run test:postgres` (scripts/test-postgres.js):
 // each run in turn, timed, and at the end the table of their times and the 20 slowest test files,
-// kept in test-results-timings/summary.json, which .ci/run reads for its time budget
-// (docs/testing.md).
+// kept in test-results-timings/summary.json (docs/testing.md). .ci/run holds the time of the whole
+// `npm test` against its budget.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

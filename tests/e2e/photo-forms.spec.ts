@@ -34,7 +34,8 @@ for (const [kind, file] of [
     const sent = page.waitForRequest((request) => request.method() === "POST" && /\/Edit(\.data)?$/.test(new URL(request.url()).pathname));
     await page.getByLabel("Name", { exact: true }).fill("Phone Photo Cook");
     await page.getByLabel("Bio").fill("Shot on my phone.");
-    await page.getByLabel("Profile Photo").setInputFiles(pickedFile(file().name, file().buffer));
+    const { name, buffer } = file();
+    await page.getByLabel("Profile Photo").setInputFiles(pickedFile(name, buffer));
     await page.getByRole("button", { name: "Save" }).click();
     expect(new URL((await sent).url()).pathname.endsWith(".data")).toBe(javaScriptEnabled);
     await expect(page).toHaveURL(`/ReciPals/Account/Profile/${me.id}`);
