@@ -8,6 +8,7 @@ import path from "node:path";
 
 import SQLite from "better-sqlite3";
 
+import { assetsDirectoryFor } from "../../../remix.config.js";
 import { buildIsStale } from "../../../scripts/build-state.js";
 
 // Real server processes for the security tests (loopback only, free ports, temp dirs). The
@@ -16,8 +17,8 @@ import { buildIsStale } from "../../../scripts/build-state.js";
 
 export const ROOT = path.resolve(__dirname, "../../..");
 export const BUILD_DIR = process.env.RECIPALS_BUILD_DIR ?? "build-sec";
-/** Where that build's browser files are (remix.config.js): `public/build` for the default build. */
-export const ASSETS_DIR = BUILD_DIR === "build" ? "public/build" : path.join(BUILD_DIR, "assets");
+/** Where that build's browser files are. */
+export const ASSETS_DIR = assetsDirectoryFor(BUILD_DIR);
 export const SEED_FILE = process.env.RECIPALS_SEED_FILE ?? path.resolve(ROOT, "../shared/data/recipals-seed.json");
 export const ADMIN_PASSWORD = "sec-admin-password";
 export const SEEDED = { username: "jasminduong09", password: "ReciPals", id: "123" } as const;
