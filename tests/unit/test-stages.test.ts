@@ -26,36 +26,43 @@ afterAll(() => {
 });
 
 /** A stage that takes `ms` and ends with `code`, noting its start and end in `log`. */
-function sleeper(name: string, ms: number, code = 0, log = path.join(scratch, "log")) {
+function sleeper(name: string, ms: number, code: number, log: string) {
   const script = `const fs=require("fs");fs.appendFileSync(${JSON.stringify(log)},"start ${name}\\n");setTimeout(()=>{fs.appendFileSync(${JSON.stringify(log)},"end ${name}\\n");process.exit(${code})},${ms})`;
   return { name, command: process.execPath, args: ["-e", script] };
 }
 
+/**
+ * Runs typecheck with lint beside it (each taking `ms`, lint ending with `lintCode`), then unit:
+ * what the runner says of each, and the order they started and ended in.
+ */
+async function typecheckLintUnit(ms: number, lintCode: number) {
+  const log = path.join(scratch, `${ms}-${lintCode}.log`);
+  const results = await stages.runStages([{ ...sleeper("typecheck", ms, 0, log), alongside: sleeper("lint", ms, lintCode, log) }, sleeper("unit", 10, 0, log)]);
+  return { ran: results.map((result) => [result.name, result.status]), lines: fs.readFileSync(log, "utf8").trim().split("\n") };
+}
+
 describe("npm test's stages", () => {
   it("runs a stage alongside another at the same time, and the next stage after both", async () => {
-    const log = path.join(scratch, "together.log");
     // Long enough that each starts before the other ends even when a busy machine is slow to start node.
-    const results = await stages.runStages([{ ...sleeper("typecheck", 1500, 0, log), alongside: sleeper("lint", 1500, 0, log) }, sleeper("unit", 10, 0, log)]);
-    expect(results.map((result) => [result.name, result.status])).toEqual([
+    const { ran, lines } = await typecheckLintUnit(1500, 0);
+    expect(ran).toEqual([
       ["typecheck", 0],
       ["lint (alongside typecheck)", 0],
       ["unit", 0],
     ]);
     // Both had started before either ended, and the next began after both.
-    const lines = fs.readFileSync(log, "utf8").trim().split("\n");
     expect(lines.slice(0, 2).sort()).toEqual(["start lint", "start typecheck"]);
     expect(lines.slice(2, 4).sort()).toEqual(["end lint", "end typecheck"]);
     expect(lines.slice(4)).toEqual(["start unit", "end unit"]);
   });
 
   it("stops at a failure, whether of a stage or of the one beside it", async () => {
-    const log = path.join(scratch, "failed.log");
-    const results = await stages.runStages([{ ...sleeper("typecheck", 10, 0, log), alongside: sleeper("lint", 10, 2, log) }, sleeper("unit", 10, 0, log)]);
-    expect(results.map((result) => [result.name, result.status])).toEqual([
+    const { ran, lines } = await typecheckLintUnit(10, 2);
+    expect(ran).toEqual([
       ["typecheck", 0],
       ["lint (alongside typecheck)", 2],
     ]);
-    expect(fs.readFileSync(log, "utf8")).not.toContain("unit");
+    expect(lines.join("\n")).not.toContain("unit");
   });
 
   it("counts a stage alongside another only for the time it outlasted it", () => {
