@@ -1,9 +1,10 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 
 import { createUser, readDb, signInAs, type E2EUser } from "../support/e2e";
+import { slowCpu } from "../support/slow-cpu";
 
 // A control pressed while the page is still waking up, on a slow phone (docs/rules.md#hurried-clicks):
-// the CPU slowed six times, a fresh browser each try, the press 0 to 1000 ms after the first
+// the CPU slowed six times (tests/support/slow-cpu.ts), a fresh browser each try, the press 0 to 1000 ms after the first
 // paint. Whatever phase the page is in (no script yet, the script loading, React hydrating, the
 // page's effects not yet run), the press must either work as the plain link or form (the page
 // changes) or be handled by the script — never half of each (the address changed, the amounts not;
@@ -14,6 +15,8 @@ import { createUser, readDb, signInAs, type E2EUser } from "../support/e2e";
 
 const DELAYS = [0, 100, 300, 600, 1000];
 const TRIES = Number(process.env.HURRIED_TRIES ?? 1);
+/** How many times slower the phone's CPU is than this machine's. */
+const SLOWER = 6;
 
 interface Control {
   /** The page to open. */
@@ -35,8 +38,7 @@ async function pressWhileWaking(browser: Browser, baseURL: string, control: Cont
         const page = await context.newPage();
         const user = control.signedIn ? await createUser("hurried") : null;
         if (user) await signInAs(page, user);
-        const cdp = await context.newCDPSession(page);
-        await cdp.send("Emulation.setCPUThrottlingRate", { rate: 6 });
+        await slowCpu(page, SLOWER);
         await page.goto(control.url, { waitUntil: "commit" });
         await page.waitForFunction(() => performance.getEntriesByType("paint").length > 0, undefined, { polling: 5 });
         if (delay > 0) await page.waitForTimeout(delay);
@@ -192,6 +194,32 @@ const CONTROLS: Record<string, Control> = {
 
 test.describe("a control pressed while the page wakes up on a slow phone", () => {
   test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "The page only wakes up with JavaScript; without it every control is its plain link or form (the other tests).");
+  test("the page's script really runs six times slower", async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ baseURL, javaScriptEnabled: true });
+    try {
+      const page = await context.newPage();
+      await page.goto("/ReciPals/Info");
+      // The same work timed at full speed, then slowed, each the fastest of three tries (the
+      // machine is shared): the ratio is the slowdown.
+      const work = () =>
+        page.evaluate(() => {
+          const started = performance.now();
+          let sum = 0;
+          for (let i = 0; i < 2e7; i++) sum += Math.sqrt(i);
+          return sum > 0 ? performance.now() - started : 0;
+        });
+      const fastest = async () => Math.min(await work(), await work(), await work());
+      const full = await fastest();
+      const mechanism = await slowCpu(page, SLOWER);
+      test.info().annotations.push({ type: "slow CPU", description: mechanism });
+      const slowed = await fastest();
+      expect(slowed / full, `${mechanism}: ${full.toFixed(0)} ms at full speed, ${slowed.toFixed(0)} ms slowed`).toBeGreaterThan(4);
+      expect(slowed / full, "slowed, not stopped").toBeLessThan(12);
+    } finally {
+      await context.close();
+    }
+  });
+
   for (const [name, control] of Object.entries(CONTROLS)) {
     test(name, async ({ browser, baseURL }) => {
       test.setTimeout(60_000 + TRIES * DELAYS.length * 15_000);
