@@ -199,21 +199,24 @@ test.describe("a control pressed while the page wakes up on a slow phone", () =>
     try {
       const page = await context.newPage();
       await page.goto("/ReciPals/Info");
-      // The same work timed at full speed, then slowed, each the fastest of three tries (the
-      // machine is shared): the ratio is the slowdown.
+      // The same work timed at full speed, then slowed, each the fastest of four tries (the
+      // machine is shared): the ratio is the slowdown. Asked for six, both ways of slowing measure
+      // a little under five here (DevTools' throttle 4.4-4.7, the kernel's quota 4.6-5.4).
       const work = () =>
         page.evaluate(() => {
           const started = performance.now();
           let sum = 0;
-          for (let i = 0; i < 2e7; i++) sum += Math.sqrt(i);
+          for (let i = 0; i < 4e7; i++) sum += Math.sqrt(i);
           return sum > 0 ? performance.now() - started : 0;
         });
-      const fastest = async () => Math.min(await work(), await work(), await work());
+      const fastest = async () => Math.min(await work(), await work(), await work(), await work());
       const full = await fastest();
       const mechanism = await slowCpu(page, SLOWER);
       test.info().annotations.push({ type: "slow CPU", description: mechanism });
       const slowed = await fastest();
-      expect(slowed / full, `${mechanism}: ${full.toFixed(0)} ms at full speed, ${slowed.toFixed(0)} ms slowed`).toBeGreaterThan(4);
+      // In the run's output: which slowdown this machine used (tests/support/slow-cpu.ts).
+      console.log(`slow CPU by ${mechanism}: ${full.toFixed(0)} ms of work took ${slowed.toFixed(0)} ms`);
+      expect(slowed / full, `${mechanism}: ${full.toFixed(0)} ms at full speed, ${slowed.toFixed(0)} ms slowed`).toBeGreaterThan(3.5);
       expect(slowed / full, "slowed, not stopped").toBeLessThan(12);
     } finally {
       await context.close();
