@@ -3,18 +3,18 @@ import path from "node:path";
 
 import type { Browser, CDPSession, Page } from "@playwright/test";
 
-// A slow phone's CPU for one page (docs/testing.md, "A slow phone without a busy core"): the page's main thread runs at a
-// sixth of its speed.
+// A slow phone's CPU for one page (docs/testing.md, "A slow phone without a busy core"): the
+// page's main thread runs at a sixth of its speed.
 //
 // DevTools' throttle (Emulation.setCPUThrottlingRate) slows the thread by holding it in a busy loop
 // for five sixths of the time: a slowed page burns a whole core even while it waits for the server
 // (measured: 10 s of CPU in 10 s of an idle page). Where the machine allows it (root, with the
-// kernel's cgroup v1 `cpu` controller mounted, as on our CI machines), the kernel's CPU quota holds
-// the thread instead: the same sixth of a core, and the rest stays free for the tests beside it.
-// Elsewhere, DevTools' throttle.
+// kernel's cgroup v1 `cpu` controller mounted, as on the machines we test on), the kernel's CPU
+// quota holds the thread instead: the same sixth of a core, and the rest stays free for the tests
+// beside it. Elsewhere, DevTools' throttle. The hurried-clicks test prints which one a run used.
 
 const CPU_CGROUPS = "/sys/fs/cgroup/cpu";
-/** The quota's period: the thread runs at most a sixth of each 6 ms (DevTools' throttle works in much finer steps; a press's race is hundreds of ms wide). */
+/** The quota's period: the thread runs at most a sixth of each 6 ms (a press's race with the page's start is hundreds of ms wide). */
 const PERIOD_US = 6_000;
 
 export type SlowCpuMechanism = "kernel CPU quota" | "DevTools throttle";
@@ -27,6 +27,16 @@ function quotas(): string | null {
   if (process.env.SLOW_CPU === "devtools") return (quotaRoot = null);
   const root = path.join(CPU_CGROUPS, `recipals-slow-${process.pid}`);
   try {
+    // Folders a worker that was killed left behind (its threads are gone, so they are empty).
+    for (const name of fs.readdirSync(CPU_CGROUPS)) {
+      const pid = /^recipals-slow-(\d+)$/.exec(name)?.[1];
+      if (!pid || fs.existsSync(`/proc/${pid}`)) continue;
+      try {
+        removeGroups(path.join(CPU_CGROUPS, name), true);
+      } catch {
+        // Still holding a thread (a browser that outlived its worker): left for a later sweep.
+      }
+    }
     fs.mkdirSync(root, { recursive: true });
     fs.accessSync(path.join(root, "tasks"), fs.constants.W_OK);
     quotaRoot = root;
