@@ -4,11 +4,11 @@ import { createUser, readDb, signInAs, type E2EUser } from "../support/e2e";
 import { slowCpu } from "../support/slow-cpu";
 
 // A control pressed while the page is still waking up, on a slow phone (docs/rules.md#hurried-clicks):
-// the CPU slowed six times (tests/support/slow-cpu.ts), a fresh browser each try, the press 0 to 1000 ms after the first
-// paint. Whatever phase the page is in (no script yet, the script loading, React hydrating, the
-// page's effects not yet run), the press must either work as the plain link or form (the page
-// changes) or be handled by the script — never half of each (the address changed, the amounts not;
-// a post sent with nothing shown). `check` waits for the whole outcome.
+// the CPU slowed six times (tests/support/slow-cpu.ts), a fresh browser each try, the press 0 to
+// 1000 ms after the first paint. Whatever phase the page is in (no script yet, the script loading,
+// React hydrating, the page's effects not yet run), the press must either work as the plain link or
+// form (the page changes) or be handled by the script — never half of each (the address changed,
+// the amounts not; a post sent with nothing shown). `check` waits for the whole outcome.
 //
 // Each control is pressed TRIES times at each delay. The suite runs 1 (five presses a control, about 20 s);
 // HURRIED_TRIES=10 runs the fifty of a full sweep.
