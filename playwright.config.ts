@@ -1,7 +1,7 @@
 import { defineConfig } from "@playwright/test";
 
 import { E2E_DATA, E2E_PORT as PORT, e2eServerEnv } from "./tests/support/e2e-server";
-import { chromiumLaunch } from "./tests/support/chromium";
+import { chromiumLaunch, FULL_BROWSER_SPECS, fullChromiumLaunch } from "./tests/support/chromium";
 import { reporters } from "./tests/support/playwright-reporter";
 
 process.env.E2E_DATA_DIR = E2E_DATA;
@@ -27,10 +27,13 @@ export default defineConfig({
     launchOptions: chromiumLaunch,
     trace: "off",
   },
-  // Every flow runs twice: once as a modern browser, once with JavaScript off.
+  // Every flow runs twice: once as a modern browser, once with JavaScript off; the smoke specs
+  // once more each way in the full browser (tests/support/chromium.ts).
   projects: [
     { name: "js", use: { javaScriptEnabled: true } },
     { name: "no-js", use: { javaScriptEnabled: false } },
+    { name: "js-full-browser", testMatch: FULL_BROWSER_SPECS, use: { javaScriptEnabled: true, launchOptions: fullChromiumLaunch } },
+    { name: "no-js-full-browser", testMatch: FULL_BROWSER_SPECS, use: { javaScriptEnabled: false, launchOptions: fullChromiumLaunch } },
   ],
   webServer: {
     // The database is wiped here, not in globalSetup: the server holds it open (STACK trap 12).

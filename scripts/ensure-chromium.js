@@ -1,12 +1,19 @@
-// Before the browser tests: Debian's Chromium must be where Playwright looks (CHROMIUM_PATH, else
-// /usr/bin/chromium; browsers cannot be downloaded here). When it is missing, it is installed with
-// apt-get if this process may (root, apt-get present, the default path); otherwise this stops at
-// once with one line that says what to install, instead of failing later at the first browser test.
+// Before the browser tests: Debian's Chromium must be where Playwright looks. Browsers cannot be
+// downloaded here; Debian ships two binaries of one build: `chromium` (the full browser, which the
+// smoke specs drive) and `chromium-headless-shell` (the old headless mode, which the suites run in
+// at half the CPU; tests/support/chromium.ts). What is missing is installed with apt-get when this
+// process may (root, apt-get present); otherwise a missing full browser stops this at once with one
+// line that says what to install, and a missing shell only costs time (the suites use the full one).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { pathToFileURL } from "node:url";
 
 export const DEFAULT_CHROMIUM = "/usr/bin/chromium";
+export const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
+const PACKAGES = [
+  { path: DEFAULT_CHROMIUM, name: "chromium" },
+  { path: HEADLESS_SHELL, name: "chromium-headless-shell" },
+];
 
 /**
  * @param {string} file
@@ -39,21 +46,28 @@ function onPath(command) {
 /**
  * @typedef {object} ChromiumPlan
  * @property {"ready" | "install" | "missing"} action
- * @property {string} path
- * @property {string} [message] The line to print, when "missing".
+ * @property {string[]} packages The Debian packages to install ("install"), or missing.
+ * @property {string} [message] The line to print: why it stops ("missing"), or what a faster run needs.
  */
 /**
- * What to do about the browser: "ready", "install" (with apt-get), or "missing" with the line to
- * print. Pure, so the choice is tested without touching the machine.
+ * What to do about the browsers: "ready", "install" (these packages, with apt-get), or "missing"
+ * with the line to print. Pure, so the choice is tested without touching the machine.
  * @param {ChromiumSituation} situation
  * @returns {ChromiumPlan}
  */
 export function chromiumPlan({ configuredPath, exists, isRoot, hasAptGet }) {
-  const target = configuredPath || DEFAULT_CHROMIUM;
-  if (exists(target)) return { action: "ready", path: target };
-  if (target === DEFAULT_CHROMIUM && isRoot && hasAptGet) return { action: "install", path: target };
-  const how = target === DEFAULT_CHROMIUM ? "install Debian's chromium as root (apt-get install -y chromium)" : "point CHROMIUM_PATH at a Chromium binary, or unset it and install Debian's chromium (apt-get install -y chromium)";
-  return { action: "missing", path: target, message: `Chromium not found at ${target}: ${how}, then run the tests again.` };
+  if (configuredPath) {
+    if (exists(configuredPath)) return { action: "ready", packages: [] };
+    return { action: "missing", packages: [], message: `Chromium not found at ${configuredPath}: point CHROMIUM_PATH at a Chromium binary, or unset it and install Debian's chromium (apt-get install -y ${PACKAGES.map((p) => p.name).join(" ")}), then run the tests again.` };
+  }
+  const packages = PACKAGES.filter((p) => !exists(p.path)).map((p) => p.name);
+  if (packages.length === 0) return { action: "ready", packages };
+  if (isRoot && hasAptGet) return { action: "install", packages };
+  const command = `apt-get install -y ${packages.join(" ")}`;
+  if (packages.includes("chromium")) {
+    return { action: "missing", packages, message: `Chromium not found at ${DEFAULT_CHROMIUM}: install Debian's chromium as root (${command}), then run the tests again.` };
+  }
+  return { action: "ready", packages, message: `${HEADLESS_SHELL} not found: the browser tests run in ${DEFAULT_CHROMIUM}, about twice as slow (as root: ${command}).` };
 }
 
 /** @returns {number} The exit code. */
@@ -64,22 +78,30 @@ function main() {
     isRoot: typeof process.getuid === "function" && process.getuid() === 0,
     hasAptGet: onPath("apt-get"),
   });
-  if (plan.action === "ready") return 0;
+  if (plan.action === "ready") {
+    if (plan.message) console.log(plan.message);
+    return 0;
+  }
   if (plan.action === "missing") {
     console.error(plan.message);
     return 1;
   }
-  console.log(`Chromium not found at ${plan.path}: installing Debian's chromium with apt-get…`);
+  console.log(`Chromium not found (${plan.packages.join(", ")}): installing Debian's packages with apt-get…`);
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  for (const args of [["update"], ["install", "-y", "chromium"]]) {
+  for (const args of [["update"], ["install", "-y", ...plan.packages]]) {
     const result = spawnSync("apt-get", args, { stdio: "inherit", env });
+    if (result.status !== 0 && !plan.packages.includes("chromium")) {
+      console.log(`Installing ${HEADLESS_SHELL} failed (apt-get ${args.join(" ")} exited ${result.status}): the browser tests run in ${DEFAULT_CHROMIUM}, about twice as slow.`);
+      return 0;
+    }
     if (result.status !== 0) {
-      console.error(`Installing Chromium failed (apt-get ${args.join(" ")} exited ${result.status}): install Debian's chromium (apt-get install -y chromium), then run the tests again.`);
+      console.error(`Installing Chromium failed (apt-get ${args.join(" ")} exited ${result.status}): install Debian's ${plan.packages.join(" and ")} (apt-get install -y ${plan.packages.join(" ")}), then run the tests again.`);
       return 1;
     }
   }
-  if (!isExecutable(plan.path)) {
-    console.error(`apt-get installed chromium but ${plan.path} is still missing: install Debian's chromium by hand, then run the tests again.`);
+  const still = PACKAGES.filter((p) => plan.packages.includes(p.name) && !isExecutable(p.path));
+  if (still.length > 0) {
+    console.error(`apt-get installed ${plan.packages.join(" ")} but ${still.map((p) => p.path).join(" and ")} is still missing: install it by hand, then run the tests again.`);
     return 1;
   }
   return 0;

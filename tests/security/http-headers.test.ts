@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { paths } from "~/lib/paths";
 
+import { suiteChromiumPath } from "../support/chromium";
 import {
   ADMIN_PASSWORD,
   ASSETS_DIR,
@@ -286,7 +287,7 @@ describe("shared page cache (app/server/runtime/page-cache.server.ts)", () => {
     await request(prod, "GET", page);
     expect(isHit(await request(prod, "GET", page))).toBe(true);
     const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: suiteChromiumPath(),
       args: ["--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
     });
     try {
