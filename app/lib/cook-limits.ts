@@ -17,3 +17,9 @@ export const COOK_MESSAGES = {
   notYours: "You may only change your own entry.",
   photoUploadOnly: "Please send the photo itself, as an image data URL (data:image/…;base64,…); addresses of pictures are not taken.",
 } as const;
+
+/** The question before an entry is deleted (one's own) or removed (an ADMIN's). */
+export const COOK_DELETE_MESSAGES = {
+  uncook: "Delete your entry? This cannot be undone.",
+  "remove-cook": "Remove this entry? This cannot be undone.",
+} as const;

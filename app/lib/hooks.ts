@@ -41,3 +41,15 @@ export function useChangeEffect<T>(value: T, act: (value: T) => void): void {
     act(value);
   });
 }
+
+/** True once `active` has stayed true for `delayMs` (restarting whenever `restartKey` changes). */
+export function useDelayedFlag(active: boolean, delayMs: number, restartKey?: string): boolean {
+  const [flag, setFlag] = useState(false);
+  useEffect(() => {
+    setFlag(false);
+    if (!active) return;
+    const timer = setTimeout(() => setFlag(true), delayMs);
+    return () => clearTimeout(timer);
+  }, [active, delayMs, restartKey]);
+  return active && flag;
+}

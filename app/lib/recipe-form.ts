@@ -45,6 +45,8 @@ export const RECIPE_MESSAGES = {
   lastIngredient: "A section needs at least one ingredient line.",
   lastStep: "A recipe needs at least one step.",
   deleteConfirm: "Are you sure you want to delete this recipe?",
+  notFound: "Recipe not found.",
+  notAllowed: "You are not allowed to edit this recipe.",
 } as const;
 
 /** The title a section gets when left blank (the seed's sections are titled this way too). */

@@ -10,3 +10,10 @@ export function onlySearchChanged({ currentUrl, nextUrl, formMethod }: { current
   // The same address again is a revalidation (a tab shown again, after a write): the layout reloads.
   return reading && currentUrl.pathname === paths.search() && nextUrl.pathname === paths.search() && currentUrl.search !== nextUrl.search;
 }
+
+/** The messages (docs/rules.md#search-screen) for the search screen's alert box. */
+export const SEARCH_MESSAGES = {
+  failed: "Search failed",
+  list: "Failed to fetch recipes",
+  recipes: "Failed to search recipes",
+} as const;

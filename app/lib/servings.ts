@@ -18,3 +18,9 @@ export const SCALE_LIMITS = { min: 0.25, max: 20 } as const;
 export const SCALE_MESSAGE = "The multiplier must be a number from ¼ to 20, such as 1.5 or 1/2.";
 /** The choices as the page shows them (scaleLabel's way, written out). */
 export const SCALE_CHOICE_LABELS: Record<(typeof SCALE_CHOICES)[number], string> = { 0.5: "½×", 1: "1×", 2: "2×", 3: "3×" };
+
+/** How much the lines are multiplied by: the servings asked for over the recipe's, or the multiplier. */
+export function amountsFactor(recipeServes: number | null, serves: number, scale: number | null | "invalid"): number {
+  if (recipeServes !== null) return serves / recipeServes;
+  return typeof scale === "number" ? scale : 1;
+}

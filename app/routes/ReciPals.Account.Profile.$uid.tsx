@@ -1,26 +1,21 @@
-import { data, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction, type SerializeFrom } from "@remix-run/node";
+// A person's profile (/ReciPals/Account/Profile/{id}): the address's contract and the component
+// tree; what it shows is app/server/pages/profile-page.server.ts.
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
 import { Outlet, isRouteErrorResponse, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
 
-import { Avatar } from "~/components/avatar";
 import { ErrorPage } from "~/components/error-page";
-import { FollowButton, usePendingFollowDelta } from "~/components/follow-button";
-import { CookedGrid, PostGrid, ProfileTabs, SavedGrid, countLabel, profileTabHref } from "~/components/profile-view";
-import { recipesFeedLink, recipesFeedPath } from "~/lib/feeds";
-import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
-import { absoluteUrl, shareMeta } from "~/lib/structured-data";
-import { getProfilePage, type ProfileTab } from "~/server/queries/profiles.server";
-import { getLens, requireUser } from "~/server/auth/session.server";
-import { contains, isHidden } from "~/server/queries/visibility.server";
-import { UNAVAILABLE_ACCOUNT } from "~/lib/blocking";
-import { PersonActions, UnblockButton } from "~/components/person-actions";
-import { siteOrigin } from "~/server/http/site.server";
-import { PLACEHOLDERS_PER_PAGE, placeholdersOf } from "~/server/http/photos.server";
-import { stylesheetLinks, type StyledRoute } from "~/root";
-import profileStyles from "~/styles/profile.css";
-import { Link } from "~/components/link";
 import { LoadMore, useMorePages, type ListPage } from "~/components/load-more";
+import { UnblockButton } from "~/components/person-actions";
+import { ProfileHeader } from "~/components/profile-header";
+import { CookedGrid, PostGrid, ProfileTabs, SavedGrid } from "~/components/profile-view";
+import { UNAVAILABLE_ACCOUNT } from "~/lib/blocking";
+import { recipesFeedLink } from "~/lib/feeds";
+import { paths } from "~/lib/paths";
+import { shareMeta } from "~/lib/structured-data";
+import { stylesheetLinks, type StyledRoute } from "~/root";
+import { loadProfilePage } from "~/server/pages/profile-page.server";
 import type { PostThumb } from "~/server/queries/posts.server";
-import { parsePage } from "~/server/queries/feed.server";
+import profileStyles from "~/styles/profile.css";
 
 export const handle: StyledRoute = { styles: [profileStyles] };
 export const links: LinksFunction = () => stylesheetLinks(handle);
@@ -38,49 +33,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   ];
 };
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const viewer = await requireUser(request);
-  const userId = params.uid ?? "";
-  const lens = await getLens(request);
-  if (await isHidden(lens, userId)) {
-    // Blocked either way (docs/rules.md#blocking-and-muting): nothing of the person, and Unblock for whoever blocked.
-    return data({ unavailable: true as const, userId, canUnblock: await contains(lens.blocking, userId) }, { status: 404 });
-  }
-  const url = new URL(request.url);
-  const asked = url.searchParams.get("tab");
-  const tab: ProfileTab = asked === "saved" || asked === "cooked" ? asked : "recipes";
-  const page = await getProfilePage({ userId, viewerId: viewer.id, tab, page: parsePage(url.searchParams.get("page")), without: lens.hidden });
-  if (!page) throw new Response("User not found.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  // A page past the last (a post deleted since, a made-up number) is the first page, not an empty grid.
-  if (tab === "recipes" && page.posts.length === 0 && page.postsPage.page > 1) throw redirect(profileTabHref(userId, "recipes"));
-  const origin = siteOrigin(request);
-  const { profile, counts } = page;
-  // The open tab's first rows (the others' lists are empty): each placeholder costs bytes twice.
-  const first = <T,>(items: T[]) => items.slice(0, PLACEHOLDERS_PER_PAGE);
-  const placeholders = await placeholdersOf([
-    ...first(page.posts).map((post) => post.photo),
-    ...first(page.saved).map((item) => item.photo),
-    ...first(page.cooked).map((item) => item.photo ?? item.recipe.photo),
-  ]);
-  return {
-    ...page,
-    placeholders,
-    isOwn: viewer.id === profile.id,
-    viewerMutes: await contains(lens.muting, profile.id),
-    // Share previews (docs/rules.md#share-previews): absolute URLs; the canonical URL drops ?tab.
-    share: {
-      url: absoluteUrl(origin, paths.profile(profile.id)),
-      image: absoluteUrl(origin, profile.profile || DEFAULT_PROFILE_IMAGE),
-      description: profile.bio || `${profile.name} (@${profile.username}) shares ${counts.posts} ${counts.posts === 1 ? "recipe" : "recipes"} on ReciPals.`,
-      feed: absoluteUrl(origin, recipesFeedPath(profile.id)),
-    },
-  };
-}
+export const loader = ({ request, params }: LoaderFunctionArgs) => loadProfilePage(request, params.uid ?? "");
 
-/** The dialog routes below the profile keep the open tab, so closing them returns to it. */
-function dialogHref(uid: string, dialog: "Followers" | "Following", tab: ProfileTab) {
-  return `${paths.profile(uid)}/${dialog}${tab === "recipes" ? "" : `?tab=${tab}`}`;
-}
 
 export default function ProfileRoute() {
   const loaded = useLoaderData<typeof loader>();
@@ -118,9 +72,6 @@ function Profile({ profile, counts, viewerFollows, viewerMutes, isOwn, tab, post
         : null,
     idOf: (post) => post.post_id,
   });
-  const delta = usePendingFollowDelta({ profileId: profile.id, isOwn, viewerFollows });
-  const followers = counts.followers + delta.followers;
-  const following = counts.following + delta.following;
   // Set by the editor after a right admin password; shown only when it is true.
   const adminGranted = isOwn && profile.role === "ADMIN" && searchParams.get("admin") === "granted";
   return (
@@ -130,54 +81,7 @@ function Profile({ profile, counts, viewerFollows, viewerMutes, isOwn, tab, post
           Admin access granted!
         </p>
       ) : null}
-      <header className="profile__header">
-        <Avatar src={profile.profile} size={96} />
-        <div className="profile__summary">
-          <div className="profile__title-row">
-            <h1 className="profile__username" id="profile-username">
-              {profile.username}
-            </h1>
-            {isOwn ? (
-              <Link to={paths.profileEdit(profile.id)} className="button button--ghost">
-                Edit Profile
-              </Link>
-            ) : (
-              <FollowButton userId={profile.id} following={viewerFollows} />
-            )}
-          </div>
-          {isOwn ? null : <PersonActions userId={profile.id} username={profile.username} muted={viewerMutes} returnTo={profileTabHref(profile.id, tab)} />}
-          <ul className="profile__counts" aria-label="Counts">
-            <li>
-              <Link to={profileTabHref(profile.id, "recipes")} preventScrollReset>
-                {countLabel(counts.posts, "post", "posts")}
-              </Link>
-            </li>
-            <li>
-              <Link to={dialogHref(profile.id, "Followers", tab)} preventScrollReset>
-                {countLabel(followers, "follower", "followers")}
-              </Link>
-            </li>
-            <li>
-              <Link to={dialogHref(profile.id, "Following", tab)} preventScrollReset>
-                {`${following} following`}
-              </Link>
-            </li>
-          </ul>
-        </div>
-      </header>
-      <div className="profile__about">
-        <p className="profile__name">{profile.name}</p>
-        {profile.bio ? <p className="profile__bio">{profile.bio}</p> : null}
-        {profile.tags.length > 0 ? (
-          <ul className="chips" aria-label="Tags">
-            {profile.tags.map((tag) => (
-              <li key={tag} className="chip">
-                {tag}
-              </li>
-            ))}
-          </ul>
-        ) : null}
-      </div>
+      <ProfileHeader profile={profile} counts={counts} viewerFollows={viewerFollows} viewerMutes={viewerMutes} isOwn={isOwn} tab={tab} />
       <ProfileTabs uid={profile.id} tab={tab} isOwn={isOwn} />
       {tab === "saved" ? (
         <SavedGrid saved={saved} isOwn={isOwn} placeholders={placeholders} />

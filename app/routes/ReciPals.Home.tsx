@@ -1,38 +1,26 @@
+// Home (/ReciPals/Home): the feed's cards, `Load more` appending pages in place with JavaScript.
+// What a page of it holds is app/server/pages/home-page.server.ts.
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Outlet, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
 import { useState } from "react";
 
+import { EmptyState } from "~/components/empty-state";
+import { Link } from "~/components/link";
 import { PostCard } from "~/components/post-card";
 import { useChangeEffect } from "~/lib/hooks";
 import { paths } from "~/lib/paths";
-import { getFeedPage, parseFeedSeed, parsePage, type PostCardData } from "~/server/queries/feed.server";
-import { withPlaceholders } from "~/server/http/photos.server";
-import { CacheScope } from "~/server/cache/scopes.server";
-import { getLens } from "~/server/auth/session.server";
-import { scopeSharedCache, SHUFFLED_COPIES } from "~/server/cache/shared-cache.server";
 import { stylesheetLinks, type StyledRoute } from "~/root";
+import { loadHomePage } from "~/server/pages/home-page.server";
+import type { PostCardData } from "~/server/queries/feed.server";
 import feedStyles from "~/styles/feed.css";
-import { EmptyState } from "~/components/empty-state";
-import { Link } from "~/components/link";
 
 export const meta: MetaFunction = () => [{ title: "Home · ReciPals" }];
 export const handle: StyledRoute = { styles: [feedStyles] };
 export const links: LinksFunction = () => stylesheetLinks(handle);
 
-// A visitor's feed is shuffled afresh unless the address fixes the order (`seed`): the shared
-// cache keeps several orders of it (app/server/http/route-rules.server.ts).
-export const shuffledCopies = (search: URLSearchParams) => (search.has("seed") ? 1 : SHUFFLED_COPIES);
+export { shuffledCopies } from "~/server/pages/home-page.server";
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
-  const { viewerId, quiet } = await getLens(request);
-  const seed = parseFeedSeed(url.searchParams.get("seed"));
-  const page = parsePage(url.searchParams.get("page"));
-  const { posts, hasMore } = await getFeedPage({ viewerId, seed, page, without: quiet });
-  // Which posts there are, and each card's recipe with its post (counts included).
-  scopeSharedCache(context, [CacheScope.feed, ...posts.map((post) => CacheScope.recipe(post.recipe_id))]);
-  return { posts: await withPlaceholders(posts, (post) => post.photo), hasMore, seed, page, signedIn: viewerId !== null };
-}
+export const loader = ({ request, context }: LoaderFunctionArgs) => loadHomePage(request, context);
 
 // Liking or opening the likes dialog must not re-read the feed page: the cards settle from
 // their own fetchers, and a fresh read could move posts under the reader's thumb.

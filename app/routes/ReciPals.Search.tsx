@@ -1,85 +1,38 @@
+// The Search page (/ReciPals/Search): the address's contract and the component tree; what the
+// loader finds is app/server/pages/search-page.server.ts.
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import {
-  Form,
   isRouteErrorResponse,
-  useFetcher,
   useLoaderData,
   useLocation,
   useNavigation,
   useSearchParams,
-  useSubmit,
   type ClientLoaderFunctionArgs,
 } from "@remix-run/react";
-import { useEffect, useRef, useState, type ChangeEvent, type RefObject } from "react";
+import { useRef } from "react";
 
-import { useChangeEffect, useHydrated } from "~/lib/hooks";
-import { MAX_QUERY_LENGTH } from "~/lib/limits";
-import { paths } from "~/lib/paths";
-import type { RecipeCard, RecipePage, UserCard } from "~/server/queries/search.server";
-import { cookSummary, cookSummaryLabel } from "~/lib/cooks";
-import { searchRecipes, searchUsers } from "~/server/queries/search.server";
-import { CacheScope } from "~/server/cache/scopes.server";
-import { getLens } from "~/server/auth/session.server";
-import { scopeSharedCache, SHUFFLED_COPIES, withholdFromSharedCache } from "~/server/cache/shared-cache.server";
-import { parseSearchParams } from "~/server/validation/search.server";
-import { stylesheetLinks, type StyledRoute } from "~/root";
-import searchStyles from "~/styles/search.css";
-import { PersonLink } from "~/components/person-link";
 import { EmptyState } from "~/components/empty-state";
 import { Link } from "~/components/link";
-import { Photo } from "~/components/photo";
-import { withPlaceholders } from "~/server/http/photos.server";
+import { SearchForm } from "~/components/search-form";
+import { PersonCard, RecipeResult, useMoreRecipes } from "~/components/search-results";
+import { useChangeEffect, useDelayedFlag, useHydrated } from "~/lib/hooks";
+import { paths } from "~/lib/paths";
+import { SEARCH_MESSAGES } from "~/lib/search-navigation";
+import { stylesheetLinks, type StyledRoute } from "~/root";
+import { loadSearchPage, type ShownRecipe } from "~/server/pages/search-page.server";
+import type { RecipePage, UserCard } from "~/server/queries/search.server";
+import searchStyles from "~/styles/search.css";
 
 export const handle: StyledRoute = { styles: [searchStyles] };
 export const links: LinksFunction = () => stylesheetLinks(handle);
 
 export const meta: MetaFunction = () => [{ title: "Search · ReciPals" }];
 
-/** The messages (docs/rules.md#search-screen) for the search screen's alert box. */
-const MESSAGES = {
-  failed: "Search failed",
-  list: "Failed to fetch recipes",
-  recipes: "Failed to search recipes",
-} as const;
-
-const PLACEHOLDER = "Search recipes, ingredients, users...";
-const TYPING_DELAY_MS = 250;
 const PEOPLE_LOADING_DELAY_MS = 300;
 
-// An empty search shows recipes in a fresh shuffle unless the address fixes it (`seed`): the shared
-// cache keeps several orders of it (app/server/http/route-rules.server.ts).
-export const shuffledCopies = (search: URLSearchParams) => (search.has("seed") || (search.get("q") ?? "").trim() !== "" ? 1 : SHUFFLED_COPIES);
+export { shuffledCopies } from "~/server/pages/search-page.server";
 
-/** A result card with its photo's inline placeholder (app/server/media/placeholders.server.ts). */
-type ShownRecipe = RecipeCard & { placeholder: string | null };
-
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { q, page, seed } = parseSearchParams(new URL(request.url).searchParams);
-  const { hidden } = await getLens(request);
-  let recipes: RecipePage<ShownRecipe> = { items: [], page, hasMore: false };
-  let people: UserCard[] = [];
-  let error: string | null = null;
-  // A failing half is reported on the page, not as an error page: the other half still shows.
-  try {
-    const found = await searchRecipes({ q, page, seed, without: hidden });
-    recipes = { ...found, items: await withPlaceholders(found.items, (recipe) => recipe.photo) };
-  } catch (cause) {
-    console.error(cause);
-    error = q ? MESSAGES.recipes : MESSAGES.list;
-  }
-  if (q) {
-    try {
-      people = await searchUsers({ q, without: hidden });
-    } catch (cause) {
-      console.error(cause);
-      error ??= MESSAGES.failed;
-    }
-  }
-  // A failure is this moment's, not the page's: never kept for the next visitors.
-  if (error) withholdFromSharedCache(context);
-  scopeSharedCache(context, [CacheScope.search, q ? CacheScope.people : null]);
-  return { q, page, seed, recipes, people, error };
-}
+export const loader = ({ request, context }: LoaderFunctionArgs) => loadSearchPage(request, context);
 
 export type SearchData = Awaited<ReturnType<typeof clientLoader>>;
 
@@ -100,7 +53,7 @@ export async function clientLoader({ request, serverLoader }: ClientLoaderFuncti
       seed: Number(params.get("seed")) || 1,
       recipes: { items: [], page: 1, hasMore: false } as RecipePage<ShownRecipe>,
       people: [] as UserCard[],
-      error: !answered ? MESSAGES.failed : q ? MESSAGES.recipes : MESSAGES.list,
+      error: !answered ? SEARCH_MESSAGES.failed : q ? SEARCH_MESSAGES.recipes : SEARCH_MESSAGES.list,
     };
   }
 }
@@ -219,160 +172,6 @@ export default function SearchRoute() {
   );
 }
 
-/**
- * The GET form: without JavaScript it submits on Enter or `Search`. With JavaScript (`live`) it
- * also submits as you type, debounced; every search after the first replaces its history entry.
- */
-function SearchForm({
-  q,
-  inputRef,
-  live = false,
-  onSent,
-}: {
-  q: string;
-  inputRef?: RefObject<HTMLInputElement>;
-  live?: boolean;
-  /** Told each query the box sends (its results then leave the box alone). */
-  onSent?: (query: string) => void;
-}) {
-  const submit = useSubmit();
-  const timer = useRef<ReturnType<typeof setTimeout>>();
-  useEffect(() => () => clearTimeout(timer.current), []);
-  const search = (form: HTMLFormElement) => {
-    clearTimeout(timer.current);
-    const query = [...String(new FormData(form).get("q") ?? "").trim()].slice(0, MAX_QUERY_LENGTH).join("");
-    onSent?.(query);
-    submit(query ? { q: query } : {}, {
-      method: "get",
-      action: paths.search(),
-      replace: new URLSearchParams(window.location.search).has("q"),
-      preventScrollReset: true,
-    });
-  };
-
-  return (
-    <Form
-      method="get"
-      action={paths.search()}
-      role="search"
-      className="search-form"
-      onSubmit={(event) => {
-        if (!live) return;
-        event.preventDefault();
-        search(event.currentTarget);
-      }}
-    >
-      <label htmlFor="search-q" className="visually-hidden">
-        Search recipes, ingredients and users
-      </label>
-      <input
-        ref={inputRef}
-        id="search-q"
-        type="search"
-        name="q"
-        placeholder={PLACEHOLDER}
-        defaultValue={q}
-        maxLength={MAX_QUERY_LENGTH}
-        autoComplete="off"
-        enterKeyHint="search"
-        onChange={(event: ChangeEvent<HTMLInputElement>) => {
-          if (!live) return;
-          const form = event.currentTarget.form;
-          clearTimeout(timer.current);
-          if (form) timer.current = setTimeout(() => search(form), TYPING_DELAY_MS);
-        }}
-      />
-      <button type="submit" className="button">
-        Search
-      </button>
-    </Form>
-  );
-}
-
-function RecipeResult({ recipe }: { recipe: ShownRecipe }) {
-  return (
-    <Link to={paths.recipe(recipe.recipe_id)} className="recipe-result">
-      {recipe.photo ? (
-        <Photo className="recipe-result__photo" src={recipe.photo} placeholder={recipe.placeholder} slot="card" alt={recipe.name} width={320} height={240} />
-      ) : (
-        <span className="recipe-result__photo recipe-result__photo--empty" aria-hidden="true" />
-      )}
-      <span className="recipe-result__body">
-        <span className="recipe-result__author">{recipe.author?.username ?? "Unknown User"}</span>
-        <span className="recipe-result__name">{recipe.name}</span>
-        {recipe.total_time ? <span className="recipe-result__time">Total Time: {recipe.total_time}</span> : null}
-        {recipe.cooks ? (
-          <span className="recipe-result__cooks">
-            <span aria-hidden="true">{cookSummary(recipe.cooks)}</span>
-            <span className="visually-hidden">{cookSummaryLabel(recipe.cooks)}</span>
-          </span>
-        ) : null}
-        <span className="recipe-result__description">{recipe.description}</span>
-      </span>
-    </Link>
-  );
-}
-
-function PersonCard({ person }: { person: UserCard }) {
-  return (
-    <PersonLink person={person} size={48} className="person-card" />
-  );
-}
-
-/** True once `active` has stayed true for `delayMs` (restarting whenever `restartKey` changes). */
-function useDelayedFlag(active: boolean, delayMs: number, restartKey?: string): boolean {
-  const [flag, setFlag] = useState(false);
-  useEffect(() => {
-    setFlag(false);
-    if (!active) return;
-    const timer = setTimeout(() => setFlag(true), delayMs);
-    return () => clearTimeout(timer);
-  }, [active, delayMs, restartKey]);
-  return active && flag;
-}
-
-/**
- * The recipe list with the pages `Load more` appended (JavaScript) after the shown page.
- * New results (another query or seed) start over.
- */
-function useMoreRecipes(data: SearchData) {
-  const fetcher = useFetcher<typeof clientLoader>();
-  const [appended, setAppended] = useState<{ base: SearchData; pages: RecipePage<ShownRecipe>[] }>({ base: data, pages: [] });
-  const pages = appended.base === data ? appended.pages : [];
-  if (appended.base !== data) setAppended({ base: data, pages: [] });
-
-  const answer = fetcher.data;
-  useChangeEffect(answer, () => {
-    if (!answer || answer.error || answer.q !== data.q || answer.seed !== data.seed) return;
-    setAppended((current) => {
-      if (current.base !== data) return current;
-      const lastPage = current.pages.at(-1)?.page ?? data.recipes.page;
-      return answer.recipes.page === lastPage + 1 ? { base: data, pages: [...current.pages, answer.recipes] } : current;
-    });
-  });
-
-  const last = pages.at(-1) ?? data.recipes;
-  const seen = new Set<string>();
-  const items = [data.recipes, ...pages]
-    .flatMap((page) => page.items)
-    .filter((item) => (seen.has(item.recipe_id) ? false : (seen.add(item.recipe_id), true)));
-  const params = new URLSearchParams();
-  if (data.q) params.set("q", data.q);
-  params.set("page", String(last.page + 1));
-  params.set("seed", String(data.seed));
-  const href = `${paths.search()}?${params}`;
-  return {
-    items,
-    hasMore: last.hasMore,
-    href,
-    loading: fetcher.state !== "idle",
-    error: answer?.error && answer.q === data.q ? answer.error : null,
-    load: () => {
-      if (fetcher.state === "idle") fetcher.load(href);
-    },
-  };
-}
-
 /** Anything the loader did not catch (a dropped connection, a server error): the form and an alert. */
 export function ErrorBoundary() {
   const [searchParams] = useSearchParams();
@@ -381,7 +180,7 @@ export function ErrorBoundary() {
       <h1 className="visually-hidden">Search</h1>
       <SearchForm q={searchParams.get("q") ?? ""} />
       <p className="form-alert" role="alert">
-        {MESSAGES.failed}
+        {SEARCH_MESSAGES.failed}
       </p>
     </section>
   );

@@ -1,90 +1,30 @@
-import { redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useFetcher, useLoaderData, useSearchParams } from "@remix-run/react";
-import clsx from "clsx";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 
 import { EmptyState } from "~/components/empty-state";
 import { FormAlert } from "~/components/forms";
-import { FetcherForm, fetcherError, InlineError } from "~/components/fetcher-form";
-import { InteractionFields } from "~/components/interaction-fields";
 import { Link } from "~/components/link";
+import { ItemToggle } from "~/components/shopping-item-toggle";
 import { paths } from "~/lib/paths";
 import { earlyRefusalMessage } from "~/lib/refusal";
 import { scaleLabel } from "~/lib/scale";
-import { readForm } from "~/server/http/body.server";
-import { db } from "~/server/db/connection.server";
-import { readIntent } from "~/server/http/responses.server";
-import { isFetcherSubmission, redirectBack, refuseInteraction } from "~/server/http/interaction.server";
-import {
-  addRecipeToList,
-  clearChecked,
-  clearList,
-  getShoppingList,
-  removeRecipeFromList,
-  setItemsChecked,
-} from "~/server/services/shopping.server";
-import { getLens, requireUser } from "~/server/auth/session.server";
 import { stylesheetLinks, type StyledRoute } from "~/root";
+import { loadShoppingListPage, shoppingListPageAction } from "~/server/pages/shopping-list-page.server";
 import shoppingStyles from "~/styles/shopping.css";
 
 // The shopping list (docs/rules.md#shopping-list): every recipe put on it, by recipe or merged by
 // item; check items off, clear the checked ones, remove a recipe, clear the list. Each control is
 // a form post that comes back here (or to the recipe it was added from); with JavaScript the
-// check marks answer at once.
+// check marks answer at once. What it shows and does is app/server/pages/shopping-list-page.server.ts.
 
 export const meta: MetaFunction = () => [{ title: "Shopping List · ReciPals" }];
 export const handle: StyledRoute = { styles: [shoppingStyles] };
 export const links: LinksFunction = () => stylesheetLinks(handle);
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  // Merged only for the view that shows it: the page's data carries each line once.
-  const byItem = new URL(request.url).searchParams.get("view") === "item";
-  const { hidden } = await getLens(request);
-  return { ...(await getShoppingList(user.id, db, { merge: byItem, without: hidden })), byItem };
-}
+export const loader = ({ request }: LoaderFunctionArgs) => loadShoppingListPage(request);
 
-export async function action({ request }: ActionFunctionArgs) {
-  const formData = await readForm(request);
-  const back = formData.get("redirectTo");
-  const user = await requireUser(request, { redirectTo: typeof back === "string" ? back : paths.shoppingList() });
-  const intent = readIntent(formData);
-  const recipeId = String(formData.get("recipeId") ?? "");
-  let outcome;
-  if (intent === "add") outcome = await addRecipeToList({ actor: user, recipeId, serves: formData.get("serves") ?? undefined, scale: formData.get("scale") ?? undefined });
-  else if (intent === "check" || intent === "uncheck") outcome = await setItemsChecked({ actor: user, itemIds: formData.getAll("id"), checked: intent === "check" });
-  else if (intent === "clear-checked") outcome = await clearChecked({ actor: user });
-  else if (intent === "remove-recipe") outcome = await removeRecipeFromList({ actor: user, recipeId });
-  else if (intent === "clear" && formData.get("confirm") === "yes") outcome = await clearList({ actor: user });
-  // Clearing without the confirmation's answer asks for it first (docs/rules.md#confirmations).
-  else if (intent === "clear") return redirect(`${paths.shoppingList()}?confirm=clear`);
-  else return refuseInteraction(formData, "Unknown action.", 400);
-  if (!outcome.ok) return refuseInteraction(formData, outcome.message, outcome.status);
-  if (isFetcherSubmission(formData)) return { ok: true as const, intent };
-  return redirectBack(formData, paths.shoppingList());
-}
+export const action = ({ request }: ActionFunctionArgs) => shoppingListPageAction(request);
 
-/** One line to buy: a check mark that is a form post (several ids when it merges several lines). */
-function ItemToggle({ ids, text, checked, returnTo }: { ids: string[]; text: string; checked: boolean; returnTo: string }) {
-  const fetcher = useFetcher<{ ok: true } | { error: string }>();
-  const pending = fetcher.formData?.get("intent");
-  const shown = pending ? pending === "check" : checked;
-  const error = fetcherError(fetcher);
-  return (
-    <li className={clsx("shopping-item", shown && "is-checked")}>
-      <FetcherForm fetcher={fetcher} action={paths.shoppingList()} preventScrollReset>
-        <InteractionFields redirectTo={returnTo} />
-        {ids.map((id) => (
-          <input key={id} type="hidden" name="id" value={id} />
-        ))}
-        <button type="submit" name="intent" value={shown ? "uncheck" : "check"} className="shopping-item__toggle" aria-pressed={shown}>
-          <span className="shopping-item__box" aria-hidden="true" />
-          <span className="shopping-item__text">{text}</span>
-        </button>
-      </FetcherForm>
-      <InlineError message={error} />
-    </li>
-  );
-}
 
 export default function ShoppingListRoute() {
   const { recipes, merged, byItem, itemCount, checkedCount } = useLoaderData<typeof loader>();

@@ -1,7 +1,9 @@
 import { COOK_MESSAGES } from "~/lib/cook-limits";
 import { isAdmin } from "~/lib/permissions";
 
+import { LimitReachedError, takeUploadSlot } from "../auth/limits.server";
 import { CacheScope, changing } from "../cache/scopes.server";
+import { ImageError, processImage } from "../media/images.server";
 import { applyPicture, type PicturePlan } from "../media/pictures.server";
 import { storedNameOf } from "../media/storage.server";
 import { deleteImageIfUnreferenced } from "../media/uploads.server";
@@ -10,7 +12,7 @@ import { getRecipeCreator } from "../queries/recipes.server";
 import { writeLog } from "../queries/reports.server";
 import { CookSchema } from "../validation/cook.server";
 import { notify, withdraw } from "./notifications.server";
-import { done, refusal, refusing, RefusedError, type Actor, type Outcome } from "./outcome.server";
+import { done, refusal, refusing, RefusedError, type Actor, type Outcome, type RefusalStatus } from "./outcome.server";
 import { refuseIfBlocked } from "./people.server";
 
 // "I made this" (docs/rules.md#i-made-this), for the recipe page's form and the JSON API alike.
@@ -120,4 +122,22 @@ export async function removeCook({ actor, recipeId, userId = actor.id }: { actor
   if (!removed) return refusal(404, COOK_MESSAGES.missing);
   await deleteImageIfUnreferenced(removed.photo);
   return done();
+}
+
+/**
+ * A photo chosen with an entry, stored only once saveCook has accepted the rest (it calls this
+ * last): counted against the person's uploads, then run through the image pipeline. Over the
+ * limit 429, a refused image 400, the image store away 503, each beside the photo field.
+ */
+export function uploadedCookPhoto(userId: string, bytes: Uint8Array): () => Promise<Outcome<PicturePlan>> {
+  return async () => {
+    try {
+      await takeUploadSlot(userId);
+      return done({ kind: "upload", image: await processImage(bytes) });
+    } catch (error) {
+      if (error instanceof LimitReachedError) return refusal(429, error.message, { errors: { photo: error.message } });
+      if (!(error instanceof ImageError)) throw error;
+      return refusal(error.status as RefusalStatus, error.message, { errors: { photo: error.message } });
+    }
+  };
 }

@@ -4,6 +4,7 @@ import { RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { LimitReachedError, takeUploadSlot } from "../auth/limits.server";
 import { IMAGE_MESSAGES, ImageError, processImage, type ProcessedImage } from "../media/images.server";
 import type { PicturePlan } from "../media/pictures.server";
+import { dropPendingUpload, storePendingUpload } from "../media/uploads.server";
 import { validateRecipeDraft } from "../validation/recipe.server";
 import type { Actor, Refusal } from "./outcome.server";
 import { createRecipe, updateRecipe } from "./recipes.server";
@@ -79,4 +80,32 @@ export async function saveEditorDraft({ actor, recipeId, existing, draft, claime
   // The image store did not take the photo: nothing was written; the form comes back as typed.
   if (saved.status === 503) return { ok: false, invalid: { status: 503, fieldErrors: { [FIELD.photo]: saved.message }, formError: saved.message, photoNotKept: false } };
   return { ok: false, refusal: saved };
+}
+
+/**
+ * A photo chosen with a submission that saves nothing is stored now and carried as the pending
+ * photo: counted against the person's uploads, and only their last few such photos are kept.
+ */
+export async function keepDraftPhoto(userId: string, bytes: Uint8Array | null, pendingPhoto: string | null, photoTooLarge: boolean) {
+  let pending = pendingPhoto;
+  let photoError: string | null = photoTooLarge ? IMAGE_MESSAGES.tooLarge : null;
+  // 400 for a refused image, 429 over the upload limit, 503 when the image store could not take it.
+  let photoStatus = 400;
+  if (bytes) {
+    try {
+      await takeUploadSlot(userId);
+      const stored = await storePendingUpload(userId, bytes);
+      if (pending && pending !== stored.url) await dropPendingUpload(userId, pending);
+      pending = stored.url;
+    } catch (error) {
+      if (error instanceof LimitReachedError) {
+        photoError = error.message;
+        photoStatus = 429;
+      } else if (error instanceof ImageError) {
+        photoError = error.message;
+        photoStatus = error.status === 503 ? 503 : 400;
+      } else throw error;
+    }
+  }
+  return { pending, photoError, photoStatus };
 }
