@@ -32,6 +32,37 @@ const SERVICES = {
   message: "Queries are the bottom layer: services call queries, never the reverse.",
 };
 
+/** Page modules serve routes only: nothing below them reaches up to them. */
+const PAGES = {
+  group: ["~/server/pages/*", "../pages/*", "../../pages/*", "**/server/pages/*"],
+  message: "Page modules (app/server/pages/) are for route modules only: what a service or query needs from one belongs in that service or query.",
+};
+
+/**
+ * A route module holds its address's contract and its component tree: its loader and action call
+ * its page module (which assembles the data), a service, the capped body readers, or the API's
+ * doors. Types may come from anywhere on the server.
+ */
+const ROUTE_SERVER_IMPORTS = {
+  // (Files by their `.server` ending: a folder matched by the first line could not be let back in.)
+  group: [
+    "~/server/**/*.server",
+    "!~/server/pages/*.server",
+    "!~/server/services/*.server",
+    "!~/server/api/*.server",
+    "!~/server/http/body.server",
+    "!~/server/http/multipart.server",
+    "!~/server/http/api.server",
+  ],
+  allowTypeImports: true,
+  message: "A route imports from app/server only its page module (app/server/pages/), services, the API's doors and the capped body readers: move the rest into the page module (docs/developer-guide.md).",
+};
+/** Page modules never import a route or a component, not even a type: they are below both. */
+const ROUTES_AND_COMPONENTS = {
+  group: ["~/routes/*", "**/routes/*", "~/components/*", "~/components/**", "**/components/*"],
+  message: "Page modules (app/server/pages/) never import routes or components: a route imports its page module, not the other way round.",
+};
+
 /** The rooms the services stand on never reach up to them or to the API's doors. */
 const ABOVE_LOWER_ROOMS = {
   group: ["~/server/services/*", "../services/*", "../../services/*", "~/server/api/*", "../api/*", "../../api/*"],
@@ -80,9 +111,14 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-restricted-imports": restrict(SERVER_MODULES, OUTSIDE_APP, ROUTES) },
   },
   {
-    // Server modules: no components, no routes.
+    // Server modules: no components, no routes, no page modules.
     files: ["app/server/**/*.ts"],
-    rules: { "@typescript-eslint/no-restricted-imports": restrict(COMPONENTS, ROUTES, OUTSIDE_APP, RUNTIME) },
+    rules: { "@typescript-eslint/no-restricted-imports": restrict(COMPONENTS, ROUTES, OUTSIDE_APP, RUNTIME, PAGES) },
+  },
+  {
+    // Page modules: services, queries and the rooms below; never a route or a component.
+    files: ["app/server/pages/**/*.ts"],
+    rules: { "@typescript-eslint/no-restricted-imports": restrict(ROUTES_AND_COMPONENTS, OUTSIDE_APP, RUNTIME) },
   },
   {
     // The server runtime: Node, npm packages, its own files, and the app's facade.
@@ -92,17 +128,19 @@ export default tseslint.config(
   {
     // The rooms below the services.
     files: ["app/server/{db,http,auth,media,cache,validation,import}/**/*.ts"],
-    rules: { "@typescript-eslint/no-restricted-imports": restrict(ABOVE_LOWER_ROOMS, COMPONENTS, ROUTES, OUTSIDE_APP, RUNTIME) },
+    rules: { "@typescript-eslint/no-restricted-imports": restrict(ABOVE_LOWER_ROOMS, COMPONENTS, ROUTES, OUTSIDE_APP, RUNTIME, PAGES) },
   },
   {
     // Queries: the bottom layer (no services, components or routes).
     files: ["app/server/queries/**/*.ts"],
-    rules: { "@typescript-eslint/no-restricted-imports": restrict(SERVICES, COMPONENTS, ROUTES, OUTSIDE_APP, RUNTIME) },
+    rules: { "@typescript-eslint/no-restricted-imports": restrict(SERVICES, COMPONENTS, ROUTES, OUTSIDE_APP, RUNTIME, PAGES) },
   },
   {
-    // Route modules read forms through the capped reader, never the raw body.
+    // Route modules: their page module, services, the API's doors and the capped body readers of
+    // app/server; forms read through the capped reader, never the raw body.
     files: ["app/routes/**/*.{ts,tsx}"],
     rules: {
+      "@typescript-eslint/no-restricted-imports": restrict(ROUTE_SERVER_IMPORTS, OUTSIDE_APP, RUNTIME),
       "no-restricted-syntax": [
         "error",
         {

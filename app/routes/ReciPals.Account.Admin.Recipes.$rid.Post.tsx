@@ -1,41 +1,18 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+// A recipe's Post tab in the admin area (/ReciPals/Account/Admin/Recipes/{id}/Post): the address's
+// contract and the component tree; what it shows and what `Remove` does is
+// app/server/pages/admin-recipe-page.server.ts.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 
 import { ConfirmButton, ConfirmStep } from "~/components/confirm";
-import { paths } from "~/lib/paths";
-import { readForm } from "~/server/http/body.server";
-import { invariantResponse, readIntent } from "~/server/http/responses.server";
-import { listComments } from "~/server/queries/comments.server";
-import { getPostForRecipe } from "~/server/queries/posts.server";
-import { removeComment } from "~/server/services/interactions.server";
-import { requireAdmin } from "~/server/auth/session.server";
 import { Link } from "~/components/link";
+import { adminRecipePostPageAction, loadAdminRecipePostPage } from "~/server/pages/admin-recipe-page.server";
 
 const REMOVE_COMMENT_MESSAGE = "Are you sure you want to delete this comment?";
 
-async function loadPost(recipeId: string) {
-  const post = await getPostForRecipe(recipeId);
-  invariantResponse(post, "Post not found.", 404);
-  return post;
-}
+export const loader = ({ request, params, context }: LoaderFunctionArgs) => loadAdminRecipePostPage(request, params.rid ?? "", context);
 
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  await requireAdmin({ request, context });
-  const post = await loadPost(params.rid ?? "");
-  return { post, comments: await listComments(post.id), tabHref: paths.adminRecipePost(params.rid ?? "") };
-}
-
-export async function action({ request, params, context }: ActionFunctionArgs) {
-  const admin = await requireAdmin({ request, context });
-  const formData = await readForm(request);
-  if (readIntent(formData) !== "remove-comment") return data({ error: "Unknown action." }, { status: 400 });
-  const post = await loadPost(params.rid ?? "");
-  const commentId = String(formData.get("commentId") ?? "");
-  if (formData.get("confirm") !== "yes") return { confirm: commentId };
-  const outcome = await removeComment({ actor: admin, postId: post.id, commentId });
-  if (!outcome.ok) return data({ error: outcome.message }, { status: outcome.status });
-  return redirect(paths.adminRecipePost(params.rid ?? ""));
-}
+export const action = ({ request, params, context }: ActionFunctionArgs) => adminRecipePostPageAction(request, params.rid ?? "", context);
 
 export default function AdminPostTab() {
   const { post, comments, tabHref } = useLoaderData<typeof loader>();

@@ -1,49 +1,25 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+// A recipe's Recipe tab in the admin area (/ReciPals/Account/Admin/Recipes/{id}): the address's
+// contract and the component tree; what it shows and what `Save` does is
+// app/server/pages/admin-recipe-page.server.ts.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useState } from "react";
 
-import { formatIngredientText, formatStepsText } from "~/lib/ingredient-text";
+import { Link } from "~/components/link";
 import { useChangeEffect } from "~/lib/hooks";
 import { paths } from "~/lib/paths";
 import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
-import { readForm, type RequestBodyKind } from "~/server/http/body.server";
-import { invariantResponse, readIntent } from "~/server/http/responses.server";
-import { getRecipeDetail } from "~/server/queries/recipes.server";
-import { editRecipeText } from "~/server/services/recipes.server";
-import { requireAdmin } from "~/server/auth/session.server";
-import { Link } from "~/components/link";
+import type { RequestBodyKind } from "~/server/http/body.server";
+import { adminRecipeTextPageAction, loadAdminRecipeTextPage } from "~/server/pages/admin-recipe-page.server";
 
 type Editing = "ingredients" | "instructions" | null;
 
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  await requireAdmin({ request, context });
-  const recipe = await getRecipeDetail(params.rid ?? "");
-  invariantResponse(recipe, "Recipe not found.", 404);
-  return {
-    recipe,
-    ingredientsText: formatIngredientText(recipe.ingredients_sec),
-    stepsText: formatStepsText(recipe.steps),
-  };
-}
+export const loader = ({ request, params, context }: LoaderFunctionArgs) => loadAdminRecipeTextPage(request, params.rid ?? "", context);
 
 // The ingredient and step texts are long (up to 200 lines of 2,000 characters): a larger form limit.
 export const requestBody = "long-text-form" satisfies RequestBodyKind;
 
-export async function action({ request, params, context }: ActionFunctionArgs) {
-  const admin = await requireAdmin({ request, context });
-  const recipeId = params.rid ?? "";
-  const formData = await readForm(request, requestBody);
-  const intent = readIntent(formData);
-  invariantResponse(await getRecipeDetail(recipeId), "Recipe not found.", 404);
-  const raw = formData.get("text");
-  const text = typeof raw === "string" ? raw : "";
-  if (intent !== "save-ingredients" && intent !== "save-instructions") return data({ editing: null, error: "Unknown action.", text: "" }, { status: 400 });
-  const part = intent === "save-ingredients" ? "ingredients" : "instructions";
-  const outcome = await editRecipeText({ actor: admin, recipeId, part, text });
-  // The text comes back as typed (cut to a size a page can show) with the reason.
-  if (!outcome.ok) return data({ editing: part, error: outcome.message, text: text.slice(0, 200_000) }, { status: outcome.status });
-  return redirect(paths.adminRecipe(recipeId));
-}
+export const action = ({ request, params, context }: ActionFunctionArgs) => adminRecipeTextPageAction(request, params.rid ?? "", context);
 
 export default function AdminRecipeTab() {
   const loaded = useLoaderData<typeof loader>();

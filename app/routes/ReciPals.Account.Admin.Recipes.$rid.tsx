@@ -1,36 +1,19 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+// A recipe in the admin area (/ReciPals/Account/Admin/Recipes/{id}): the address's contract and the
+// detail around its tabs; what it shows and what `Delete` does is app/server/pages/admin-recipe-page.server.ts.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 
 import { AdminDetailNotFound } from "~/components/admin-list";
 import { ConfirmButton, ConfirmStep } from "~/components/confirm";
-import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
-import { readForm } from "~/server/http/body.server";
-import { invariantResponse, readIntent } from "~/server/http/responses.server";
-import { getRecipeDetail } from "~/server/queries/recipes.server";
-import { deleteRecipe } from "~/server/services/recipes.server";
-import { requireAdmin } from "~/server/auth/session.server";
 import { Link } from "~/components/link";
+import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
+import { adminRecipePageAction, loadAdminRecipePage } from "~/server/pages/admin-recipe-page.server";
 
 const DELETE_RECIPE_MESSAGE = "Are you sure you want to delete this recipe?";
 
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  await requireAdmin({ request, context });
-  const recipe = await getRecipeDetail(params.rid ?? "");
-  invariantResponse(recipe, "Recipe not found.", 404);
-  return { recipe };
-}
+export const loader = ({ request, params, context }: LoaderFunctionArgs) => loadAdminRecipePage(request, params.rid ?? "", context);
 
-export async function action({ request, params, context }: ActionFunctionArgs) {
-  const admin = await requireAdmin({ request, context });
-  const formData = await readForm(request);
-  if (readIntent(formData) !== "delete") return data({ error: "Unknown action." }, { status: 400 });
-  const recipeId = params.rid ?? "";
-  invariantResponse(await getRecipeDetail(recipeId), "Recipe not found.", 404);
-  if (formData.get("confirm") !== "yes") return { confirm: true as const };
-  const deleted = await deleteRecipe({ actor: admin, recipeId });
-  invariantResponse(deleted.ok, deleted.ok ? "" : deleted.message, deleted.ok ? 200 : deleted.status);
-  return redirect(paths.adminRecipes());
-}
+export const action = ({ request, params, context }: ActionFunctionArgs) => adminRecipePageAction(request, params.rid ?? "", context);
 
 export default function AdminRecipeDetail() {
   const { recipe } = useLoaderData<typeof loader>();

@@ -1,21 +1,14 @@
+// The admin's Recipes table (/ReciPals/Account/Admin/Recipes): the address's contract and the
+// component tree; what it shows is app/server/pages/admin-recipes-page.server.ts.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
 
 import { AdminPager, AdminSearch } from "~/components/admin-list";
-import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
-import { queryText } from "~/server/http/body.server";
-import { listRecipesForAdmin } from "~/server/queries/admin.server";
-import { parsePage } from "~/server/queries/feed.server";
-import { requireAdmin } from "~/server/auth/session.server";
 import { Link } from "~/components/link";
+import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
+import { loadAdminRecipesPage } from "~/server/pages/admin-recipes-page.server";
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAdmin({ request, context });
-  const url = new URL(request.url);
-  const q = queryText(url.searchParams, "q").slice(0, 100);
-  const page = parsePage(url.searchParams.get("page"));
-  return { q, page, ...(await listRecipesForAdmin({ q, page })) };
-}
+export const loader = ({ request, context }: LoaderFunctionArgs) => loadAdminRecipesPage(request, context);
 
 export default function AdminRecipesRoute() {
   const { recipes, q, page, hasMore } = useLoaderData<typeof loader>();

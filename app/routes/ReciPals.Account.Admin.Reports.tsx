@@ -1,35 +1,22 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 
 import { Link } from "~/components/link";
-import { ADMIN_REPORTS_PATH } from "~/lib/reports";
 import { paths } from "~/lib/paths";
 import { REPORT_REASONS, REPORT_TEXT_MAX, type ReportReason } from "~/lib/reports";
-import { requireAdmin } from "~/server/auth/session.server";
-import { readForm } from "~/server/http/body.server";
-import { invariantResponse, readIntent } from "~/server/http/responses.server";
-import { getModerationQueue, moderate, type ReportGroup } from "~/server/services/moderation.server";
+import { adminReportsPageAction, loadAdminReportsPage } from "~/server/pages/admin-reports-page.server";
+import type { ReportGroup } from "~/server/services/moderation.server";
 
 // The moderation queue (docs/rules.md#reports-and-moderation): open reports grouped by what they
 // are about, the most recently reported first; per group Dismiss, Remove content, Suspend user,
-// each with an optional reason for the log, which is listed at the foot.
+// each with an optional reason for the log, which is listed at the foot. What it shows and does is
+// app/server/pages/admin-reports-page.server.ts.
 
 export const meta: MetaFunction = () => [{ title: "Reports · Admin · ReciPals" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const actor = await requireAdmin({ request, context });
-  const queue = await getModerationQueue({ actor });
-  invariantResponse(queue.ok, queue.ok ? "" : queue.message, queue.ok ? 200 : queue.status);
-  return queue.value;
-}
+export const loader = ({ request, context }: LoaderFunctionArgs) => loadAdminReportsPage(request, context);
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const actor = await requireAdmin({ request, context });
-  const form = await readForm(request);
-  const outcome = await moderate({ actor, kind: form.get("kind"), targetId: form.get("targetId"), action: readIntent(form), why: form.get("why") ?? "" });
-  if (!outcome.ok) return data({ error: outcome.message, key: `${form.get("kind")}:${form.get("targetId")}` }, { status: outcome.status });
-  return redirect(ADMIN_REPORTS_PATH);
-}
+export const action = ({ request, context }: ActionFunctionArgs) => adminReportsPageAction(request, context);
 
 const KIND_WORDS = { post: "Recipe", comment: "Comment", user: "Person", cook: "“I made this” entry" } as const;
 const ACTION_WORDS = { dismiss: "dismissed the reports of", remove: "removed", suspend: "suspended", unsuspend: "lifted the suspension of" } as const;

@@ -1,59 +1,22 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+// A person in the admin area (/ReciPals/Account/Admin/Users/{id}): the address's contract and the
+// component tree; what it shows and what its buttons do is app/server/pages/admin-users-page.server.ts.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 
-import { Avatar } from "~/components/avatar";
 import { AdminDetailNotFound } from "~/components/admin-list";
+import { Avatar } from "~/components/avatar";
 import { ConfirmButton, ConfirmStep } from "~/components/confirm";
+import { Link } from "~/components/link";
 import { useHydrated } from "~/lib/hooks";
 import { paths } from "~/lib/paths";
-import { readForm } from "~/server/http/body.server";
-import { invariantResponse, readIntent } from "~/server/http/responses.server";
-import { changeRole, deleteUser } from "~/server/services/users.server";
-import { suspend, unsuspend } from "~/server/services/moderation.server";
-import { isSuspendedPerson } from "~/server/queries/visibility.server";
-import { listUserPosts } from "~/server/queries/posts.server";
-import { getUserProfile } from "~/server/queries/users.server";
-import { requireAdmin } from "~/server/auth/session.server";
-import { Link } from "~/components/link";
+import { adminUserPageAction, loadAdminUserPage } from "~/server/pages/admin-users-page.server";
 
 const DELETE_USER_MESSAGE = "Are you sure you want to delete this user?";
 
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  await requireAdmin({ request, context });
-  const user = await getUserProfile(params.uid ?? "");
-  invariantResponse(user, "User not found.", 404);
-  const posts = await listUserPosts(user.id);
-  return { user, postIds: posts.map((p) => p.post_id), suspended: await isSuspendedPerson(user.id) };
-}
+export const loader = ({ request, params, context }: LoaderFunctionArgs) => loadAdminUserPage(request, params.uid ?? "", context);
 
-export async function action({ request, params, context }: ActionFunctionArgs) {
-  const admin = await requireAdmin({ request, context });
-  const userId = params.uid ?? "";
-  const formData = await readForm(request);
-  const intent = readIntent(formData);
-  invariantResponse(await getUserProfile(userId), "User not found.", 404);
-  if (intent === "save") {
-    const role = formData.get("role");
-    const outcome = await changeRole({ actor: admin, userId, role: typeof role === "string" ? role : "" });
-    if (!outcome.ok) return data({ error: outcome.message }, { status: outcome.status });
-    return redirect(paths.adminUsers());
-  }
-  if (intent === "delete") {
-    if (formData.get("confirm") !== "yes") return { confirm: true as const };
-    const outcome = await deleteUser({ actor: admin, userId });
-    if (!outcome.ok) return data({ error: outcome.message }, { status: outcome.status });
-    return redirect(paths.adminUsers());
-  }
-  if (intent === "suspend" || intent === "unsuspend") {
-    // docs/rules.md#suspension: every session ends and what they made is hidden from all but admins, or shown again.
-    const args = { actor: admin, userId, why: formData.get("why") ?? "" };
-    const outcome = intent === "suspend" ? await suspend(args) : await unsuspend(args);
-    if (!outcome.ok) return data({ error: outcome.message }, { status: outcome.status });
-    return redirect(paths.adminUser(userId));
-  }
-  return data({ error: "Unknown action." }, { status: 400 });
-}
+export const action = ({ request, params, context }: ActionFunctionArgs) => adminUserPageAction(request, params.uid ?? "", context);
 
 export default function AdminUserDetail() {
   const { user, postIds, suspended } = useLoaderData<typeof loader>();

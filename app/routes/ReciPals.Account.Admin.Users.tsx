@@ -1,34 +1,17 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+// The admin's Users table (/ReciPals/Account/Admin/Users): the address's contract and the component
+// tree; what it shows and what `Add User` does is app/server/pages/admin-users-page.server.ts.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Outlet, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 
 import { AdminPager, AdminSearch } from "~/components/admin-list";
 import { Avatar } from "~/components/avatar";
-import { paths } from "~/lib/paths";
-import { queryText, readForm } from "~/server/http/body.server";
-import { readIntent } from "~/server/http/responses.server";
-import { listUsersForAdmin } from "~/server/queries/admin.server";
-import { addPlaceholderUser } from "~/server/services/users.server";
-import { parsePage } from "~/server/queries/feed.server";
-import { requireAdmin } from "~/server/auth/session.server";
 import { Link } from "~/components/link";
+import { paths } from "~/lib/paths";
+import { adminUsersPageAction, loadAdminUsersPage } from "~/server/pages/admin-users-page.server";
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAdmin({ request, context });
-  const url = new URL(request.url);
-  const q = queryText(url.searchParams, "q").slice(0, 100);
-  const page = parsePage(url.searchParams.get("page"));
-  return { q, page, ...(await listUsersForAdmin({ q, page })) };
-}
+export const loader = ({ request, context }: LoaderFunctionArgs) => loadAdminUsersPage(request, context);
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const admin = await requireAdmin({ request, context });
-  const formData = await readForm(request);
-  if (readIntent(formData) !== "add-user") return data({ error: "Unknown action." }, { status: 400 });
-  // The initial password is random and shown this once; only its hash is stored.
-  const outcome = await addPlaceholderUser({ actor: admin });
-  if (!outcome.ok) return data({ error: outcome.message }, { status: outcome.status });
-  return data({ created: outcome.value }, { status: 201 });
-}
+export const action = ({ request, context }: ActionFunctionArgs) => adminUsersPageAction(request, context);
 
 export default function AdminUsersRoute() {
   const { users, q, page, hasMore } = useLoaderData<typeof loader>();

@@ -1,9 +1,7 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+// The admin area's own address (/ReciPals/Account/Admin): it opens the Users tab
+// (app/server/pages/admin-page.server.ts).
+import type { LoaderFunctionArgs } from "@remix-run/node";
 
-import { paths } from "~/lib/paths";
-import { requireAdmin } from "~/server/auth/session.server";
+import { loadAdminIndexPage } from "~/server/pages/admin-page.server";
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAdmin({ request, context });
-  return redirect(paths.adminUsers());
-}
+export const loader = ({ request, context }: LoaderFunctionArgs) => loadAdminIndexPage(request, context);

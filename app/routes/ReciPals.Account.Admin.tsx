@@ -1,21 +1,20 @@
+// The admin area (/ReciPals/Account/Admin): the address's contract and the layout with its tabs;
+// the guard is app/server/pages/admin-page.server.ts.
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Outlet, useLocation } from "@remix-run/react";
 
-import { ADMIN_REPORTS_PATH } from "~/lib/reports";
-import { paths } from "~/lib/paths";
-import { requireAdmin } from "~/server/auth/session.server";
-import { stylesheetLinks, type StyledRoute } from "~/root";
-import adminStyles from "~/styles/admin.css";
 import { Link } from "~/components/link";
+import { paths } from "~/lib/paths";
+import { ADMIN_REPORTS_PATH } from "~/lib/reports";
+import { stylesheetLinks, type StyledRoute } from "~/root";
+import { loadAdminPage } from "~/server/pages/admin-page.server";
+import adminStyles from "~/styles/admin.css";
 
 export const meta: MetaFunction = () => [{ title: "Admin · ReciPals" }];
 export const handle: StyledRoute = { styles: [adminStyles] };
 export const links: LinksFunction = () => stylesheetLinks(handle);
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAdmin({ request, context });
-  return null;
-}
+export const loader = ({ request, context }: LoaderFunctionArgs) => loadAdminPage(request, context);
 
 const TABS = [
   { label: "Users", to: paths.adminUsers() },

@@ -1,36 +1,19 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+// "Delete my account" (/ReciPals/Account/Delete, docs/rules.md#own-account): the password and a
+// ticked box, then the account and everything in it go, every session ends, and this browser is
+// signed out. The address's contract and the form; what they do is app/server/pages/account-page.server.ts.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 
 import { Link } from "~/components/link";
-import { ACCOUNT_DELETED, DELETE_ACCOUNT_PATH } from "~/lib/account";
+import { ACCOUNT_DELETED } from "~/lib/account";
 import { paths } from "~/lib/paths";
-import { endSession, getUser, requireUser, SIGNED_OUT_HEADERS } from "~/server/auth/session.server";
-import { readForm } from "~/server/http/body.server";
-import { clientAddress } from "~/server/http/ip.server";
-import { deleteOwnAccount } from "~/server/services/account.server";
-
-// "Delete my account" (docs/rules.md#own-account): the password and a ticked box, then the account
-// and everything in it go, every session ends, and this browser is signed out.
+import { deleteAccountPageAction, loadDeleteAccountPage } from "~/server/pages/account-page.server";
 
 export const meta: MetaFunction = () => [{ title: "Delete my account · ReciPals" }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  // After the deletion this browser is signed out: the page says it is done.
-  if (new URL(request.url).searchParams.has("done") && !(await getUser(request))) return { deleted: true as const };
-  const user = await requireUser(request);
-  return { deleted: false as const, userId: user.id, username: user.username };
-}
+export const loader = ({ request }: LoaderFunctionArgs) => loadDeleteAccountPage(request);
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const user = await requireUser(request);
-  const form = await readForm(request);
-  const outcome = await deleteOwnAccount({ actor: user, password: form.get("password"), confirm: form.get("confirm"), address: clientAddress(context) });
-  if (!outcome.ok) {
-    const headers: Record<string, string> = outcome.retryAfterSeconds ? { "Retry-After": String(outcome.retryAfterSeconds) } : {};
-    return data({ message: outcome.message, errors: outcome.errors ?? {} }, { status: outcome.status, headers });
-  }
-  return redirect(`${DELETE_ACCOUNT_PATH}?done=1`, { headers: { ...SIGNED_OUT_HEADERS, "Set-Cookie": await endSession(request) } });
-}
+export const action = ({ request, context }: ActionFunctionArgs) => deleteAccountPageAction(request, context);
 
 export default function DeleteAccountPage() {
   const loaded = useLoaderData<typeof loader>();

@@ -1,51 +1,14 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+// Follow, unfollow and remove-follower (/ReciPals/Account/Follow/{id}): POST only, from the profile
+// and its dialogs. The address's contract; what a post does is app/server/pages/follow-page.server.ts.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 
-import { paths, safeRedirect } from "~/lib/paths";
-import { readForm } from "~/server/http/body.server";
-import { readIntent } from "~/server/http/responses.server";
-import { isFetcherSubmission } from "~/server/http/interaction.server";
-import { isFollowing } from "~/server/queries/follows.server";
-import { removeFollower, setFollowing } from "~/server/services/follows.server";
-import { requireUser } from "~/server/auth/session.server";
+import { followPageAction, loadFollowPage } from "~/server/pages/follow-page.server";
 
-// Follow, unfollow and remove-follower, posted from the profile and its dialogs. POST only:
-// a fetcher (JavaScript on, `_fetcher=1`) gets data back and stays on its page; a plain form
-// post is redirected back to the page it came from (POST/redirect/GET).
+export type { FollowActionData, FollowIntent } from "~/server/pages/follow-page.server";
 
-export type FollowIntent = "follow" | "unfollow" | "remove";
-export type FollowActionData =
-  | { ok: true; intent: FollowIntent; userId: string; following: boolean }
-  | { ok: false; message: string };
+export const loader = ({ params }: LoaderFunctionArgs) => loadFollowPage(params.uid ?? "");
 
-// Nothing changes on GET: someone who lands here goes to the profile.
-export function loader({ params }: LoaderFunctionArgs) {
-  return redirect(paths.profile(params.uid ?? ""));
-}
-
-export async function action({ request, params }: ActionFunctionArgs) {
-  const targetId = params.uid ?? "";
-  const viewer = await requireUser(request, { redirectTo: paths.profile(targetId) });
-  const formData = await readForm(request);
-  const viaFetcher = isFetcherSubmission(formData);
-  const refuseFollow = (message: string, status: number) => {
-    // A fetcher shows the message beside its button; a page post gets a real error page.
-    if (viaFetcher) return data<FollowActionData>({ ok: false, message }, { status });
-    throw new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  };
-
-  const intent = readIntent(formData);
-  if (intent !== "follow" && intent !== "unfollow" && intent !== "remove") return refuseFollow("Unknown action.", 400);
-  const outcome =
-    intent === "remove"
-      ? await removeFollower({ actor: viewer, ownerId: viewer.id, followerId: targetId })
-      : await setFollowing({ actor: viewer, targetId, following: intent === "follow" });
-  if (!outcome.ok) return refuseFollow(outcome.message, outcome.status);
-
-  if (!viaFetcher) return redirect(safeRedirect(formData.get("redirectTo"), paths.profile(targetId)));
-  // Whether the viewer follows them now: as asked when nothing was refused (removing a follower leaves one's own follows alone).
-  const following = outcome.value && "following" in outcome.value ? outcome.value.following : await isFollowing({ followerId: viewer.id, followeeId: targetId });
-  return data<FollowActionData>({ ok: true, intent, userId: targetId, following });
-}
+export const action = ({ request, params }: ActionFunctionArgs) => followPageAction(request, params.uid ?? "");
 
 // Never shown: the loader and the action always redirect or answer data. Present so a
 // refused page post renders its error inside the app shell.

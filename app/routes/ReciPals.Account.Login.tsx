@@ -1,19 +1,15 @@
-import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useRef } from "react";
+// Sign in (/ReciPals/Account/Login): the address's contract and the form. Who may open it and
+// what a sign-in does is app/server/pages/login-page.server.ts.
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useRef } from "react";
 
 import { FormAlert, TextField, fieldError, useFocusInvalid, useResultKey } from "~/components/forms";
-import { USER_LIMITS } from "~/lib/limits";
-import { paths, safeRedirect } from "~/lib/paths";
-import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
-import { readForm } from "~/server/http/body.server";
-import { authenticateForm, LoginError, throttledSignIn } from "~/server/auth/sign-in.server";
-import { keptFields, type FormFailure } from "~/server/http/forms.server";
-import { createUserSession, requireAnonymous } from "~/server/auth/session.server";
-import { scopeSharedCache } from "~/server/cache/shared-cache.server";
-import { clientAddress } from "~/server/http/ip.server";
-import { LimitReachedError } from "~/server/auth/limits.server";
 import { Link } from "~/components/link";
+import { USER_LIMITS } from "~/lib/limits";
+import { paths } from "~/lib/paths";
+import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
+import { loadLoginPage, loginPageAction } from "~/server/pages/login-page.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · ReciPals" }];
 
@@ -33,40 +29,9 @@ const REASONS: Record<string, string> = {
   expired: "Session expired. Please log in again.",
 };
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAnonymous(request);
-  // Nothing from the database: no write changes this page.
-  scopeSharedCache(context);
-  return null;
-}
+export const loader = ({ request, context }: LoaderFunctionArgs) => loadLoginPage(request, context);
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  // Read once, within the form limit; remix-auth's form strategy then reads this copy.
-  const formData = await readForm(request);
-  const redirectTo = safeRedirect(formData.get("redirectTo"), paths.home());
-  const username = formData.get("username");
-  const subject = { username: typeof username === "string" ? username : "", address: clientAddress(context) };
-  try {
-    const user = await throttledSignIn(subject, () => authenticateForm(request, formData));
-    return await createUserSession({ request, userId: user.id, redirectTo });
-  } catch (error) {
-    if (error instanceof LimitReachedError) {
-      const failure: FormFailure<"username" | "password"> = {
-        formError: error.message,
-        fieldErrors: {},
-        fields: keptFields(formData, ["username"]),
-      };
-      return data(failure, { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } });
-    }
-    if (!(error instanceof LoginError)) throw error;
-    const failure: FormFailure<"username" | "password"> = {
-      formError: error.message,
-      fieldErrors: error.field ? { [error.field]: error.message } : {},
-      fields: keptFields(formData, ["username"]),
-    };
-    return data(failure, { status: error.status });
-  }
-}
+export const action = ({ request, context }: ActionFunctionArgs) => loginPageAction(request, context);
 
 export default function LoginRoute() {
   const answer = useActionData<typeof action>();

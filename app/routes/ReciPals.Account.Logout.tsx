@@ -1,27 +1,17 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+// Sign out (/ReciPals/Account/Logout): the address's contract and its one button. Who gets the
+// page and what a sign-out does is app/server/pages/login-page.server.ts.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
 
 import { FormAlert } from "~/components/forms";
-import { paths } from "~/lib/paths";
 import { earlyRefusalMessage } from "~/lib/refusal";
-import { readForm } from "~/server/http/body.server";
-import { getUserId, logout } from "~/server/auth/session.server";
+import { loadLogoutPage, logoutPageAction } from "~/server/pages/login-page.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign out · ReciPals" }];
 
-// Signing out changes state, so it is a POST only. A GET of this address sends a visitor home;
-// someone signed in gets a page with the button — where a sign-out the server refused before
-// its action ran (app/lib/refusal.ts) says why.
-export async function loader({ request }: LoaderFunctionArgs) {
-  if (!(await getUserId(request))) throw redirect(paths.home());
-  return null;
-}
+export const loader = ({ request }: LoaderFunctionArgs) => loadLogoutPage(request);
 
-export async function action({ request }: ActionFunctionArgs) {
-  const formData = await readForm(request);
-  // "Sign out everywhere" (one's own profile editor) ends every session of the account.
-  return logout(request, { everywhere: formData.get("intent") === "everywhere" });
-}
+export const action = ({ request }: ActionFunctionArgs) => logoutPageAction(request);
 
 export default function LogoutRoute() {
   const refusal = earlyRefusalMessage(useActionData<typeof action>());

@@ -1,24 +1,16 @@
+// The Following dialog of a profile (/ReciPals/Account/Profile/{id}/Following); what it lists is
+// app/server/pages/follow-list-page.server.ts.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
 
 import { ErrorPage } from "~/components/error-page";
 import { FollowListDialog } from "~/components/profile-follow-list";
-import { getFollowList } from "~/server/queries/profiles.server";
-import { getLens, requireUser } from "~/server/auth/session.server";
-import { invariantResponse } from "~/server/http/responses.server";
-import { isHidden, UNAVAILABLE_ACCOUNT } from "~/server/queries/visibility.server";
+import { loadFollowingPage } from "~/server/pages/follow-list-page.server";
 
 export const meta: MetaFunction = () => [{ title: "Following · ReciPals" }];
 
 // A dialog over the profile with its own URL (docs/rules.md#dialogs): works without JavaScript.
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const viewer = await requireUser(request);
-  const lens = await getLens(request);
-  invariantResponse(!(await isHidden(lens, params.uid)), UNAVAILABLE_ACCOUNT, 404);
-  const list = await getFollowList({ kind: "following", userId: params.uid ?? "", viewerId: viewer.id, without: lens.hidden });
-  if (!list) throw new Response("User not found.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  return list;
-}
+export const loader = ({ request, params }: LoaderFunctionArgs) => loadFollowingPage(request, params.uid ?? "");
 
 export default function FollowingRoute() {
   return <FollowListDialog kind="following" data={useLoaderData<typeof loader>()} />;

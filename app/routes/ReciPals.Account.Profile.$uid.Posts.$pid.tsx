@@ -1,29 +1,22 @@
-import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+// The post viewer (/ReciPals/Account/Profile/{uid}/Posts/{pid}): the address's contract and the
+// dialog over the profile; what it shows is app/server/pages/post-page.server.ts.
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
 
 import { Avatar } from "~/components/avatar";
 import { CommentItem } from "~/components/comment-item";
 import { Icon } from "~/components/icons";
 import { LikeControls } from "~/components/like-button";
-import { RouteDialog } from "~/components/route-dialog";
-import { recipesFeedLink, recipesFeedPath } from "~/lib/feeds";
-import { reportPath } from "~/lib/reports";
-import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
-import { absoluteUrl, shareMeta } from "~/lib/structured-data";
-import { listComments } from "~/server/queries/comments.server";
-import { deletableComments } from "~/server/services/interactions.server";
-import { withReportLinks } from "~/server/services/moderation.server";
-import { getPostCard } from "~/server/queries/feed.server";
-import { listUserPosts } from "~/server/queries/posts.server";
-import { getLens, requireUser } from "~/server/auth/session.server";
-import { invariantResponse } from "~/server/http/responses.server";
-import { isHidden, UNAVAILABLE_ACCOUNT } from "~/server/queries/visibility.server";
-import { siteOrigin } from "~/server/http/site.server";
-import { stylesheetLinks, type StyledRoute } from "~/root";
-import feedStyles from "~/styles/feed.css";
 import { Link } from "~/components/link";
 import { Photo } from "~/components/photo";
-import { placeholderFor } from "~/server/http/photos.server";
+import { RouteDialog } from "~/components/route-dialog";
+import { recipesFeedLink } from "~/lib/feeds";
+import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
+import { reportPath } from "~/lib/reports";
+import { shareMeta } from "~/lib/structured-data";
+import { stylesheetLinks, type StyledRoute } from "~/root";
+import { loadPostPage } from "~/server/pages/post-page.server";
+import feedStyles from "~/styles/feed.css";
 
 export const handle: StyledRoute = { styles: [feedStyles] };
 export const links: LinksFunction = () => stylesheetLinks(handle);
@@ -41,40 +34,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   ];
 };
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const viewer = await requireUser(request);
-  const uid = params.uid ?? "";
-  const pid = params.pid ?? "";
-  const lens = await getLens(request);
-  invariantResponse(!(await isHidden(lens, uid)), UNAVAILABLE_ACCOUNT, 404);
-  const posts = await listUserPosts(uid);
-  const index = posts.findIndex((p) => p.post_id === pid);
-  // A post's author is its recipe's creator: they also see, collapsed, the comments of people a block hides from them.
-  const commentsSeen = uid === viewer.id ? { without: lens.quiet, ownerSees: lens.hidden, blocking: lens.blocking } : { without: lens.quiet };
-  const [post, comments] = index >= 0 ? await Promise.all([getPostCard(pid, viewer.id), listComments(pid, commentsSeen)]) : [undefined, []];
-  if (!post) {
-    // The missing-post page lists what the author does have (docs/rules.md#post-viewer), with an honest 404.
-    return data({ uid, postId: pid, available: posts.map((p) => p.post_id) }, { status: 404 });
-  }
-  const origin = siteOrigin(request);
-  return {
-    uid,
-    post: { ...post, placeholder: await placeholderFor(post.photo) },
-    comments: withReportLinks("comment", comments, viewer.id, (comment) => ({ id: comment.comment_id, ownerId: comment.author?.id })),
-    // Share previews (docs/rules.md#share-previews): absolute URLs.
-    share: {
-      url: absoluteUrl(origin, paths.post(uid, post.post_id)),
-      image: absoluteUrl(origin, post.photo),
-      description: post.caption || `A recipe by ${post.author?.username ?? "Unknown User"} on ReciPals.`,
-      feed: absoluteUrl(origin, recipesFeedPath(post.author?.id ?? uid)),
-    },
-    previous: posts[index - 1]?.post_id ?? null,
-    next: posts[index + 1]?.post_id ?? null,
-    isAuthor: post.author?.id === viewer.id,
-    // The comments the viewer may delete (docs/rules.md#deleting-a-comment); a post's author is its recipe's creator.
-    deletable: deletableComments(viewer, comments, post.author?.id ?? null),
-  };
-}
+export const loader = ({ request, params }: LoaderFunctionArgs) => loadPostPage(request, params.uid ?? "", params.pid ?? "");
 
 export default function PostViewerRoute() {
   const loaded = useLoaderData<typeof loader>();

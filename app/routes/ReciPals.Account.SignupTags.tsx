@@ -1,43 +1,20 @@
-import {
-  data,
-  redirect,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
+// Sign-up, second step (/ReciPals/Account/SignupTags): the address's contract and the tag picker.
+// Who may open it and how the account is made is app/server/pages/signup-page.server.ts.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 
 import { FormAlert } from "~/components/forms";
+import { Link } from "~/components/link";
 import { TagPicker } from "~/components/tag-picker";
 import { paths } from "~/lib/paths";
 import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
-import { readForm } from "~/server/http/body.server";
-import { createAccount } from "~/server/services/users.server";
-import { clearSignupDraft, createUserSession, getSignupDraft, requireAnonymous } from "~/server/auth/session.server";
-import { readTags } from "~/server/validation/tags.server";
-import { Link } from "~/components/link";
+import { loadSignupTagsPage, signupTagsPageAction } from "~/server/pages/signup-page.server";
 
 export const meta: MetaFunction = () => [{ title: "Choose your tags · ReciPals" }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAnonymous(request);
-  // Without held sign-up details (none, expired or tampered) there is nothing to finish.
-  if (!(await getSignupDraft(request))) throw redirect(paths.signup());
-  return null;
-}
+export const loader = ({ request }: LoaderFunctionArgs) => loadSignupTagsPage(request);
 
-export async function action({ request }: ActionFunctionArgs) {
-  await requireAnonymous(request);
-  const draft = await getSignupDraft(request);
-  if (!draft) throw redirect(paths.signup());
-  const formData = await readForm(request);
-  const submitted = readTags(formData);
-  const created = await createAccount({ name: draft.name, username: draft.username, passwordHash: draft.passwordHash, tags: submitted });
-  if (!created.ok) return data({ formError: created.message, tags: submitted }, { status: created.status });
-  const user = created.value;
-  const headers = new Headers({ "Set-Cookie": await clearSignupDraft(request) });
-  return createUserSession({ request, userId: user.id, redirectTo: paths.profile(user.id), headers });
-}
+export const action = ({ request }: ActionFunctionArgs) => signupTagsPageAction(request);
 
 export default function SignupTagsRoute() {
   const answer = useActionData<typeof action>();

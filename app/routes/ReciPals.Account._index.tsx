@@ -1,9 +1,6 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+// /ReciPals/Account: no page of its own; one's profile, or Login (app/server/pages/account-page.server.ts).
+import type { LoaderFunctionArgs } from "@remix-run/node";
 
-import { paths } from "~/lib/paths";
-import { getUserId } from "~/server/auth/session.server";
+import { loadAccountPage } from "~/server/pages/account-page.server";
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const userId = await getUserId(request);
-  return redirect(userId ? paths.profile(userId) : paths.login());
-}
+export const loader = ({ request }: LoaderFunctionArgs) => loadAccountPage(request);

@@ -1,31 +1,7 @@
-import crypto from "node:crypto";
+// "Create" (/ReciPals/Create): no page of its own, a redirect to a fresh recipe's editor (or to
+// Login); also the phone's share target. The rules are app/server/pages/create-page.server.ts.
+import type { LoaderFunctionArgs } from "@remix-run/node";
 
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { loadCreatePage } from "~/server/pages/create-page.server";
 
-import { paths } from "~/lib/paths";
-import { getUserId } from "~/server/auth/session.server";
-import { IMPORT_LINK_PARAM, SHARE_PARAMS, sharedLink } from "~/server/import/share.server";
-
-// "Create" is not a fixed link (docs/rules.md#navigation): every click mints a fresh recipe id, which
-// opens the editor in create mode. Visitors are sent to Login with the reason.
-//
-// It is also the phone's share target (docs/rules.md#import-by-link): a shared page's link (the
-// `url` parameter, or the first link in `text`) goes on to the editor's `Import from link`. A
-// share with no usable link simply opens an empty editor.
-
-/** A share longer than this is sent through sign-in as its link alone, so the Login URL stays short. */
-const MAX_RETURN_QUERY = 2_048;
-
-export async function loader({ request }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
-  const link = sharedLink(url.searchParams);
-  const userId = await getUserId(request);
-  if (!userId) {
-    // After sign-in the visitor comes back to this same share, and so to the editor with its link.
-    let query = url.search;
-    if (query.length > MAX_RETURN_QUERY) query = link ? `?${new URLSearchParams({ [SHARE_PARAMS.url]: link })}` : "";
-    return redirect(`${paths.login(`${paths.create()}${query}`)}&reason=create`);
-  }
-  const editor = paths.editor(crypto.randomUUID());
-  return redirect(link ? `${editor}?${new URLSearchParams({ [IMPORT_LINK_PARAM]: link })}` : editor);
-}
+export const loader = ({ request }: LoaderFunctionArgs) => loadCreatePage(request);

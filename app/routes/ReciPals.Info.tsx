@@ -1,19 +1,16 @@
+// About (/ReciPals/Info): the address's contract and the page; the texts are app/lib/site.ts,
+// the source's address comes from app/server/pages/info-page.server.ts.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 
-import { SITE } from "~/lib/site";
-import { scopeSharedCache } from "~/server/cache/shared-cache.server";
-import { projectSourceUrl } from "~/server/http/site.server";
 import { Link } from "~/components/link";
+import { SITE } from "~/lib/site";
 import { themeHref } from "~/lib/theme";
+import { loadInfoPage } from "~/server/pages/info-page.server";
 
 export const meta: MetaFunction = () => [{ title: "About · ReciPals" }];
 
-export function loader(args?: LoaderFunctionArgs) {
-  // Nothing from the database: no write changes this page.
-  scopeSharedCache(args?.context);
-  return { sourceUrl: projectSourceUrl() };
-}
+export const loader = (args?: LoaderFunctionArgs) => loadInfoPage(args?.context);
 
 export default function InfoRoute() {
   const { sourceUrl } = useLoaderData<typeof loader>();

@@ -7,43 +7,25 @@ import { Avatar } from "~/components/avatar";
 import { EmptyState } from "~/components/empty-state";
 import { FormAlert } from "~/components/forms";
 import { Link } from "~/components/link";
-import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
 import { FETCHER_FIELD } from "~/lib/interaction";
+import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
 import { earlyRefusalMessage } from "~/lib/refusal";
-import { readForm } from "~/server/http/body.server";
-import { parsePage } from "~/server/queries/feed.server";
-import { readIntent } from "~/server/http/responses.server";
-import { isFetcherSubmission, redirectBack, refuseInteraction } from "~/server/http/interaction.server";
-import { getNotificationsPage, readNotifications } from "~/server/services/notifications.server";
-import { requireUser } from "~/server/auth/session.server";
 import { stylesheetLinks, type StyledRoute } from "~/root";
+import { loadNotificationsPage, notificationsPageAction } from "~/server/pages/notifications-page.server";
 import notificationStyles from "~/styles/notifications.css";
 
 // Notifications (docs/rules.md#notifications): newest first, grouped, a page at a time. Opening
 // the page marks what it shows as read — a POST, never a side effect of the GET: with JavaScript
-// the page sends it as soon as it is shown; without, it offers "Mark all as read".
+// the page sends it as soon as it is shown; without, it offers "Mark all as read". What it shows
+// and what its posts do is app/server/pages/notifications-page.server.ts.
 
 export const meta: MetaFunction = () => [{ title: "Notifications · ReciPals" }];
 export const handle: StyledRoute = { styles: [notificationStyles] };
 export const links: LinksFunction = () => stylesheetLinks(handle);
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  const page = parsePage(new URL(request.url).searchParams.get("page"));
-  return getNotificationsPage({ actor: user, page });
-}
+export const loader = ({ request }: LoaderFunctionArgs) => loadNotificationsPage(request);
 
-export async function action({ request }: ActionFunctionArgs) {
-  const formData = await readForm(request);
-  const user = await requireUser(request, { redirectTo: paths.notifications() });
-  const intent = readIntent(formData);
-  if (intent !== "read" && intent !== "read-all") return refuseInteraction(formData, "Unknown action.", 400);
-  const ids = intent === "read" ? formData.getAll("id") : undefined;
-  const outcome = await readNotifications({ actor: user, ids });
-  if (!outcome.ok) return refuseInteraction(formData, outcome.message, outcome.status);
-  if (isFetcherSubmission(formData)) return outcome.value;
-  return redirectBack(formData, paths.notifications());
-}
+export const action = ({ request }: ActionFunctionArgs) => notificationsPageAction(request);
 
 function when(iso: string): string {
   return new Date(iso).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });

@@ -1,44 +1,22 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 
 import { Link } from "~/components/link";
 import { paths } from "~/lib/paths";
 import { REPORT_MESSAGES, REPORT_REASONS, REPORT_TEXT_MAX, type ReportKind } from "~/lib/reports";
-import { getLens, requireUser } from "~/server/auth/session.server";
-import { readForm } from "~/server/http/body.server";
-import { invariantResponse } from "~/server/http/responses.server";
-import { fileReport, reportableTarget } from "~/server/services/moderation.server";
+import { loadReportPage, reportPageAction } from "~/server/pages/report-page.server";
 
 // Reporting a post, a comment, a person or an "I made this" entry (docs/rules.md#reports-and-moderation): a plain page with
 // a form, the same with and without JavaScript. /ReciPals/Report?kind=post|comment|user|cook&id=…
+// What it shows and what its post does is app/server/pages/report-page.server.ts.
 
 export const meta: MetaFunction = () => [{ title: "Report · ReciPals" }];
 
 const WHAT: Record<ReportKind, string> = { post: "Report a recipe", comment: "Report a comment", user: "Report a person", cook: "Report an “I made this” entry" };
 
-async function targetOf(request: Request, kind: string, id: string) {
-  const user = await requireUser(request);
-  const lens = await getLens(request);
-  const target = await reportableTarget(user, kind, id, lens);
-  invariantResponse(target, REPORT_MESSAGES.gone, 404);
-  return { user, target, lens };
-}
+export const loader = ({ request }: LoaderFunctionArgs) => loadReportPage(request);
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
-  const { target } = await targetOf(request, url.searchParams.get("kind") ?? "", url.searchParams.get("id") ?? "");
-  return { kind: target.kind, id: target.id, label: target.label, owner: target.ownerName, recipeId: target.recipeId };
-}
-
-export async function action({ request }: ActionFunctionArgs) {
-  const url = new URL(request.url);
-  const { user, target, lens } = await targetOf(request, url.searchParams.get("kind") ?? "", url.searchParams.get("id") ?? "");
-  const form = await readForm(request);
-  const fields = { reason: String(form.get("reason") ?? ""), text: String(form.get("text") ?? "") };
-  const outcome = await fileReport({ actor: user, kind: target.kind, targetId: target.id, reason: form.get("reason") ?? "", text: form.get("text") ?? "", lens });
-  if (!outcome.ok) return data({ sent: false as const, message: outcome.message, errors: outcome.errors ?? {}, fields }, { status: outcome.status });
-  return { sent: true as const };
-}
+export const action = ({ request }: ActionFunctionArgs) => reportPageAction(request);
 
 /** Where "Back" goes: the recipe (a post, a comment or an entry on it), or the person's profile. */
 function backHref(kind: ReportKind, id: string, recipeId: string | null): string {

@@ -1,26 +1,22 @@
+// Saved Recipes (/ReciPals/Saved): the viewer's saved recipes, each with Unsave; what it lists is
+// app/server/pages/saved-page.server.ts.
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useFetchers, useLoaderData } from "@remix-run/react";
 
-import { SaveButton } from "~/components/save-button";
-import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
-import { listSavedRecipes } from "~/server/queries/saved.server";
-import { getLens, requireUser } from "~/server/auth/session.server";
-import { stylesheetLinks, type StyledRoute } from "~/root";
-import feedStyles from "~/styles/feed.css";
 import { EmptyState } from "~/components/empty-state";
 import { Link } from "~/components/link";
 import { Photo } from "~/components/photo";
-import { withPlaceholders } from "~/server/http/photos.server";
+import { SaveButton } from "~/components/save-button";
+import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
+import { stylesheetLinks, type StyledRoute } from "~/root";
+import { loadSavedPage } from "~/server/pages/saved-page.server";
+import feedStyles from "~/styles/feed.css";
 
 export const meta: MetaFunction = () => [{ title: "Saved Recipes · ReciPals" }];
 export const handle: StyledRoute = { styles: [feedStyles] };
 export const links: LinksFunction = () => stylesheetLinks(handle);
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  const recipes = await listSavedRecipes(user.id, { without: (await getLens(request)).hidden });
-  return { recipes: await withPlaceholders(recipes, (recipe) => recipe.photo) };
-}
+export const loader = ({ request }: LoaderFunctionArgs) => loadSavedPage(request);
 
 export default function SavedRoute() {
   const { recipes } = useLoaderData<typeof loader>();

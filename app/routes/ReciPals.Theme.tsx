@@ -1,41 +1,19 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+// The theme choice (/ReciPals/Theme?returnTo=/ReciPals/…, docs/rules.md#theme), for visitors and
+// people signed in alike. A plain form posted as a whole page, with JavaScript or without: the
+// next page comes from the server already in the new theme. The address's contract and the form;
+// what it shows and what a choice does is app/server/pages/theme-page.server.ts.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useId } from "react";
 
 import { Link } from "~/components/link";
-import { THEME_CHOICES, THEME_MESSAGES, themeReturnTo } from "~/lib/theme";
-import { scopeSharedCache } from "~/server/cache/shared-cache.server";
-import { readForm } from "~/server/http/body.server";
-import { themeCookie, ThemeFormSchema, themeOf } from "~/server/http/cookies.server";
-
-// The theme choice (docs/rules.md#theme), for visitors and people signed in alike:
-// /ReciPals/Theme?returnTo=/ReciPals/… A plain form posted as a whole page, with JavaScript or
-// without: the next page comes from the server already in the new theme.
+import { loadThemePage, themePageAction } from "~/server/pages/theme-page.server";
 
 export const meta: MetaFunction = () => [{ title: "Theme · ReciPals" }];
 
-export function loader({ request, context }: LoaderFunctionArgs) {
-  // Nothing from the database: no write changes this page. A visitor's copy (no theme cookie,
-  // so System) may be shared; a chosen theme makes the request personal (cookies.server.ts).
-  scopeSharedCache(context);
-  return {
-    theme: themeOf(request.headers.get("Cookie")),
-    returnTo: themeReturnTo(new URL(request.url).searchParams.get("returnTo")),
-    // The texts travel as data: app/lib/theme.ts sits in the JavaScript of every page (the top
-    // bar's link), and only this page needs them.
-    choices: THEME_CHOICES,
-    intro: THEME_MESSAGES.intro,
-  };
-}
+export const loader = ({ request, context }: LoaderFunctionArgs) => loadThemePage(request, context);
 
-export async function action({ request }: ActionFunctionArgs) {
-  const form = await readForm(request);
-  const parsed = ThemeFormSchema.safeParse({ theme: form.get("theme") ?? undefined });
-  // Anything but the three choices: the page again with the message, and the cookie as it was.
-  if (!parsed.success) return data({ message: THEME_MESSAGES.invalid }, { status: 400 });
-  // 303: the browser follows with a GET of the page it came from.
-  return redirect(themeReturnTo(form.get("returnTo")), { status: 303, headers: { "Set-Cookie": themeCookie(parsed.data.theme) } });
-}
+export const action = ({ request }: ActionFunctionArgs) => themePageAction(request);
 
 export default function ThemeRoute() {
   const { theme, returnTo, choices, intro } = useLoaderData<typeof loader>();

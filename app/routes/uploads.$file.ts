@@ -1,61 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 
-import { makeMissingCopies } from "~/server/media/images.server";
-import { isStoredName, parseStoredName, publicUrlOf, readStoredFile, storedImageType, StoreUnavailableError } from "~/server/media/storage.server";
+import { loadUploadPage } from "~/server/pages/upload-page.server";
 
 // Stored images at /uploads/<sha256>.webp (and its copies .card.webp, .w320.webp …, and their
 // AVIF twins .avif, .card.avif, .w320.avif …). The name is the hash of the
 // content, so the answer never changes: browsers and proxies may keep it for a year. The bytes
 // come from the image store, the uploads folder or an S3 bucket; with S3_PUBLIC_URL the browser
-// is sent there instead (a CDN, or the bucket itself).
-
-const notFound = () =>
-  new Response("Image not found.", {
-    status: 404,
-    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
-  });
-
-export async function loader({ params }: LoaderFunctionArgs) {
-  const name = params.file ?? "";
-  if (!isStoredName(name)) return notFound();
-
-  const publicUrl = publicUrlOf(name);
-  if (publicUrl) {
-    // 301, not 308: the two mean the same for GET and HEAD (the only methods a loader answers),
-    // and 301 is the one every browser, proxy and crawler has always cached and followed. Kept a
-    // day, not a year: the name's content never changes, but S3_PUBLIC_URL may (a new CDN address).
-    // Not looked up first: the CDN answers 404 for a name the bucket does not hold.
-    return new Response(null, {
-      status: 301,
-      headers: { Location: publicUrl, "Cache-Control": "public, max-age=86400" },
-    });
-  }
-
-  let bytes: Buffer | null;
-  try {
-    bytes = await readStoredFile(name);
-    // A copy that a photo stored before copies existed lacks (`npm run images:variants` makes them
-    // all): made once from the photo, stored, then served like the rest.
-    const stored = parseStoredName(name);
-    if (!bytes && stored?.copy) bytes = (await makeMissingCopies(stored.hash, [stored.copy])).get(stored.copy) ?? null;
-  } catch (error) {
-    if (!(error instanceof StoreUnavailableError)) throw error;
-    console.warn(error.message);
-    return new Response("The image cannot be loaded right now. Please try again.", {
-      status: 503,
-      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Retry-After": "5" },
-    });
-  }
-  if (!bytes) return notFound();
-  // Buffered, not streamed: stored images are at most 0.5 MB.
-  return new Response(new Uint8Array(bytes), {
-    status: 200,
-    headers: {
-      "Content-Type": storedImageType(bytes),
-      "Content-Length": String(bytes.byteLength),
-      "Cache-Control": "public, max-age=31536000, immutable",
-      "X-Content-Type-Options": "nosniff",
-      "Content-Security-Policy": "default-src 'none'",
-    },
-  });
-}
+// is sent there instead (a CDN, or the bucket itself). The answer is app/server/pages/upload-page.server.ts.
+export const loader = ({ request, params }: LoaderFunctionArgs) => loadUploadPage(request, params.file ?? "");

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import path from "node:path";
 
 import { beforeAll, describe, expect, it } from "vitest";
 
@@ -105,8 +106,14 @@ describe("the limit for each request body comes from the route it reaches", () =
 
   it("is the photo limit for every route whose action reads photos: each says so", async () => {
     const routes = await appRoutes();
+    // A route's action, or the page module it calls (app/server/pages/), reads the photos.
+    const sourceOf = (file: string) => {
+      const text = fs.readFileSync(file, "utf8");
+      const pages = [...text.matchAll(/from "~\/server\/pages\/([\w-]+\.server)"/g)].map((match) => path.resolve(__dirname, "../../app/server/pages", `${match[1]}.ts`));
+      return [text, ...pages.map((page) => fs.readFileSync(page, "utf8"))].join("\n");
+    };
     const readsPhotos = Object.values(routes)
-      .filter((route) => /readMultipartFormLenient|processImage/.test(fs.readFileSync(route.file, "utf8")))
+      .filter((route) => /readMultipartFormLenient|processImage/.test(sourceOf(route.file)))
       .map((route) => route.id);
     const declared = Object.values(routes)
       .filter((route) => (route.module as { requestBody?: string }).requestBody === "photo-form")

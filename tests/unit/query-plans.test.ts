@@ -22,7 +22,8 @@ import { searchRecipeIds, searchRecipes, searchUsers } from "~/server/queries/se
 import { countUnread, listNotifications, markRead } from "~/server/queries/notifications.server";
 import { getSessionUserById, getUserProfile } from "~/server/queries/users.server";
 import { isOutOfReach } from "~/server/queries/visibility.server";
-import { getShoppingList, isOnShoppingList } from "~/server/services/shopping.server";
+import { isOnShoppingList } from "~/server/queries/shopping-list.server";
+import { getShoppingList } from "~/server/services/shopping.server";
 
 import { makeRecipeWithPost } from "../support/factories";
 import { makeUser } from "../support/app";

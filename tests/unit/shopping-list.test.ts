@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { db } from "~/server/db/connection.server";
 import { nowIso } from "~/server/queries/seq.server";
+import { isOnShoppingList } from "~/server/queries/shopping-list.server";
 import type { Outcome } from "~/server/services/outcome.server";
 import { createRecipe, deleteRecipe, updateRecipe } from "~/server/services/recipes.server";
 import {
@@ -12,7 +13,6 @@ import {
   clearChecked,
   clearList,
   getShoppingList,
-  isOnShoppingList,
   removeRecipeFromList,
   setItemsChecked,
   SHOPPING_LIMITS,

@@ -147,5 +147,3 @@ function webPicture(value: string, field: string): URL {
 function pictureRefusal(field: string, message: string, status: number, retryAfterSeconds?: number): ApiError {
   return new ApiError(status, message, { errors: { [field]: message } }, retryAfterSeconds ? { "Retry-After": String(retryAfterSeconds) } : {});
 }
-
-export { applyPicture, type PicturePlan } from "../media/pictures.server";

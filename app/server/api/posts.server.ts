@@ -17,7 +17,8 @@ import { ApiError, invalid, json, param, readJsonObject, requireApiUser, type Ap
 import { getLens } from "../auth/session.server";
 import type { Lens } from "../queries/visibility.server";
 import { unwrap } from "./outcome.server";
-import { planPicture, type PicturePlan } from "./pictures.server";
+import type { PicturePlan } from "../media/pictures.server";
+import { planPicture } from "./pictures.server";
 import { deleteRecipeUnit } from "./recipes.server";
 import { issuesToErrors, withoutNulls } from "./validation.server";
 

@@ -21,7 +21,8 @@ import { apiRecipe, apiRecipesByIds, jsonList, NOT_FOUND, parseListWindow, strea
 import { ApiError, invalid, json, param, readJsonObject, requireApiUser, type ApiArgs } from "../http/api.server";
 import { getLens } from "../auth/session.server";
 import { unwrap } from "./outcome.server";
-import { planPicture, type PicturePlan } from "./pictures.server";
+import type { PicturePlan } from "../media/pictures.server";
+import { planPicture } from "./pictures.server";
 import { issuesToErrors, withoutNulls } from "./validation.server";
 
 // /api/recipes (docs/rules.md#recipes-calls; PUT merges: docs/rules.md#whole-object-put-merge-rules).

@@ -19,7 +19,8 @@ import { NOT_ALLOWED } from "../validation/profile.server";
 import { apiUser, apiUsersByIds, jsonList, NOT_FOUND, parseListWindow, streamUsers, type ApiUser } from "./entities.server";
 import { ApiError, invalid, json, param, readJsonObject, requireApiUser, type ApiArgs } from "../http/api.server";
 import { unwrap } from "./outcome.server";
-import { planPicture, type PicturePlan } from "./pictures.server";
+import type { PicturePlan } from "../media/pictures.server";
+import { planPicture } from "./pictures.server";
 import { issuesToErrors, withoutNulls } from "./validation.server";
 
 // /api/users (docs/rules.md#users-calls), on the same rules and query modules as the pages.

@@ -2,11 +2,6 @@ import { parse } from "cookie";
 
 import { parseUnitSystem, type UnitSystem } from "~/lib/units";
 
-// The readers the recipe page's loader and action use, from here: a route importing ~/lib/units
-// itself would put the quantity reader in its first script, which loads it only once the amounts
-// change (docs/rules.md#performance-budgets).
-export { convertStepTemperatures, parseUnitSystem } from "~/lib/units";
-
 // The Metric / US choice of the recipe pages (docs/rules.md#units), remembered for a year. A
 // `recipals_` cookie, so a request carrying it is personal (cookies.server.ts): its pages are
 // rendered in its units and never shared through the page cache.

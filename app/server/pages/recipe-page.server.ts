@@ -2,30 +2,41 @@
 // route module keeps the address's contract and the component tree; the rules are the services'.
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
 
-import { isAdmin } from "~/lib/permissions";
 import { paths } from "~/lib/paths";
+import { isAdmin } from "~/lib/permissions";
+import { imageSrcSet, PHOTO_SIZES } from "~/lib/photos";
+import { parseScale } from "~/lib/scale";
 import { amountsFactor, parseServes } from "~/lib/servings";
+import { absoluteUrl, recipeJsonLd, shareMeta } from "~/lib/structured-data";
+import { convertStepTemperatures, parseUnitSystem, presentIngredientLine, type UnitSystem } from "~/lib/units";
 import { getLens, getUser, requireUser } from "~/server/auth/session.server";
 import { CacheScope } from "~/server/cache/scopes.server";
 import { scopeSharedCache } from "~/server/cache/shared-cache.server";
 import { readForm } from "~/server/http/body.server";
 import { isFetcherSubmission } from "~/server/http/interaction.server";
-import { imageSrcSet, PHOTO_SIZES, placeholderFor } from "~/server/http/photos.server";
 import { invariantResponse, readIntent } from "~/server/http/responses.server";
-import { absoluteUrl, recipeJsonLd, shareMeta } from "~/server/http/share-tags.server";
 import { siteOrigin } from "~/server/http/site.server";
-import { convertStepTemperatures, parseUnitSystem, UNITS_MESSAGE, unitsCookie, unitsOf } from "~/server/http/units.server";
+import { UNITS_MESSAGE, unitsCookie, unitsOf } from "~/server/http/units.server";
+import { placeholderFor } from "~/server/media/placeholders.server";
 import { listComments, type CommentView } from "~/server/queries/comments.server";
 import { COOKS_SHOWN_ON_RECIPE, getOwnCook, listRecipeCooks, recipeCookStats } from "~/server/queries/cooks.server";
 import { countLikes } from "~/server/queries/likes.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { isRecipeSaved } from "~/server/queries/saved.server";
+import { isOnShoppingList } from "~/server/queries/shopping-list.server";
 import { isHidden, UNAVAILABLE_RECIPE } from "~/server/queries/visibility.server";
-import { parseScale, scaledSections } from "~/server/services/amounts.server";
 import { addComment, deletableComments } from "~/server/services/interactions.server";
 import { withReportLinks } from "~/server/services/moderation.server";
-import { isOnShoppingList } from "~/server/services/shopping.server";
 import { COMMENT_MAX } from "~/server/validation/comment.server";
+
+/**
+ * A recipe's ingredient lines at `factor` and in `units` (null: as written), section by section:
+ * the recipe page shows them as the server made them, so the browser needs the quantity reader
+ * only once the amounts change (docs/rules.md#servings-scaling, docs/rules.md#units).
+ */
+export function scaledSections(sections: readonly { ingredients: readonly string[] }[], factor: number, units: UnitSystem | null = null): string[][] {
+  return sections.map((section) => section.ingredients.map((line) => presentIngredientLine(line, factor, units)));
+}
 
 /** What a post to the recipe page answers when it does not redirect. */
 export type RecipePageActionData = { unitsError: string } | { error: string; text: string } | { comment: CommentView };

@@ -1,5 +1,3 @@
-import crypto from "node:crypto";
-
 import { z } from "zod";
 
 import { scaleIngredientLine } from "~/lib/quantity";
@@ -9,8 +7,19 @@ import { mergeShoppingList, type ShoppingList } from "~/lib/shopping-merge";
 
 import { db, engineOf, writeTransaction, type DB } from "../db/connection.server";
 import { getRecipeDetail } from "../queries/recipes.server";
-import { isOutOfReach, shownPerson, UNAVAILABLE_RECIPE, type PersonList } from "../queries/visibility.server";
-import { nextSeq, nowIso } from "../queries/seq.server";
+import {
+  countOwnItems,
+  countShoppingRows,
+  deleteCheckedItems,
+  deleteList,
+  deleteRecipeFromList,
+  isOnShoppingList,
+  listRecipeItems,
+  listShoppingRows,
+  replaceRecipeOnList,
+  setItemsCheckedRows,
+} from "../queries/shopping-list.server";
+import { isOutOfReach, UNAVAILABLE_RECIPE, type PersonList } from "../queries/visibility.server";
 import { done, refusal, RefusedError, type Actor, type Outcome } from "./outcome.server";
 
 // A person's shopping list (docs/rules.md#shopping-list): recipes added at the servings shown,
@@ -70,23 +79,7 @@ export async function getShoppingList(
   database: DB = db,
   { merge = true, without = [] }: { merge?: boolean; without?: PersonList } = {},
 ): Promise<ShoppingListView> {
-  const [recipes, allItems] = await Promise.all([
-    database
-      .selectFrom("shopping_recipes as s")
-      .innerJoin("recipes as r", "r.id", "s.recipe_id")
-      .select(["s.recipe_id", "r.name", "s.serves", "s.scale_percent"])
-      .where("s.user_id", "=", userId)
-      .where(shownPerson("r.user_created", without))
-      .orderBy("s.seq")
-      .execute(),
-    database
-      .selectFrom("shopping_items")
-      .select(["id", "recipe_id", "text", "checked"])
-      .where("user_id", "=", userId)
-      .orderBy("recipe_id")
-      .orderBy("position")
-      .execute(),
-  ]);
+  const { recipes, items: allItems } = await listShoppingRows(userId, without, database);
   const byRecipe = new Map<string, ShoppingRecipe>(
     recipes.map(({ scale_percent, ...recipe }) => [recipe.recipe_id, { ...recipe, scale: scale_percent === null ? null : scale_percent / 100, items: [] }]),
   );
@@ -102,12 +95,6 @@ export async function getShoppingList(
   const order = new Map(items.map((item, index) => [item.id, index]));
   for (const group of merged.unmerged) group.items.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
   return { recipes: list, merged, ...counts };
-}
-
-/** Whether the recipe is on the person's list (the recipe page's button says so). */
-export async function isOnShoppingList(userId: string, recipeId: string, database: DB = db): Promise<boolean> {
-  const row = await database.selectFrom("shopping_recipes").select("recipe_id").where("user_id", "=", userId).where("recipe_id", "=", recipeId).executeTakeFirst();
-  return row !== undefined;
 }
 
 // A multiplier as a form sends it ("2", "1.5", "1/2"): within ¼…20, in hundredths.
@@ -126,15 +113,6 @@ const ScaleSchema = z
 const ServesSchema = z
   .union([z.number(), z.string().trim().regex(/^\d{1,3}$/).transform(Number)], { message: SHOPPING_MESSAGES.badServes })
   .pipe(z.number().int(SHOPPING_MESSAGES.badServes).min(1, SHOPPING_MESSAGES.badServes).max(MAX_SERVES, SHOPPING_MESSAGES.badServes));
-
-async function countOf(database: DB, table: "shopping_recipes" | "shopping_items", userId: string): Promise<number> {
-  const row = await database
-    .selectFrom(table)
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("user_id", "=", userId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
 
 /**
  * Puts a recipe's ingredients on the actor's list at `serves` (the recipe's own when it has none
@@ -175,11 +153,11 @@ export async function addRecipeToList({
   const lines = recipe.ingredients_sec.flatMap((section) => section.ingredients).map((line) => (factor === 1 ? line : scaleIngredientLine(line, factor)));
   try {
     return await onOwnList(actor.id, async (trx) => {
-      const previous = await trx.selectFrom("shopping_items").select(["position", "text", "checked"]).where("user_id", "=", actor.id).where("recipe_id", "=", recipeId).execute();
+      const previous = await listRecipeItems(trx, actor.id, recipeId);
       if (previous.length === 0 && !(await isOnShoppingList(actor.id, recipeId, trx))) {
-        if ((await countOf(trx, "shopping_recipes", actor.id)) >= SHOPPING_LIMITS.recipes) throw new RefusedError(refusal(409, SHOPPING_MESSAGES.tooManyRecipes));
+        if ((await countShoppingRows(trx, "shopping_recipes", actor.id)) >= SHOPPING_LIMITS.recipes) throw new RefusedError(refusal(409, SHOPPING_MESSAGES.tooManyRecipes));
       }
-      if ((await countOf(trx, "shopping_items", actor.id)) - previous.length + lines.length > SHOPPING_LIMITS.items) {
+      if ((await countShoppingRows(trx, "shopping_items", actor.id)) - previous.length + lines.length > SHOPPING_LIMITS.items) {
         throw new RefusedError(refusal(409, SHOPPING_MESSAGES.tooManyItems));
       }
       // Check marks follow the text: each checked line marks one line that reads the same.
@@ -190,34 +168,13 @@ export async function addRecipeToList({
         if (left > 0) kept.set(text, left - 1);
         return left > 0;
       };
-      await trx.deleteFrom("shopping_items").where("user_id", "=", actor.id).where("recipe_id", "=", recipeId).execute();
-      await trx
-        .insertInto("shopping_recipes")
-        .values({
-          user_id: actor.id,
-          recipe_id: recipeId,
-          serves: chosen,
-          scale_percent: multiplier === null ? null : Math.round(multiplier * 100),
-          added_at: nowIso(),
-          seq: nextSeq(trx, "shopping_recipes", actor.id),
-        })
-        .onConflict((oc) => oc.columns(["user_id", "recipe_id"]).doUpdateSet({ serves: chosen, scale_percent: multiplier === null ? null : Math.round(multiplier * 100) }))
-        .execute();
-      if (lines.length > 0) {
-        await trx
-          .insertInto("shopping_items")
-          .values(
-            lines.map((text, position) => ({
-              id: crypto.randomUUID(),
-              user_id: actor.id,
-              recipe_id: recipeId,
-              position,
-              text,
-              checked: keepsMark(text) ? 1 : 0,
-            })),
-          )
-          .execute();
-      }
+      await replaceRecipeOnList(trx, {
+        userId: actor.id,
+        recipeId,
+        serves: chosen,
+        scalePercent: multiplier === null ? null : Math.round(multiplier * 100),
+        lines: lines.map((text) => ({ text, checked: keepsMark(text) })),
+      });
       return done({ items: lines.length });
     });
   } catch (error) {
@@ -234,43 +191,26 @@ export async function setItemsChecked({ actor, itemIds, checked }: { actor: Acto
   if (!parsed.success) return refusal(400, SHOPPING_MESSAGES.badItems);
   const ids = [...new Set(parsed.data)];
   return onOwnList(actor.id, async (trx) => {
-    const own = await trx.selectFrom("shopping_items").select((eb) => eb.fn.countAll<number>().as("n")).where("user_id", "=", actor.id).where("id", "in", ids).executeTakeFirstOrThrow();
-    if (Number(own.n) !== ids.length) return refusal(404, SHOPPING_MESSAGES.itemMissing);
-    await trx.updateTable("shopping_items").set({ checked: checked ? 1 : 0 }).where("user_id", "=", actor.id).where("id", "in", ids).execute();
+    if ((await countOwnItems(trx, actor.id, ids)) !== ids.length) return refusal(404, SHOPPING_MESSAGES.itemMissing);
+    await setItemsCheckedRows(trx, actor.id, ids, checked);
     return done();
   });
 }
 
 /** Drops the checked items, and the recipes left with nothing to buy. */
 export async function clearChecked({ actor }: { actor: Actor }): Promise<Outcome> {
-  await onOwnList(actor.id, async (trx) => {
-    await trx.deleteFrom("shopping_items").where("user_id", "=", actor.id).where("checked", "=", 1).execute();
-    await trx
-      .deleteFrom("shopping_recipes")
-      .where("user_id", "=", actor.id)
-      .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom("shopping_items as i").select("i.id").whereRef("i.user_id", "=", "shopping_recipes.user_id").whereRef("i.recipe_id", "=", "shopping_recipes.recipe_id"))),
-      )
-      .execute();
-  });
+  await onOwnList(actor.id, (trx) => deleteCheckedItems(trx, actor.id));
   return done();
 }
 
 /** Takes one recipe (and its items) off the actor's list. */
 export async function removeRecipeFromList({ actor, recipeId }: { actor: Actor; recipeId: string }): Promise<Outcome> {
-  const removed = await onOwnList(actor.id, async (trx) => {
-    await trx.deleteFrom("shopping_items").where("user_id", "=", actor.id).where("recipe_id", "=", recipeId).execute();
-    const result = await trx.deleteFrom("shopping_recipes").where("user_id", "=", actor.id).where("recipe_id", "=", recipeId).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
-  });
+  const removed = await onOwnList(actor.id, (trx) => deleteRecipeFromList(trx, actor.id, recipeId));
   return removed ? done() : refusal(404, SHOPPING_MESSAGES.notOnList);
 }
 
 /** Empties the actor's list. */
 export async function clearList({ actor }: { actor: Actor }): Promise<Outcome> {
-  await onOwnList(actor.id, async (trx) => {
-    await trx.deleteFrom("shopping_items").where("user_id", "=", actor.id).execute();
-    await trx.deleteFrom("shopping_recipes").where("user_id", "=", actor.id).execute();
-  });
+  await onOwnList(actor.id, (trx) => deleteList(trx, actor.id));
   return done();
 }

@@ -1,0 +1,32 @@
+// The Likes dialogs: who liked a post, over the post viewer
+// (/ReciPals/Account/Profile/{uid}/Posts/{pid}/Likes) and over Home (/ReciPals/Home/Likes/{pid}).
+// Both leave out the people the viewer's lens hides.
+import type { AppLoadContext } from "@remix-run/node";
+
+import { getLens, requireUser } from "~/server/auth/session.server";
+import { CacheScope } from "~/server/cache/scopes.server";
+import { scopeSharedCache } from "~/server/cache/shared-cache.server";
+import { invariantResponse } from "~/server/http/responses.server";
+import { listLikers } from "~/server/queries/likes.server";
+import { getPostOwnership } from "~/server/queries/posts.server";
+import { isHidden, UNAVAILABLE_ACCOUNT } from "~/server/queries/visibility.server";
+
+/** Who liked a post of a profile (signed in only): the post must be that profile's. */
+export async function loadPostLikesPage(request: Request, uid: string, pid: string) {
+  await requireUser(request);
+  const lens = await getLens(request);
+  invariantResponse(!(await isHidden(lens, uid)), UNAVAILABLE_ACCOUNT, 404);
+  // The post must be this profile's, so the profile's check above covers its author.
+  const post = await getPostOwnership(pid);
+  invariantResponse(post && post.created_by === uid, "Post not found.", 404);
+  return { likers: await listLikers(pid, { without: lens.hidden }) };
+}
+
+/** Who liked a post of the feed (visitors too), kept by the shared cache with the post's recipe. */
+export async function loadHomeLikesPage(request: Request, pid: string, context: AppLoadContext) {
+  const post = await getPostOwnership(pid);
+  const lens = await getLens(request);
+  invariantResponse(post && !(await isHidden(lens, post.created_by)), "Post not found.", 404);
+  scopeSharedCache(context, [CacheScope.recipe(post.recipe_id)]);
+  return { likers: await listLikers(pid, { without: lens.hidden }) };
+}
