@@ -26,7 +26,6 @@ export interface ProfileEditorFailure {
   tags: string[];
 }
 
-const LIMITS = USER_LIMITS;
 const SIGNOUT_FORM_ID = "profile-editor-signout";
 const SIGNOUT_EVERYWHERE_FORM_ID = "profile-editor-signout-everywhere";
 
@@ -121,7 +120,7 @@ export function ProfileEditor({
           label="Name"
           name="name"
           autoComplete="name"
-          maxLength={LIMITS.name}
+          maxLength={USER_LIMITS.name}
           defaultValue={kept("name", user.name)}
           {...fieldError(failure, "name")}
         />
@@ -131,7 +130,7 @@ export function ProfileEditor({
           autoComplete="username"
           autoCapitalize="none"
           spellCheck={false}
-          maxLength={LIMITS.username}
+          maxLength={USER_LIMITS.username}
           hint="3–30 letters, digits, _ or ."
           defaultValue={kept("username", user.username)}
           {...fieldError(failure, "username")}
@@ -144,7 +143,7 @@ export function ProfileEditor({
           autoComplete="new-password"
           autoCapitalize="none"
           spellCheck={false}
-          maxLength={LIMITS.password}
+          maxLength={USER_LIMITS.password}
           hint="A new password. Leave empty to keep your current one."
           {...fieldError(failure, "password")}
         />
@@ -155,7 +154,7 @@ export function ProfileEditor({
             name="currentPassword"
             type="password"
             autoComplete="current-password"
-            maxLength={LIMITS.password}
+            maxLength={USER_LIMITS.password}
             hint="Needed to change your password. Changing it signs you out everywhere else."
             {...fieldError(failure, "currentPassword")}
           />
@@ -177,15 +176,15 @@ export function ProfileEditor({
               name="adminPassword"
               type="password"
               autoComplete="off"
-              maxLength={LIMITS.password}
+              maxLength={USER_LIMITS.password}
               hint="Needed to become an Admin."
               {...fieldError(failure, "adminPassword")}
             />
           </div>
         )}
-        <Labelled label="Bio" hint={`Up to ${LIMITS.bio} characters.`} {...fieldError(failure, "bio")}>
+        <Labelled label="Bio" hint={`Up to ${USER_LIMITS.bio} characters.`} {...fieldError(failure, "bio")}>
           {(props) => (
-            <textarea {...props} name="bio" rows={2} maxLength={LIMITS.bio} defaultValue={kept("bio", user.bio)} />
+            <textarea {...props} name="bio" rows={2} maxLength={USER_LIMITS.bio} defaultValue={kept("bio", user.bio)} />
           )}
         </Labelled>
         <div className="profile-editor__tags">

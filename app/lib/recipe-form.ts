@@ -4,7 +4,7 @@ import { NOTICES } from "./notices";
 // and the row operations (add/delete ingredient, section, step). Pure and shared: the server
 // applies a row button for a no-JavaScript re-render, the browser applies the same button
 // instantly. No zod here (it would ship to the browser); the server schema lives in
-// app/server/validation/recipe.server.ts and uses the limits and texts below.
+// app/server/validation/recipe-schema.server.ts and uses the limits and texts below.
 
 export const RECIPE_LIMITS = {
   name: 50,

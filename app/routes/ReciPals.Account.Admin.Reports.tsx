@@ -5,7 +5,7 @@ import { Link } from "~/components/link";
 import { paths } from "~/lib/paths";
 import { REPORT_REASONS, REPORT_TEXT_MAX, type ReportReason } from "~/lib/reports";
 import { adminReportsPageAction, loadAdminReportsPage } from "~/server/pages/admin-reports-page.server";
-import type { ReportGroup } from "~/server/services/moderation.server";
+import type { ReportGroup } from "~/server/services/moderation-service.server";
 
 // The moderation queue (docs/rules.md#reports-and-moderation): open reports grouped by what they
 // are about, the most recently reported first; per group Dismiss, Remove content, Suspend user,

@@ -1,6 +1,6 @@
 import type { ApiArgs } from "~/server/http/api.server";
 import { apiRoute } from "~/server/http/api.server";
-import { addRelated, listRelated } from "~/server/api/people.server";
+import { addRelated, listRelated } from "~/server/api/people-api.server";
 
 // GET /api/blocks: the caller's list; POST /api/blocks {user_id}: adds to it (docs/rules.md#blocking-and-muting).
 const handle = apiRoute({ GET: (args: ApiArgs) => listRelated("blocks", args), POST: (args: ApiArgs) => addRelated("blocks", args) });

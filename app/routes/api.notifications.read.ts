@@ -1,5 +1,5 @@
 import { apiRoute } from "~/server/http/api.server";
-import { markNotificationsRead } from "~/server/api/notifications.server";
+import { markNotificationsRead } from "~/server/api/notifications-api.server";
 
 // POST /api/notifications/read {ids?}: marks the caller's notifications read.
 const handle = apiRoute({ POST: markNotificationsRead });

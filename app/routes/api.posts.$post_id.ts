@@ -1,5 +1,5 @@
 import { apiRoute } from "~/server/http/api.server";
-import { deletePostApi, getPost, updatePost } from "~/server/api/posts.server";
+import { deletePostApi, getPost, updatePost } from "~/server/api/posts-api.server";
 import type { RequestBodyKind } from "~/server/http/body.server";
 
 // GET, PUT (likes: one's own; content: author or ADMIN), DELETE (author or ADMIN) /api/posts/{post_id}.

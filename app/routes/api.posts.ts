@@ -1,5 +1,5 @@
 import { apiRoute } from "~/server/http/api.server";
-import { createPost, listPosts } from "~/server/api/posts.server";
+import { createPost, listPosts } from "~/server/api/posts-api.server";
 import type { RequestBodyKind } from "~/server/http/body.server";
 
 // GET /api/posts (all posts, streamed; ?limit=&offset=), POST /api/posts.

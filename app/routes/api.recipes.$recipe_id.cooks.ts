@@ -1,6 +1,6 @@
 import { apiRoute, noBody } from "~/server/http/api.server";
 import type { RequestBodyKind } from "~/server/http/body.server";
-import { addCook, deleteCook, listCooks } from "~/server/api/cooks.server";
+import { addCook, deleteCook, listCooks } from "~/server/api/cooks-api.server";
 
 // GET /api/recipes/{id}/cooks; POST {rating, note?, servings?, photo?} adds or changes one's own
 // "I made this"; DELETE removes it (docs/rules.md#i-made-this). A photo may come as a data URL:

@@ -1,5 +1,5 @@
 import { apiRoute } from "~/server/http/api.server";
-import { deleteRecipeApi, getRecipe, updateRecipe } from "~/server/api/recipes.server";
+import { deleteRecipeApi, getRecipe, updateRecipe } from "~/server/api/recipes-api.server";
 import type { RequestBodyKind } from "~/server/http/body.server";
 
 // GET, PUT (creator or ADMIN, merged), DELETE (creator or ADMIN; the post goes too) /api/recipes/{recipe_id}.

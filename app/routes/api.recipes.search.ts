@@ -1,5 +1,5 @@
 import { apiRoute } from "~/server/http/api.server";
-import { searchRecipesApi } from "~/server/api/recipes.server";
+import { searchRecipesApi } from "~/server/api/recipes-api.server";
 
 // GET /api/recipes/search?q= (a static segment: wins over api.recipes.$recipe_id).
 const handle = apiRoute({ GET: searchRecipesApi });

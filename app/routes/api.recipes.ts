@@ -1,5 +1,5 @@
 import { apiRoute } from "~/server/http/api.server";
-import { createRecipe, listRecipes } from "~/server/api/recipes.server";
+import { createRecipe, listRecipes } from "~/server/api/recipes-api.server";
 import type { RequestBodyKind } from "~/server/http/body.server";
 
 // GET /api/recipes (all recipes, streamed; ?limit=&offset=), POST /api/recipes (recipe and post).

@@ -1,5 +1,5 @@
 import { apiRoute } from "~/server/http/api.server";
-import { getReports, postReport } from "~/server/api/reports.server";
+import { getReports, postReport } from "~/server/api/reports-api.server";
 
 // GET /api/reports (ADMIN: the queue); POST /api/reports {kind, target_id, reason, text?} (docs/rules.md#reports-and-moderation).
 const handle = apiRoute({ GET: getReports, POST: postReport });

@@ -1,5 +1,5 @@
 import { apiRoute } from "~/server/http/api.server";
-import { deleteUserAsAdmin, getUserById, updateUser } from "~/server/api/users.server";
+import { deleteUserAsAdmin, getUserById, updateUser } from "~/server/api/users-api.server";
 import type { RequestBodyKind } from "~/server/http/body.server";
 
 // GET, PUT (self or ADMIN, merged field by field), DELETE (ADMIN) /api/users/{id}.

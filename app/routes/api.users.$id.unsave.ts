@@ -1,6 +1,6 @@
 import type { ApiArgs } from "~/server/http/api.server";
 import { apiRoute } from "~/server/http/api.server";
-import { setSaved } from "~/server/api/users.server";
+import { setSaved } from "~/server/api/users-api.server";
 
 // PUT /api/users/{id}/unsave {recipeId}: the user themselves; answers the updated user.
 const handle = apiRoute({ PUT: (args: ApiArgs) => setSaved(args, false) });

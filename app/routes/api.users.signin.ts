@@ -1,5 +1,5 @@
 import { apiRoute } from "~/server/http/api.server";
-import { signIn } from "~/server/api/users.server";
+import { signIn } from "~/server/api/users-api.server";
 
 // POST /api/users/signin {username, password}: the user, with a session cookie.
 const handle = apiRoute({ POST: signIn });

@@ -1,5 +1,5 @@
 import { apiRoute, noBody } from "~/server/http/api.server";
-import { signOut } from "~/server/api/users.server";
+import { signOut } from "~/server/api/users-api.server";
 
 // POST /api/users/signout.
 const handle = apiRoute({ POST: noBody(signOut) });

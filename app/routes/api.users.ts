@@ -1,5 +1,5 @@
 import { apiRoute } from "~/server/http/api.server";
-import { createUserAsAdmin, listUsers } from "~/server/api/users.server";
+import { createUserAsAdmin, listUsers } from "~/server/api/users-api.server";
 import type { RequestBodyKind } from "~/server/http/body.server";
 
 // GET /api/users (all users, streamed; ?name= searches; ?limit=&offset=), POST /api/users (ADMIN).

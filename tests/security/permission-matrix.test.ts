@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 
 import { db } from "~/server/db/connection.server";
-import { addRecipeToList } from "~/server/services/shopping.server";
-import { fileReport } from "~/server/services/moderation.server";
+import { addRecipeToList } from "~/server/services/shopping-service.server";
+import { fileReport } from "~/server/services/moderation-service.server";
 import { commitSignupDraft } from "~/server/auth/session.server";
 
 import { formRequest, uniqueUsername } from "../support/app";

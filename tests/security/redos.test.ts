@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { ApiError } from "~/server/http/api.server";
-import { planPicture } from "~/server/api/pictures.server";
+import { planPicture } from "~/server/api/pictures-api.server";
 import { draftFromRecipeNode } from "~/server/import/draft.server";
 import { IMPORT_LIMITS } from "~/server/import/import.server";
 import { findRecipeJsonLd } from "~/server/import/json-ld.server";

@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/server/db/connection.server";
 import { storedFileExists, urlOf, writeStoredFile } from "~/server/media/storage.server";
 import { rememberPendingUpload } from "~/server/media/uploads.server";
-import { deleteOwnAccount } from "~/server/services/account.server";
-import { removeCook, saveCook } from "~/server/services/cooks.server";
-import { addComment } from "~/server/services/interactions.server";
-import { fileReport, moderate, suspend, unsuspend } from "~/server/services/moderation.server";
-import type { Outcome } from "~/server/services/outcome.server";
-import { deleteUser } from "~/server/services/users.server";
+import { deleteOwnAccount } from "~/server/services/account-service.server";
+import { removeCook, saveCook } from "~/server/services/cooks-service.server";
+import { addComment } from "~/server/services/interactions-service.server";
+import { fileReport, moderate, suspend, unsuspend } from "~/server/services/moderation-service.server";
+import type { Outcome } from "~/server/services/outcome-service.server";
+import { deleteUser } from "~/server/services/users-service.server";
 
 import { useTempUploads } from "../support/api";
 import { makeRecipeWithPost } from "../support/factories";

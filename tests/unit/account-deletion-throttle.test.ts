@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { action as deleteAction } from "~/routes/ReciPals.Account.Delete";
 import { beginSignInAttempt, LimitReachedError, THROTTLE, THROTTLE_MESSAGE } from "~/server/auth/limits.server";
 import { db } from "~/server/db/connection.server";
-import { ACCOUNT_MESSAGES, deleteOwnAccount } from "~/server/services/account.server";
+import { ACCOUNT_MESSAGES, deleteOwnAccount } from "~/server/services/account-service.server";
 
 import { dataOf, expectRedirect, formRequest, makeUser, settle, signedInCookie } from "../support/app";
 

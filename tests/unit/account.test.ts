@@ -10,11 +10,11 @@ import { loader as exportLoader } from "~/routes/ReciPals.Account.Export";
 import { checkCredentials } from "~/server/auth/sign-in.server";
 import { db } from "~/server/db/connection.server";
 import { readStoredFile, storedFileExists, urlOf, writeStoredFile } from "~/server/media/storage.server";
-import { setFollowing } from "~/server/services/follows.server";
-import { addComment, setLike, setSaved } from "~/server/services/interactions.server";
-import { saveCook } from "~/server/services/cooks.server";
-import { ACCOUNT_MESSAGES } from "~/server/services/account.server";
-import type { Outcome } from "~/server/services/outcome.server";
+import { setFollowing } from "~/server/services/follows-service.server";
+import { addComment, setLike, setSaved } from "~/server/services/interactions-service.server";
+import { saveCook } from "~/server/services/cooks-service.server";
+import { ACCOUNT_MESSAGES } from "~/server/services/account-service.server";
+import type { Outcome } from "~/server/services/outcome-service.server";
 
 import { useTempUploads } from "../support/api";
 import { makeRecipeWithPost } from "../support/factories";

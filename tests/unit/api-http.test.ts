@@ -11,9 +11,9 @@ import * as usersRoute from "~/routes/api.users";
 import * as userRoute from "~/routes/api.users.$id";
 import * as profileRoute from "~/routes/api.users.profile";
 import * as signinRoute from "~/routes/api.users.signin";
-import { streamJsonArray } from "~/server/api/entities.server";
+import { streamJsonArray } from "~/server/api/entities-api.server";
 import { allowedOrigins, apiRoute, ApiError, readJsonObject } from "~/server/http/api.server";
-import { LIST_BATCH } from "~/server/api/entities.server";
+import { LIST_BATCH } from "~/server/api/entities-api.server";
 import { BODY_LIMITS } from "~/server/http/body.server";
 import { db } from "~/server/db/connection.server";
 

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import * as notificationsRoute from "~/routes/api.notifications";
 import * as readRoute from "~/routes/api.notifications.read";
 import { db } from "~/server/db/connection.server";
-import { setFollowing } from "~/server/services/follows.server";
-import { setLike } from "~/server/services/interactions.server";
+import { setFollowing } from "~/server/services/follows-service.server";
+import { setLike } from "~/server/services/interactions-service.server";
 
 import { call } from "../support/api";
 import { makeRecipeWithPost } from "../support/factories";

@@ -16,8 +16,8 @@ import { env } from "~/server/env.server";
 import { isFollowing } from "~/server/queries/follows.server";
 import { verifyLogin } from "~/server/queries/users.server";
 import { THROTTLE, THROTTLE_MESSAGE } from "~/server/auth/limits.server";
-import { FILL_ALL_FIELDS, USERNAME_TAKEN } from "~/server/validation/auth.server";
-import { ADMIN_SECRET_UNSET, INCORRECT_ADMIN_PASSWORD, NOT_ALLOWED } from "~/server/validation/profile.server";
+import { FILL_ALL_FIELDS, USERNAME_TAKEN } from "~/server/validation/auth-schema.server";
+import { ADMIN_SECRET_UNSET, INCORRECT_ADMIN_PASSWORD, NOT_ALLOWED } from "~/server/validation/profile-schema.server";
 import { TAG_LIMIT_MESSAGE } from "~/lib/tags";
 
 import { call, expectError, PNG_DATA_URL, snapshot, useTempUploads } from "../support/api";

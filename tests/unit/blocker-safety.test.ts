@@ -8,12 +8,12 @@ import { loader as shoppingLoader } from "~/routes/ReciPals.ShoppingList";
 import * as userRoute from "~/routes/api.users.$id";
 import * as reportsRoute from "~/routes/api.reports";
 import { db } from "~/server/db/connection.server";
-import { saveCook } from "~/server/services/cooks.server";
-import { addComment, setSaved } from "~/server/services/interactions.server";
-import { getModerationQueue, moderate, suspend } from "~/server/services/moderation.server";
-import type { Outcome } from "~/server/services/outcome.server";
-import { setBlock, setMute } from "~/server/services/people.server";
-import { addRecipeToList } from "~/server/services/shopping.server";
+import { saveCook } from "~/server/services/cooks-service.server";
+import { addComment, setSaved } from "~/server/services/interactions-service.server";
+import { getModerationQueue, moderate, suspend } from "~/server/services/moderation-service.server";
+import type { Outcome } from "~/server/services/outcome-service.server";
+import { setBlock, setMute } from "~/server/services/people-service.server";
+import { addRecipeToList } from "~/server/services/shopping-service.server";
 
 import { call } from "../support/api";
 import { makeRecipeWithPost } from "../support/factories";

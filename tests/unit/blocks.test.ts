@@ -25,12 +25,12 @@ import * as userRoute from "~/routes/api.users.$id";
 import * as usersRoute from "~/routes/api.users";
 import { db } from "~/server/db/connection.server";
 import { readLens, UNAVAILABLE_ACCOUNT } from "~/server/queries/visibility.server";
-import { setFollowing } from "~/server/services/follows.server";
-import { addComment, setLike, setSaved } from "~/server/services/interactions.server";
-import { getNotificationsPage } from "~/server/services/notifications.server";
-import type { Outcome } from "~/server/services/outcome.server";
-import { PEOPLE_MESSAGES, setBlock, setMute } from "~/server/services/people.server";
-import { addRecipeToList } from "~/server/services/shopping.server";
+import { setFollowing } from "~/server/services/follows-service.server";
+import { addComment, setLike, setSaved } from "~/server/services/interactions-service.server";
+import { getNotificationsPage } from "~/server/services/notifications-service.server";
+import type { Outcome } from "~/server/services/outcome-service.server";
+import { PEOPLE_MESSAGES, setBlock, setMute } from "~/server/services/people-service.server";
+import { addRecipeToList } from "~/server/services/shopping-service.server";
 
 import { call } from "../support/api";
 import { makeRecipeWithPost } from "../support/factories";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { loader, action } from "~/routes/ReciPals.Comments.$cid.Delete";
 import { paths } from "~/lib/paths";
 import { db } from "~/server/db/connection.server";
-import { addComment, INTERACTION_MESSAGES } from "~/server/services/interactions.server";
+import { addComment, INTERACTION_MESSAGES } from "~/server/services/interactions-service.server";
 
 import { makeRecipeWithPost } from "../support/factories";
 import { expectRedirect, formRequest, getRequest, makeUser, routeArgs, settle, signedInCookie } from "../support/app";

@@ -20,7 +20,7 @@ import * as cookRoute from "~/routes/ReciPals.Recipes.$rid_.Cook";
 import { loader as cookLoader } from "~/routes/ReciPals.Recipes.$rid_.Cook";
 import { db } from "~/server/db/connection.server";
 import { writeRecipeParts } from "~/server/queries/recipe-writes.server";
-import { setBlock } from "~/server/services/people.server";
+import { setBlock } from "~/server/services/people-service.server";
 
 import { makeRecipeWithPost } from "../support/factories";
 import { serverBuildOf } from "../support/server-build";

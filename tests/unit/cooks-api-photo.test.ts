@@ -7,7 +7,7 @@ import { action as cookedAction } from "~/routes/ReciPals.Recipes.$rid.Cooked";
 import { COOK_MESSAGES } from "~/lib/cook-limits";
 import { db } from "~/server/db/connection.server";
 import { urlOf, writeStoredFile } from "~/server/media/storage.server";
-import { saveCook } from "~/server/services/cooks.server";
+import { saveCook } from "~/server/services/cooks-service.server";
 
 import { call, PNG_DATA_URL, snapshot, useTempUploads } from "../support/api";
 import { makeRecipeWithPost } from "../support/factories";

@@ -9,9 +9,9 @@ import { COOK_MESSAGES } from "~/lib/cook-limits";
 import { db } from "~/server/db/connection.server";
 import { nextSeq } from "~/server/queries/seq.server";
 import { searchRecipes } from "~/server/queries/search.server";
-import { getNotificationsPage } from "~/server/services/notifications.server";
-import { removeCook, saveCook } from "~/server/services/cooks.server";
-import { setBlock } from "~/server/services/people.server";
+import { getNotificationsPage } from "~/server/services/notifications-service.server";
+import { removeCook, saveCook } from "~/server/services/cooks-service.server";
+import { setBlock } from "~/server/services/people-service.server";
 
 import { call, snapshot, useTempUploads } from "../support/api";
 import { makeRecipeWithPost } from "../support/factories";

@@ -12,7 +12,7 @@ import { readPostsFull } from "~/server/queries/posts.server";
 import { readRecipesFull } from "~/server/queries/recipes.server";
 import { searchRecipes } from "~/server/queries/search.server";
 import { readUsersWithLists } from "~/server/queries/users.server";
-import { addComment } from "~/server/services/interactions.server";
+import { addComment } from "~/server/services/interactions-service.server";
 import { getUserId } from "~/server/auth/session.server";
 import { beginSignInAttempt } from "~/server/auth/limits.server";
 
@@ -59,8 +59,8 @@ const MAKE_ACTIVITY = `
   const { loadModule } = await import(${JSON.stringify(path.join(ROOT, "scripts/load-module.js"))});
   const app = await loadModule("db-copy-test-activity", \`
     export { db, closeDatabaseHandle } from "~/server/db/connection.server";
-    export { setLike, addComment, setSaved } from "~/server/services/interactions.server";
-    export { setFollowing } from "~/server/services/follows.server";
+    export { setLike, addComment, setSaved } from "~/server/services/interactions-service.server";
+    export { setFollowing } from "~/server/services/follows-service.server";
     export { startSession } from "~/server/auth/session.server";
     export { checkCredentials, throttledSignIn } from "~/server/auth/sign-in.server";
     export { getSessionUserById } from "~/server/queries/users.server";

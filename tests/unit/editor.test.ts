@@ -15,7 +15,7 @@ import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { RATE_LIMITS } from "~/server/auth/limits.server";
 import { nextSeq, nowIso, todayDate } from "~/server/queries/seq.server";
 import { PHOTO_COPIES, storedNameOf } from "~/server/media/storage.server";
-import { validateRecipeDraft } from "~/server/validation/recipe.server";
+import { validateRecipeDraft } from "~/server/validation/recipe-schema.server";
 
 import { dataOf, expectRedirect, getRequest, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "../support/app";
 import { useScratchUploads } from "../support/settings";

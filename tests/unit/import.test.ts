@@ -17,7 +17,7 @@ import { ImportError, importRecipe, IMPORT_MESSAGES, type ImportOptions } from "
 import { findRecipeJsonLd } from "~/server/import/json-ld.server";
 import { durationText } from "~/server/import/text.server";
 import { RATE_LIMITS } from "~/server/auth/limits.server";
-import { IMPORT_LINK_MESSAGES } from "~/server/validation/import.server";
+import { IMPORT_LINK_MESSAGES } from "~/server/validation/import-schema.server";
 
 import { dataOf, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "../support/app";
 import { useScratchUploads } from "../support/settings";

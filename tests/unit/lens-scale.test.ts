@@ -17,7 +17,7 @@ import * as usersRoute from "~/routes/api.users";
 import { db, engineOf } from "~/server/db/connection.server";
 import { nowIso } from "~/server/queries/seq.server";
 import { isHidden, LENS_INLINE_MAX, readLens, shownPerson } from "~/server/queries/visibility.server";
-import { setBlock } from "~/server/services/people.server";
+import { setBlock } from "~/server/services/people-service.server";
 
 import { call } from "../support/api";
 import { makeRecipeWithPost } from "../support/factories";

@@ -13,12 +13,12 @@ import { getUser } from "~/server/auth/session.server";
 import { checkCredentials, LoginError } from "~/server/auth/sign-in.server";
 import { db } from "~/server/db/connection.server";
 import * as signinRoute from "~/routes/api.users.signin";
-import { setFollowing } from "~/server/services/follows.server";
-import { addComment, setLike, setSaved } from "~/server/services/interactions.server";
-import { setBlock } from "~/server/services/people.server";
-import { addRecipeToList } from "~/server/services/shopping.server";
-import { fileReport, getModerationQueue, moderate, MODERATION_MESSAGES, suspend, unsuspend } from "~/server/services/moderation.server";
-import type { Outcome } from "~/server/services/outcome.server";
+import { setFollowing } from "~/server/services/follows-service.server";
+import { addComment, setLike, setSaved } from "~/server/services/interactions-service.server";
+import { setBlock } from "~/server/services/people-service.server";
+import { addRecipeToList } from "~/server/services/shopping-service.server";
+import { fileReport, getModerationQueue, moderate, MODERATION_MESSAGES, suspend, unsuspend } from "~/server/services/moderation-service.server";
+import type { Outcome } from "~/server/services/outcome-service.server";
 
 import { call } from "../support/api";
 import { makeRecipeWithPost } from "../support/factories";

@@ -7,19 +7,19 @@ import { db } from "~/server/db/connection.server";
 import { countUnread, UNREAD_COUNT_CAP } from "~/server/queries/notifications.server";
 import { getPostOwnership } from "~/server/queries/posts.server";
 import { nowIso } from "~/server/queries/seq.server";
-import { setFollowing, removeFollower } from "~/server/services/follows.server";
-import { addComment, INTERACTION_MESSAGES, removeComment, setLike, setSaved, storeLike } from "~/server/services/interactions.server";
+import { setFollowing, removeFollower } from "~/server/services/follows-service.server";
+import { addComment, INTERACTION_MESSAGES, removeComment, setLike, setSaved, storeLike } from "~/server/services/interactions-service.server";
 import {
   getNotificationsPage,
   NOTIFICATION_MESSAGES,
   NOTIFICATIONS_PAGE_SIZE,
   readNotifications,
   whoDidIt,
-} from "~/server/services/notifications.server";
-import type { Outcome } from "~/server/services/outcome.server";
-import { changePost } from "~/server/services/posts.server";
-import { deleteRecipe } from "~/server/services/recipes.server";
-import { deleteUser } from "~/server/services/users.server";
+} from "~/server/services/notifications-service.server";
+import type { Outcome } from "~/server/services/outcome-service.server";
+import { changePost } from "~/server/services/posts-service.server";
+import { deleteRecipe } from "~/server/services/recipes-service.server";
+import { deleteUser } from "~/server/services/users-service.server";
 
 import { makeRecipeWithPost } from "../support/factories";
 import { makeUser } from "../support/app";

@@ -34,17 +34,17 @@ async function startServer(fresh: boolean) {
   try {
     const database = await import("~/server/db/connection.server");
     const [recipes, interactions, posts, follows, users, session, auth, passwords, entry, facade, moderation] = await Promise.all([
-      import("~/server/services/recipes.server"),
-      import("~/server/services/interactions.server"),
-      import("~/server/services/posts.server"),
-      import("~/server/services/follows.server"),
-      import("~/server/services/users.server"),
+      import("~/server/services/recipes-service.server"),
+      import("~/server/services/interactions-service.server"),
+      import("~/server/services/posts-service.server"),
+      import("~/server/services/follows-service.server"),
+      import("~/server/services/users-service.server"),
       import("~/server/auth/session.server"),
       import("~/server/auth/sign-in.server"),
       import("~/server/auth/password.server"),
       import("~/entry.server"),
       import("~/server/facade.server"),
-      import("~/server/services/moderation.server"),
+      import("~/server/services/moderation-service.server"),
     ]);
     // The routes a visitor's cached answers come from, nested as the compiler nests them.
     const modules = {

@@ -5,7 +5,7 @@ import { action as editAction } from "~/routes/ReciPals.Account.Profile.$uid_.Ed
 import * as userRoute from "~/routes/api.users.$id";
 import { db } from "~/server/db/connection.server";
 import { verifyLogin } from "~/server/queries/users.server";
-import { changeRole, updateProfile, USER_MESSAGES } from "~/server/services/users.server";
+import { changeRole, updateProfile, USER_MESSAGES } from "~/server/services/users-service.server";
 import { getUser, sessionCookie, sessionKey } from "~/server/auth/session.server";
 import { THROTTLE, THROTTLE_MESSAGE } from "~/server/auth/limits.server";
 

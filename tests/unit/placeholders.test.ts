@@ -15,7 +15,7 @@ import { db } from "~/server/db/connection.server";
 import { processImage, storeImage } from "~/server/media/images.server";
 import { storedNameOf } from "~/server/media/storage.server";
 import { setRecipeSaved } from "~/server/queries/saved.server";
-import { createRecipe } from "~/server/services/recipes.server";
+import { createRecipe } from "~/server/services/recipes-service.server";
 
 import { getRequest, makeUser, routeArgs, settle, signedInCookie } from "../support/app";
 import { follow, makeRecipeWithPost } from "../support/factories";

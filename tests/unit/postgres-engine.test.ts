@@ -31,9 +31,9 @@ async function startServer(url: string) {
   try {
     const database = await import("~/server/db/connection.server");
     const [users, follows, recipes, passwords, throttle, loginRoute, apiUserRoute, recipeRoute, searchRoute, root, entry, interactions, shopping, people, moderation, scopes] = await Promise.all([
-      import("~/server/services/users.server"),
-      import("~/server/services/follows.server"),
-      import("~/server/services/recipes.server"),
+      import("~/server/services/users-service.server"),
+      import("~/server/services/follows-service.server"),
+      import("~/server/services/recipes-service.server"),
       import("~/server/auth/password.server"),
       import("~/server/auth/limits.server"),
       import("~/routes/ReciPals.Account.Login"),
@@ -42,10 +42,10 @@ async function startServer(url: string) {
       import("~/routes/ReciPals.Search"),
       import("~/root"),
       import("~/entry.server"),
-      import("~/server/services/interactions.server"),
-      import("~/server/services/shopping.server"),
-      import("~/server/services/people.server"),
-      import("~/server/services/moderation.server"),
+      import("~/server/services/interactions-service.server"),
+      import("~/server/services/shopping-service.server"),
+      import("~/server/services/people-service.server"),
+      import("~/server/services/moderation-service.server"),
       import("~/server/cache/scopes.server"),
     ]);
     // The few routes these tests ask for, as the compiler would list them.

@@ -23,7 +23,7 @@ import { countUnread, listNotifications, markRead } from "~/server/queries/notif
 import { getSessionUserById, getUserProfile } from "~/server/queries/users.server";
 import { isOutOfReach } from "~/server/queries/visibility.server";
 import { isOnShoppingList } from "~/server/queries/shopping-list.server";
-import { getShoppingList } from "~/server/services/shopping.server";
+import { getShoppingList } from "~/server/services/shopping-service.server";
 
 import { makeRecipeWithPost } from "../support/factories";
 import { makeUser } from "../support/app";

@@ -7,7 +7,7 @@ import * as recipesRoute from "~/routes/api.recipes";
 import { action as editorAction } from "~/routes/ReciPals.Editor.$rid";
 import { draftToFields, emptyDraft } from "~/lib/recipe-form";
 import { db } from "~/server/db/connection.server";
-import { RECIPE_SERVICE_MESSAGES } from "~/server/services/recipes.server";
+import { RECIPE_SERVICE_MESSAGES } from "~/server/services/recipes-service.server";
 
 import { call, expectError, PNG_DATA_URL, snapshot, useTempUploads } from "../support/api";
 import { makeRecipeWithPost } from "../support/factories";

@@ -19,7 +19,7 @@ import {
   searchTerms,
   searchUsers,
 } from "~/server/queries/search.server";
-import { parseSearchParams } from "~/server/validation/search.server";
+import { parseSearchParams } from "~/server/validation/search-schema.server";
 
 import { getRequest, makeUser, routeArgs } from "../support/app";
 

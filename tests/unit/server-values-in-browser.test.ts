@@ -122,7 +122,7 @@ function filesUnder(dir: string): string[] {
 describe("server values never reach browser code", () => {
   it("finds the case it exists for, and leaves server-only use alone", () => {
     const route = `
-      import { COMMENT_MAX, CommentSchema } from "~/server/validation/comment.server";
+      import { COMMENT_MAX, CommentSchema } from "~/server/validation/comment-schema.server";
       import { getUser } from "~/server/auth/session.server";
       import type { Thing } from "~/server/queries/things.server";
       const limit = () => COMMENT_MAX;

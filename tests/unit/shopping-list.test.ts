@@ -6,8 +6,8 @@ import { RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { db } from "~/server/db/connection.server";
 import { nowIso } from "~/server/queries/seq.server";
 import { isOnShoppingList } from "~/server/queries/shopping-list.server";
-import type { Outcome } from "~/server/services/outcome.server";
-import { createRecipe, deleteRecipe, updateRecipe } from "~/server/services/recipes.server";
+import type { Outcome } from "~/server/services/outcome-service.server";
+import { createRecipe, deleteRecipe, updateRecipe } from "~/server/services/recipes-service.server";
 import {
   addRecipeToList,
   clearChecked,
@@ -17,8 +17,8 @@ import {
   setItemsChecked,
   SHOPPING_LIMITS,
   SHOPPING_MESSAGES,
-} from "~/server/services/shopping.server";
-import { deleteUser } from "~/server/services/users.server";
+} from "~/server/services/shopping-service.server";
+import { deleteUser } from "~/server/services/users-service.server";
 
 import { makeUser } from "../support/app";
 

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import * as notificationsRoute from "~/routes/ReciPals.Notifications";
 import * as shoppingRoute from "~/routes/ReciPals.ShoppingList";
 import { db } from "~/server/db/connection.server";
-import { setFollowing } from "~/server/services/follows.server";
-import { addRecipeToList, getShoppingList } from "~/server/services/shopping.server";
+import { setFollowing } from "~/server/services/follows-service.server";
+import { addRecipeToList, getShoppingList } from "~/server/services/shopping-service.server";
 
 import { makeRecipeWithPost } from "../support/factories";
 import { expectRedirect, formRequest, getRequest, makeUser, routeArgs, settle, signedInCookie } from "../support/app";

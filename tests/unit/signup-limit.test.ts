@@ -4,7 +4,7 @@ import { action as signupAction } from "~/routes/ReciPals.Account.Signup";
 import * as signupRoute from "~/routes/api.users.signup";
 import { db } from "~/server/db/connection.server";
 import { env } from "~/server/env.server";
-import { USER_MESSAGES } from "~/server/services/users.server";
+import { USER_MESSAGES } from "~/server/services/users-service.server";
 
 import { call } from "../support/api";
 import { countRows, dataOf, formRequest, settle, uniqueUsername } from "../support/app";

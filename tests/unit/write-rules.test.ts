@@ -17,8 +17,8 @@ import { db } from "~/server/db/connection.server";
 import { env } from "~/server/env.server";
 import { storeImage } from "~/server/media/images.server";
 import { getUserProfile } from "~/server/queries/users.server";
-import { changePost } from "~/server/services/posts.server";
-import { createRecipe } from "~/server/services/recipes.server";
+import { changePost } from "~/server/services/posts-service.server";
+import { createRecipe } from "~/server/services/recipes-service.server";
 
 import { call, useTempUploads } from "../support/api";
 import { dataOf, formRequest, makeUser, ORIGIN, routeArgs, settle, signedInCookie } from "../support/app";

@@ -19,7 +19,7 @@ import {
 
 import { Counter } from "./fields";
 import { ImportFromLink } from "./import-from-link";
-import { RecipePhotoField } from "./photo";
+import { RecipePhotoField } from "./editor-photo";
 import { IngredientSections, StepList, type RowTools } from "./rows";
 import { Link } from "../link";
 

@@ -5,7 +5,7 @@ import { sql } from "kysely";
 import { db, engineOf, writeTransaction, type DB } from "../db/connection.server";
 import { env } from "../env.server";
 import { addressKey } from "../http/ip.server";
-import { adminSecretMatches } from "../validation/profile.server";
+import { adminSecretMatches } from "../validation/profile-schema.server";
 
 // How often someone may try or do something, counted in the database (so a restart does not
 // reset it and every server of a cluster counts the same attempts), the count and the new row

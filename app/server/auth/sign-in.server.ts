@@ -5,7 +5,7 @@ import { SUSPENDED_MESSAGE } from "~/lib/reports";
 
 import { verifyLogin, type SessionUser } from "../queries/users.server";
 import { beginSignInAttempt, clearSignInFailures, forgetSignInAttempt, type SignInSubject } from "./limits.server";
-import { FILL_ALL_FIELDS, LoginSchema } from "../validation/auth.server";
+import { FILL_ALL_FIELDS, LoginSchema } from "../validation/auth-schema.server";
 
 export const LOGIN_MESSAGES = {
   invalid: "Invalid username or password. Please try again.",

@@ -68,7 +68,7 @@ export interface BodyLimit {
   pageAnswers: boolean;
 }
 
-const LIMITS: Record<RequestBodyKind, BodyLimit> = {
+const KIND_LIMITS: Record<RequestBodyKind, BodyLimit> = {
   form: { bytes: BODY_LIMITS.formBytes, message: BODY_MESSAGES.formTooLarge(BODY_LIMITS.formBytes), json: false, heavy: false, pageAnswers: false },
   "long-text-form": {
     bytes: BODY_LIMITS.longTextFormBytes,
@@ -91,8 +91,8 @@ const LIMITS: Record<RequestBodyKind, BodyLimit> = {
 /** The limit of a kind, for the Content-Type a request came with. */
 export function bodyLimitOf(kind: RequestBodyKind, contentType = ""): BodyLimit {
   // Only a multipart body can carry a file: a photo form sent urlencoded is a small form.
-  if (kind === "photo-form" && !/^\s*multipart\/form-data\b/i.test(contentType)) return LIMITS.form;
-  return LIMITS[kind];
+  if (kind === "photo-form" && !/^\s*multipart\/form-data\b/i.test(contentType)) return KIND_LIMITS.form;
+  return KIND_LIMITS[kind];
 }
 
 /** The kind a route module declares (`export const requestBody`); a module that declares something else stops the server at start. */
@@ -123,7 +123,7 @@ export function queryText(searchParams: URLSearchParams, name: string): string {
  * A larger or malformed body is refused with a 413 or 400 page before more than the limit is held.
  */
 export async function readForm(request: Request, kind: "form" | "long-text-form" = "form"): Promise<FormData> {
-  const limit = LIMITS[kind].bytes;
+  const limit = KIND_LIMITS[kind].bytes;
   try {
     // The reader refuses a name or value holding NUL (400, BODY_MESSAGES.nul) as it reads.
     const { formData } = await readMultipartFormLenient(request, { maxBodyBytes: limit, maxFileBytes: limit, maxFieldBytes: limit });

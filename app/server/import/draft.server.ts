@@ -1,6 +1,6 @@
 import { DEFAULT_SECTION_TITLE, RECIPE_LIMITS, type RecipeDraft } from "~/lib/recipe-form";
 
-import { JsonLdRecipeSchema } from "../validation/import.server";
+import { JsonLdRecipeSchema } from "../validation/import-schema.server";
 
 import { cleanText, cleanTextsUpTo, cut, decodeEntities, durationText, isoMinutes, splitInstructionText } from "./text.server";
 

@@ -3,7 +3,7 @@ import type { RecipeDraft } from "~/lib/recipe-form";
 import { IMAGE_LIMITS, ImageError, storeImage } from "../media/images.server";
 import { concurrencyGate } from "../../lib/concurrency";
 import { LimitReachedError, RATE_LIMITS, takeRateLimited } from "../auth/limits.server";
-import { ImportLinkSchema } from "../validation/import.server";
+import { ImportLinkSchema } from "../validation/import-schema.server";
 
 import { isPrivateAddress } from "./addresses.server";
 import { draftFromRecipeNode } from "./draft.server";

@@ -1,4 +1,4 @@
-import { ImportLinkSchema } from "../validation/import.server";
+import { ImportLinkSchema } from "../validation/import-schema.server";
 
 // Sharing a page to ReciPals from a phone (docs/rules.md#import-by-link): the web app manifest's
 // share_target opens /ReciPals/Create?title=…&text=…&url=…, and the editor opens with the link

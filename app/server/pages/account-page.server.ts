@@ -12,7 +12,7 @@ import { readForm } from "~/server/http/body.server";
 import { clientAddress } from "~/server/http/ip.server";
 import { invariantResponse } from "~/server/http/responses.server";
 import { siteOrigin } from "~/server/http/site.server";
-import { deleteOwnAccount, exportAccount } from "~/server/services/account.server";
+import { deleteOwnAccount, exportAccount } from "~/server/services/account-service.server";
 
 /** /ReciPals/Account: someone signed in goes to their profile, a visitor to Login. */
 export async function loadAccountPage(request: Request) {

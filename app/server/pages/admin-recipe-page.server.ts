@@ -11,8 +11,8 @@ import { invariantResponse, readIntent } from "~/server/http/responses.server";
 import { listComments } from "~/server/queries/comments.server";
 import { getPostForRecipe } from "~/server/queries/posts.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
-import { removeComment } from "~/server/services/interactions.server";
-import { deleteRecipe, editRecipeText } from "~/server/services/recipes.server";
+import { removeComment } from "~/server/services/interactions-service.server";
+import { deleteRecipe, editRecipeText } from "~/server/services/recipes-service.server";
 
 /** The detail around the tabs: the recipe's name, photo and creator. */
 export async function loadAdminRecipePage(request: Request, recipeId: string, context: AppLoadContext) {

@@ -6,7 +6,7 @@ import { ADMIN_REPORTS_PATH } from "~/lib/reports";
 import { requireAdmin } from "~/server/auth/session.server";
 import { readForm } from "~/server/http/body.server";
 import { invariantResponse, readIntent } from "~/server/http/responses.server";
-import { getModerationQueue, moderate } from "~/server/services/moderation.server";
+import { getModerationQueue, moderate } from "~/server/services/moderation-service.server";
 
 /** The open reports, grouped by what they are about, and the moderation log. */
 export async function loadAdminReportsPage(request: Request, context: AppLoadContext) {

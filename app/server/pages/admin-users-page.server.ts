@@ -12,8 +12,8 @@ import { parsePage } from "~/server/queries/feed.server";
 import { listUserPosts } from "~/server/queries/posts.server";
 import { getUserProfile } from "~/server/queries/users.server";
 import { isSuspendedPerson } from "~/server/queries/visibility.server";
-import { suspend, unsuspend } from "~/server/services/moderation.server";
-import { addPlaceholderUser, changeRole, deleteUser } from "~/server/services/users.server";
+import { suspend, unsuspend } from "~/server/services/moderation-service.server";
+import { addPlaceholderUser, changeRole, deleteUser } from "~/server/services/users-service.server";
 
 /** The users table: one page of the people the search box matches. */
 export async function loadAdminUsersPage(request: Request, context: AppLoadContext) {

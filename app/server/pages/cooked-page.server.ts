@@ -13,7 +13,7 @@ import { IMAGE_MESSAGES } from "~/server/media/images.server";
 import { getOwnCook } from "~/server/queries/cooks.server";
 import { getRecipeCreator } from "~/server/queries/recipes.server";
 import { isHidden, UNAVAILABLE_RECIPE } from "~/server/queries/visibility.server";
-import { removeCook, saveCook, uploadedCookPhoto, type CookPhoto } from "~/server/services/cooks.server";
+import { removeCook, saveCook, uploadedCookPhoto, type CookPhoto } from "~/server/services/cooks-service.server";
 
 const FIELDS = ["rating", "note", "servings"] as const;
 type Field = (typeof FIELDS)[number] | "photo";

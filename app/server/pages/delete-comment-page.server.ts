@@ -9,7 +9,7 @@ import { requireUser } from "~/server/auth/session.server";
 import { readForm } from "~/server/http/body.server";
 import { invariantResponse } from "~/server/http/responses.server";
 import { getCommentOwnership } from "~/server/queries/comments.server";
-import { INTERACTION_MESSAGES, removeComment } from "~/server/services/interactions.server";
+import { INTERACTION_MESSAGES, removeComment } from "~/server/services/interactions-service.server";
 
 /** Where to go back to: a same-site path the form or the address gave, else the recipe page. */
 function backTo(given: FormDataEntryValue | string | null, recipeId: string): string {

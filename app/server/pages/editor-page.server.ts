@@ -30,9 +30,9 @@ import { storedNameOf } from "~/server/media/storage.server";
 import { dropPendingUpload, rememberPendingUpload } from "~/server/media/uploads.server";
 import { getRecipeOwnership } from "~/server/queries/recipe-writes.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
-import { keepDraftPhoto, saveEditorDraft } from "~/server/services/recipe-editor.server";
-import { deleteRecipe } from "~/server/services/recipes.server";
-import { isUsableRecipeId } from "~/server/validation/recipe.server";
+import { keepDraftPhoto, saveEditorDraft } from "~/server/services/recipe-editor-service.server";
+import { deleteRecipe } from "~/server/services/recipes-service.server";
+import { isUsableRecipeId } from "~/server/validation/recipe-schema.server";
 
 /** Form fields a forged request might use to pass a recipe off as someone else's. */
 const CREATOR_FIELDS = ["user_created", "userId", "user_id", "creator", "created_by", "creatorId"];

@@ -9,7 +9,7 @@ import { readForm } from "~/server/http/body.server";
 import { isFetcherSubmission } from "~/server/http/interaction.server";
 import { readIntent } from "~/server/http/responses.server";
 import { isFollowing } from "~/server/queries/follows.server";
-import { removeFollower, setFollowing } from "~/server/services/follows.server";
+import { removeFollower, setFollowing } from "~/server/services/follows-service.server";
 
 export type FollowIntent = "follow" | "unfollow" | "remove";
 export type FollowActionData =

@@ -5,7 +5,7 @@ import { requireUser } from "~/server/auth/session.server";
 import { readForm } from "~/server/http/body.server";
 import { isFetcherSubmission, redirectBack, refuseInteraction } from "~/server/http/interaction.server";
 import { readIntent } from "~/server/http/responses.server";
-import { setLike } from "~/server/services/interactions.server";
+import { setLike } from "~/server/services/interactions-service.server";
 
 /** Like or unlike a post as the session user. */
 export async function likePageAction(request: Request, postId: string) {

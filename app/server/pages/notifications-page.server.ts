@@ -6,7 +6,7 @@ import { readForm } from "~/server/http/body.server";
 import { isFetcherSubmission, redirectBack, refuseInteraction } from "~/server/http/interaction.server";
 import { readIntent } from "~/server/http/responses.server";
 import { parsePage } from "~/server/queries/feed.server";
-import { getNotificationsPage, readNotifications } from "~/server/services/notifications.server";
+import { getNotificationsPage, readNotifications } from "~/server/services/notifications-service.server";
 
 /** A page of the viewer's notifications, newest first, grouped. */
 export async function loadNotificationsPage(request: Request) {

@@ -10,7 +10,7 @@ import { readForm } from "~/server/http/body.server";
 import { invariantResponse, readIntent } from "~/server/http/responses.server";
 import { getSessionUserById } from "~/server/queries/users.server";
 import { contains, isHidden } from "~/server/queries/visibility.server";
-import { PEOPLE_MESSAGES, setBlock, setMute } from "~/server/services/people.server";
+import { PEOPLE_MESSAGES, setBlock, setMute } from "~/server/services/people-service.server";
 
 /** Where to go back to: a same-site path the form or the address gave, else the person's profile. */
 function backTo(given: FormDataEntryValue | string | null, userId: string): string {

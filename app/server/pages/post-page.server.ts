@@ -13,8 +13,8 @@ import { listComments } from "~/server/queries/comments.server";
 import { getPostCard } from "~/server/queries/feed.server";
 import { listUserPosts } from "~/server/queries/posts.server";
 import { isHidden, UNAVAILABLE_ACCOUNT } from "~/server/queries/visibility.server";
-import { deletableComments } from "~/server/services/interactions.server";
-import { withReportLinks } from "~/server/services/moderation.server";
+import { deletableComments } from "~/server/services/interactions-service.server";
+import { withReportLinks } from "~/server/services/moderation-service.server";
 
 /** One post of a profile with its comments, share tags and neighbours; or, for a post the author lacks, what they have. */
 export async function loadPostPage(request: Request, uid: string, pid: string) {

@@ -15,7 +15,7 @@ import { ImageError, IMAGE_MESSAGES, processImage } from "~/server/media/images.
 import type { PicturePlan } from "~/server/media/pictures.server";
 import { getUserProfile } from "~/server/queries/users.server";
 import { listBlocked, listMuted } from "~/server/queries/visibility.server";
-import { updateProfile } from "~/server/services/users.server";
+import { updateProfile } from "~/server/services/users-service.server";
 import {
   ADMIN_SECRET_UNSET,
   IMAGE_FAILED,
@@ -24,8 +24,8 @@ import {
   PROFILE_FIELDS,
   SAVE_FAILED,
   USER_NOT_FOUND,
-} from "~/server/validation/profile.server";
-import { readTags, UNKNOWN_TAG } from "~/server/validation/tags.server";
+} from "~/server/validation/profile-schema.server";
+import { readTags, UNKNOWN_TAG } from "~/server/validation/tags-schema.server";
 
 /** A refused save: the messages, what was typed (never passwords) and the tags chosen (the editor's ProfileEditorFailure). */
 export type ProfileEditFailure = FormFailure & { tags: string[] };

@@ -25,9 +25,9 @@ import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { isRecipeSaved } from "~/server/queries/saved.server";
 import { isOnShoppingList } from "~/server/queries/shopping-list.server";
 import { isHidden, UNAVAILABLE_RECIPE } from "~/server/queries/visibility.server";
-import { addComment, deletableComments } from "~/server/services/interactions.server";
-import { withReportLinks } from "~/server/services/moderation.server";
-import { COMMENT_MAX } from "~/server/validation/comment.server";
+import { addComment, deletableComments } from "~/server/services/interactions-service.server";
+import { withReportLinks } from "~/server/services/moderation-service.server";
+import { COMMENT_MAX } from "~/server/validation/comment-schema.server";
 
 /**
  * A recipe's ingredient lines at `factor` and in `units` (null: as written), section by section:

@@ -6,7 +6,7 @@ import { REPORT_MESSAGES } from "~/lib/reports";
 import { getLens, requireUser } from "~/server/auth/session.server";
 import { readForm } from "~/server/http/body.server";
 import { invariantResponse } from "~/server/http/responses.server";
-import { fileReport, reportableTarget } from "~/server/services/moderation.server";
+import { fileReport, reportableTarget } from "~/server/services/moderation-service.server";
 
 // The signed-in reporter, their lens and the target the address names (404 when there is none to report).
 async function targetOf(request: Request, kind: string, id: string) {

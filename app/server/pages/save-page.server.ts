@@ -5,7 +5,7 @@ import { requireUser } from "~/server/auth/session.server";
 import { readForm } from "~/server/http/body.server";
 import { isFetcherSubmission, redirectBack, refuseInteraction } from "~/server/http/interaction.server";
 import { readIntent } from "~/server/http/responses.server";
-import { setSaved } from "~/server/services/interactions.server";
+import { setSaved } from "~/server/services/interactions-service.server";
 
 /** Save or unsave a recipe for the session user (idempotent both ways). */
 export async function savePageAction(request: Request, recipeId: string) {

@@ -7,7 +7,7 @@ import { CacheScope } from "~/server/cache/scopes.server";
 import { scopeSharedCache, SHUFFLED_COPIES, withholdFromSharedCache } from "~/server/cache/shared-cache.server";
 import { withPlaceholders } from "~/server/media/placeholders.server";
 import { searchRecipes, searchUsers, type RecipeCard, type RecipePage, type UserCard } from "~/server/queries/search.server";
-import { parseSearchParams } from "~/server/validation/search.server";
+import { parseSearchParams } from "~/server/validation/search-schema.server";
 
 // An empty search shows recipes in a fresh shuffle unless the address fixes it (`seed`): the shared
 // cache keeps several orders of it (app/server/http/route-rules.server.ts).

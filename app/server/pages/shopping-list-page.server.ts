@@ -15,7 +15,7 @@ import {
   getShoppingList,
   removeRecipeFromList,
   setItemsChecked,
-} from "~/server/services/shopping.server";
+} from "~/server/services/shopping-service.server";
 
 /** The viewer's list, by recipe, or merged by item (`?view=item`). */
 export async function loadShoppingListPage(request: Request) {

@@ -10,15 +10,15 @@ import { readForm } from "~/server/http/body.server";
 import { formValues, toFailure, type FormFailure } from "~/server/http/forms.server";
 import { clientAddress } from "~/server/http/ip.server";
 import { isUsernameTaken } from "~/server/queries/users.server";
-import { createAccount, takeSignupSlot } from "~/server/services/users.server";
+import { createAccount, takeSignupSlot } from "~/server/services/users-service.server";
 import {
   FILL_ALL_FIELDS,
   PASSWORDS_DONT_MATCH,
   SIGNUP_FIELDS,
   SignupSchema,
   USERNAME_TAKEN,
-} from "~/server/validation/auth.server";
-import { readTags } from "~/server/validation/tags.server";
+} from "~/server/validation/auth-schema.server";
+import { readTags } from "~/server/validation/tags-schema.server";
 
 /** The first step's form, for visitors only, with the name and username of a draft already held. */
 export async function loadSignupPage(request: Request, context: AppLoadContext) {

@@ -4,7 +4,7 @@ import { nowIso } from "./seq.server";
 import { shownPerson } from "./visibility.server";
 
 // Notifications (docs/rules.md#notifications): what is stored and read. Who is told of what is the
-// services' rule (services/notifications.server.ts).
+// services' rule (services/notifications-service.server.ts).
 
 /** The most the navigation counts; more shows as "99+". */
 export const UNREAD_COUNT_CAP = 100;

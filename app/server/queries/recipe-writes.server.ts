@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 
 import type { Transaction } from "kysely";
 
-import type { RecipeInput } from "../validation/recipe.server";
+import type { RecipeInput } from "../validation/recipe-schema.server";
 import { db, engineOf, withinTransaction, type DB } from "../db/connection.server";
 import type { Database } from "../db/schema.server";
 import { planSectionIds, recipePartRows, type RecipeParts } from "./recipe-parts.server";

@@ -6,7 +6,7 @@ import { db, type DB } from "../db/connection.server";
 import { nextSeq, nowIso } from "./seq.server";
 
 // Reports and the moderation log as stored (docs/rules.md#reports-and-moderation). Who may file
-// or act on them is the moderation service's rule (services/moderation.server.ts).
+// or act on them is the moderation service's rule (services/moderation-service.server.ts).
 
 /** What a report is about, as it is now: whose it is, a short description and where it lives. */
 export interface ReportTarget {

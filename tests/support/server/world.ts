@@ -4,9 +4,9 @@ import path from "node:path";
 import { db } from "~/server/db/connection.server";
 import { hashPassword } from "~/server/auth/password.server";
 import { createUser, type Role } from "~/server/queries/users.server";
-import { setFollowing } from "~/server/services/follows.server";
-import { addComment, setLike, setSaved } from "~/server/services/interactions.server";
-import type { Outcome as ServiceOutcome } from "~/server/services/outcome.server";
+import { setFollowing } from "~/server/services/follows-service.server";
+import { addComment, setLike, setSaved } from "~/server/services/interactions-service.server";
+import type { Outcome as ServiceOutcome } from "~/server/services/outcome-service.server";
 import { useScratchUploads as scratchUploads } from "../settings";
 
 import { CONTENT_TABLES } from "../../../seed/test-support";

@@ -10,10 +10,10 @@ import { deleteImageIfUnreferenced } from "../media/uploads.server";
 import { deleteCook, getOwnCook, insertCook, updateCook, type CookFields } from "../queries/cooks.server";
 import { getRecipeCreator } from "../queries/recipes.server";
 import { writeLog } from "../queries/reports.server";
-import { CookSchema } from "../validation/cook.server";
-import { notify, withdraw } from "./notifications.server";
-import { done, refusal, refusing, RefusedError, type Actor, type Outcome, type RefusalStatus } from "./outcome.server";
-import { refuseIfBlocked } from "./people.server";
+import { CookSchema } from "../validation/cook-schema.server";
+import { notify, withdraw } from "./notifications-service.server";
+import { done, refusal, refusing, RefusedError, type Actor, type Outcome, type RefusalStatus } from "./outcome-service.server";
+import { refuseIfBlocked } from "./people-service.server";
 
 // "I made this" (docs/rules.md#i-made-this), for the recipe page's form and the JSON API alike.
 // One entry per person and recipe, never on one's own recipe, never across a block; the recipe's

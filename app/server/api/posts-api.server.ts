@@ -8,19 +8,19 @@ import { RECIPE_LIMITS, RECIPE_MESSAGES } from "~/lib/recipe-form";
 import { CacheScope } from "../cache/scopes.server";
 import { getPostForRecipe, postExists, readPostsFull } from "../queries/posts.server";
 import { getRecipeOwnership } from "../queries/recipe-writes.server";
-import { addComment } from "../services/interactions.server";
-import { addPostToRecipe, changePost, POST_MESSAGES } from "../services/posts.server";
+import { addComment } from "../services/interactions-service.server";
+import { addPostToRecipe, changePost, POST_MESSAGES } from "../services/posts-service.server";
 import { scopeSharedCache } from "../cache/shared-cache.server";
-import { isUsableRecipeId } from "../validation/recipe.server";
-import { apiPost, NOT_FOUND, parseListWindow, streamPosts } from "./entities.server";
+import { isUsableRecipeId } from "../validation/recipe-schema.server";
+import { apiPost, NOT_FOUND, parseListWindow, streamPosts } from "./entities-api.server";
 import { ApiError, invalid, json, param, readJsonObject, requireApiUser, type ApiArgs } from "../http/api.server";
 import { getLens } from "../auth/session.server";
 import type { Lens } from "../queries/visibility.server";
-import { unwrap } from "./outcome.server";
+import { unwrap } from "./outcome-api.server";
 import type { PicturePlan } from "../media/pictures.server";
-import { planPicture } from "./pictures.server";
-import { deleteRecipeUnit } from "./recipes.server";
-import { issuesToErrors, withoutNulls } from "./validation.server";
+import { planPicture } from "./pictures-api.server";
+import { deleteRecipeUnit } from "./recipes-api.server";
+import { issuesToErrors, withoutNulls } from "./validation-api.server";
 
 // /api/posts (docs/rules.md#posts-calls; PUT merges: docs/rules.md#whole-object-put-merge-rules).
 // A post and its recipe are one unit: POST /api/recipes creates both, and deleting either deletes

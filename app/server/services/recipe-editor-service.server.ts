@@ -5,9 +5,9 @@ import { LimitReachedError, takeUploadSlot } from "../auth/limits.server";
 import { IMAGE_MESSAGES, ImageError, processImage, type ProcessedImage } from "../media/images.server";
 import type { PicturePlan } from "../media/pictures.server";
 import { dropPendingUpload, storePendingUpload } from "../media/uploads.server";
-import { validateRecipeDraft } from "../validation/recipe.server";
-import type { Actor, Refusal } from "./outcome.server";
-import { createRecipe, updateRecipe } from "./recipes.server";
+import { validateRecipeDraft } from "../validation/recipe-schema.server";
+import type { Actor, Refusal } from "./outcome-service.server";
+import { createRecipe, updateRecipe } from "./recipes-service.server";
 
 // The recipe editor's Save (docs/rules.md#recipe-editor): everything is checked first — the draft,
 // the creator a forged form may claim, the photo — and nothing is stored unless all of it is

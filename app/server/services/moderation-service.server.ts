@@ -30,8 +30,8 @@ import {
 import { nextSeq, nowIso } from "../queries/seq.server";
 import { getSessionUserById } from "../queries/users.server";
 import { contains, isSuspendedPerson, OPEN_LENS, type Lens } from "../queries/visibility.server";
-import { storeCommentRemoved } from "./interactions.server";
-import { done, refusal, refusing, RefusedError, type Actor, type Outcome } from "./outcome.server";
+import { storeCommentRemoved } from "./interactions-service.server";
+import { done, refusal, refusing, RefusedError, type Actor, type Outcome } from "./outcome-service.server";
 
 // Reports and moderation (docs/rules.md#reports-and-moderation), for the pages and the API alike.
 // Anyone signed in reports a post, a comment or a person; an ADMIN dismisses the reports of a

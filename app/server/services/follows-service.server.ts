@@ -4,9 +4,9 @@ import { CacheScope, changing } from "../cache/scopes.server";
 import type { DB } from "../db/connection.server";
 import { follow, unfollow } from "../queries/follows.server";
 import { getSessionUserById } from "../queries/users.server";
-import { notify, withdraw } from "./notifications.server";
-import { done, refusal, RefusedError, refusing, type Actor, type Outcome } from "./outcome.server";
-import { refuseIfBlocked } from "./people.server";
+import { notify, withdraw } from "./notifications-service.server";
+import { done, refusal, RefusedError, refusing, type Actor, type Outcome } from "./outcome-service.server";
+import { refuseIfBlocked } from "./people-service.server";
 
 // Follows, for the profile pages and the API alike (docs/rules.md#follows). A follow is one row,
 // so both people's lists always agree; every write here is idempotent. What a visitor's kept page

@@ -3,8 +3,8 @@ import { engineOf, type DB } from "../db/connection.server";
 import { unfollow } from "../queries/follows.server";
 import { getSessionUserById } from "../queries/users.server";
 import { reachOf, setBlocked, setMuted, UNAVAILABLE_ACCOUNT } from "../queries/visibility.server";
-import { withdraw } from "./notifications.server";
-import { done, refusal, RefusedError, type Actor, type Outcome, type Refusal } from "./outcome.server";
+import { withdraw } from "./notifications-service.server";
+import { done, refusal, RefusedError, type Actor, type Outcome, type Refusal } from "./outcome-service.server";
 
 // Blocking and muting (docs/rules.md#blocking-and-muting), for the pages and the API alike. What
 // a viewer sees is narrowed by their lens (queries/visibility.server.ts); what they may do to

@@ -14,9 +14,9 @@ import {
   updateRecipeAndPost,
   writeRecipeParts,
 } from "../queries/recipe-writes.server";
-import { AdminTextSchema } from "../validation/admin-recipe.server";
-import { isUsableRecipeId, type RecipeInput } from "../validation/recipe.server";
-import { done, refusal, type Actor, type Outcome } from "./outcome.server";
+import { AdminTextSchema } from "../validation/admin-recipe-schema.server";
+import { isUsableRecipeId, type RecipeInput } from "../validation/recipe-schema.server";
+import { done, refusal, type Actor, type Outcome } from "./outcome-service.server";
 
 // Recipes with their posts and photos, for the editor, the admin pages and the API alike
 // (docs/rules.md#recipes). A recipe and its post are one unit: created, changed and deleted

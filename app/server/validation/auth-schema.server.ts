@@ -6,34 +6,32 @@ export const FILL_ALL_FIELDS = "Please fill in all fields";
 export const PASSWORDS_DONT_MATCH = "Passwords don't match";
 export const USERNAME_TAKEN = "That username is already taken. Please choose another.";
 
-export const LIMITS = USER_LIMITS;
-
 // Rules shared by sign-up, the profile editor and the API (docs/rules.md#people-fields).
 export const nameField = z
   .string()
   .trim()
   .min(1, FILL_ALL_FIELDS)
-  .max(LIMITS.name, `Name must be at most ${LIMITS.name} characters.`);
+  .max(USER_LIMITS.name, `Name must be at most ${USER_LIMITS.name} characters.`);
 
 export const usernameField = z
   .string()
   .trim()
   .min(1, FILL_ALL_FIELDS)
-  .max(LIMITS.username, `Username must be at most ${LIMITS.username} characters.`)
-  .min(LIMITS.usernameMin, `Username must be at least ${LIMITS.usernameMin} characters.`)
+  .max(USER_LIMITS.username, `Username must be at most ${USER_LIMITS.username} characters.`)
+  .min(USER_LIMITS.usernameMin, `Username must be at least ${USER_LIMITS.usernameMin} characters.`)
   .regex(/^[A-Za-z0-9_.]+$/, "Username may use only letters, digits, _ and .");
 
 export const newPasswordField = z
   .string()
   .min(1, FILL_ALL_FIELDS)
-  .max(LIMITS.password, `Password must be at most ${LIMITS.password} characters.`);
+  .max(USER_LIMITS.password, `Password must be at most ${USER_LIMITS.password} characters.`);
 
 export const LoginSchema = z.object({
   username: z
     .string()
     .trim()
     .min(1, FILL_ALL_FIELDS)
-    .max(LIMITS.username, `Username must be at most ${LIMITS.username} characters.`),
+    .max(USER_LIMITS.username, `Username must be at most ${USER_LIMITS.username} characters.`),
   password: newPasswordField,
 });
 

@@ -21,13 +21,13 @@ import {
   type UserProfile,
 } from "../queries/users.server";
 import { addressBucketKey, beginSignInAttempt, checkAdminSecret, forgetSignInAttempt, LimitReachedError, signupLimit, takeRateLimited } from "../auth/limits.server";
-import { FILL_ALL_FIELDS, nameField, newPasswordField, USERNAME_TAKEN, usernameField } from "../validation/auth.server";
-import { ADMIN_SECRET_UNSET, INCORRECT_ADMIN_PASSWORD, NOT_ALLOWED, ProfileEditSchema, USER_NOT_FOUND } from "../validation/profile.server";
-import { ProfileTagsSchema } from "../validation/tags.server";
+import { FILL_ALL_FIELDS, nameField, newPasswordField, USERNAME_TAKEN, usernameField } from "../validation/auth-schema.server";
+import { ADMIN_SECRET_UNSET, INCORRECT_ADMIN_PASSWORD, NOT_ALLOWED, ProfileEditSchema, USER_NOT_FOUND } from "../validation/profile-schema.server";
+import { ProfileTagsSchema } from "../validation/tags-schema.server";
 import { applyPicture, type PicturePlan } from "../media/pictures.server";
 import { deleteImageIfUnreferenced } from "../media/uploads.server";
-import { deleteAccountRow } from "./account.server";
-import { done, refusal, type Actor, type Outcome, type Refusal } from "./outcome.server";
+import { deleteAccountRow } from "./account-service.server";
+import { done, refusal, type Actor, type Outcome, type Refusal } from "./outcome-service.server";
 
 // People: sign-up, profile edits (with the picture and becoming ADMIN), roles, deletion, the
 // admin's placeholder users. For the pages and the API alike (docs/rules.md#people).

@@ -7,23 +7,23 @@ import { canEditRecipe } from "~/lib/permissions";
 import { draftFromRecipe, ERROR_KEY, type RecipeDraft } from "~/lib/recipe-form";
 
 import { CacheScope } from "../cache/scopes.server";
-import type { Actor } from "../services/outcome.server";
+import type { Actor } from "../services/outcome-service.server";
 import { postExists } from "../queries/posts.server";
 import { getRecipeOwnership } from "../queries/recipe-writes.server";
-import { createRecipe as createRecipeService, deleteRecipe as deleteRecipeService, updateRecipe as updateRecipeService } from "../services/recipes.server";
-import { EDITOR_MESSAGES } from "../services/recipe-editor.server";
+import { createRecipe as createRecipeService, deleteRecipe as deleteRecipeService, updateRecipe as updateRecipeService } from "../services/recipes-service.server";
+import { EDITOR_MESSAGES } from "../services/recipe-editor-service.server";
 import { getRecipeDetail, recipeExists } from "../queries/recipes.server";
 import { searchRecipeIds, searchRecipes } from "../queries/search.server";
-import { isUsableRecipeId, validateRecipeDraft, type RecipeInput } from "../validation/recipe.server";
+import { isUsableRecipeId, validateRecipeDraft, type RecipeInput } from "../validation/recipe-schema.server";
 import { scopeSharedCache } from "../cache/shared-cache.server";
-import { parseSearchParams } from "../validation/search.server";
-import { apiRecipe, apiRecipesByIds, jsonList, NOT_FOUND, parseListWindow, streamRecipes } from "./entities.server";
+import { parseSearchParams } from "../validation/search-schema.server";
+import { apiRecipe, apiRecipesByIds, jsonList, NOT_FOUND, parseListWindow, streamRecipes } from "./entities-api.server";
 import { ApiError, invalid, json, param, readJsonObject, requireApiUser, type ApiArgs } from "../http/api.server";
 import { getLens } from "../auth/session.server";
-import { unwrap } from "./outcome.server";
+import { unwrap } from "./outcome-api.server";
 import type { PicturePlan } from "../media/pictures.server";
-import { planPicture } from "./pictures.server";
-import { issuesToErrors, withoutNulls } from "./validation.server";
+import { planPicture } from "./pictures-api.server";
+import { issuesToErrors, withoutNulls } from "./validation-api.server";
 
 // /api/recipes (docs/rules.md#recipes-calls; PUT merges: docs/rules.md#whole-object-put-merge-rules).
 // The body uses the API's field names; it is mapped onto the recipe editor's draft, checked by the

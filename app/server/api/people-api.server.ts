@@ -2,9 +2,9 @@ import { z } from "zod";
 
 import { invalid, json, param, readJsonObject, requireApiUser, type ApiArgs } from "../http/api.server";
 import { listBlocked, listMuted, type RelatedPerson } from "../queries/visibility.server";
-import { setBlock, setMute } from "../services/people.server";
-import { unwrap } from "./outcome.server";
-import { issuesToErrors } from "./validation.server";
+import { setBlock, setMute } from "../services/people-service.server";
+import { unwrap } from "./outcome-api.server";
+import { issuesToErrors } from "./validation-api.server";
 
 // /api/blocks and /api/mutes (docs/rules.md#blocking-and-muting): the caller's own lists, never
 // anyone else's. GET lists; POST {user_id} adds; DELETE /{id} removes. Each answers the list as it

@@ -7,10 +7,10 @@ import { setPostLiked } from "../queries/likes.server";
 import { getPostForRecipe, getPostOwnership, getPostWithLikes } from "../queries/posts.server";
 import { getRecipeCreator } from "../queries/recipes.server";
 import { setRecipeSaved } from "../queries/saved.server";
-import { CommentSchema } from "../validation/comment.server";
-import { notify, withdraw, withdrawComment } from "./notifications.server";
-import { done, refusal, refusing, type Actor, type Outcome } from "./outcome.server";
-import { refuseIfBlocked } from "./people.server";
+import { CommentSchema } from "../validation/comment-schema.server";
+import { notify, withdraw, withdrawComment } from "./notifications-service.server";
+import { done, refusal, refusing, type Actor, type Outcome } from "./outcome-service.server";
+import { refuseIfBlocked } from "./people-service.server";
 
 // Likes, saves and comments, for the pages and the API alike (docs/rules.md#likes-saves-comments).
 // Likes and saves are idempotent both ways; each write is one transaction. A like or a comment

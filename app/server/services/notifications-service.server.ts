@@ -12,7 +12,7 @@ import type { NotificationKind } from "../db/schema.server";
 import { nextSeq, nowIso } from "../queries/seq.server";
 import { countUnread, listNotifications, markRead, type NotificationRow } from "../queries/notifications.server";
 import { readLens } from "../queries/visibility.server";
-import { done, refusal, type Actor, type Outcome } from "./outcome.server";
+import { done, refusal, type Actor, type Outcome } from "./outcome-service.server";
 
 // Notifications (docs/rules.md#notifications): who is told of what, and reading one's own. The
 // services whose writes cause them (a like, a comment, a follow, a save) call `notify` in their

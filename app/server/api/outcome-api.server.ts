@@ -1,5 +1,5 @@
 import { ApiError } from "../http/api.server";
-import type { Outcome } from "../services/outcome.server";
+import type { Outcome } from "../services/outcome-service.server";
 
 /** A service's result, or its refusal as a JSON error (status, `message`, `errors`, `refused`, Retry-After). */
 export function unwrap<T>(outcome: Outcome<T>): T {

@@ -6,9 +6,9 @@ import { applyPicture, type PicturePlan } from "../media/pictures.server";
 import { deleteImageIfUnreferenced } from "../media/uploads.server";
 import { createPostForRecipe, getPostOwnership, updatePostContent } from "../queries/posts.server";
 import { readUsersWithLists } from "../queries/users.server";
-import { INTERACTION_MESSAGES, storeCommentRemoved, storeLike } from "./interactions.server";
-import { done, refusal, refusing, type Actor, type Outcome } from "./outcome.server";
-import { refuseIfBlocked } from "./people.server";
+import { INTERACTION_MESSAGES, storeCommentRemoved, storeLike } from "./interactions-service.server";
+import { done, refusal, refusing, type Actor, type Outcome } from "./outcome-service.server";
+import { refuseIfBlocked } from "./people-service.server";
 
 // A post changed as a whole (the API's PUT of a whole post object): its own title, caption and
 // photo (the author or an ADMIN), likes (one's own, or anyone's for an ADMIN) and comments an ADMIN

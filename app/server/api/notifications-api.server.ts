@@ -1,9 +1,9 @@
 import { z } from "zod";
 
-import { getNotificationsPage, readNotifications } from "../services/notifications.server";
+import { getNotificationsPage, readNotifications } from "../services/notifications-service.server";
 import { invalid, json, readJsonObject, requireApiUser, type ApiArgs } from "../http/api.server";
-import { unwrap } from "./outcome.server";
-import { issuesToErrors } from "./validation.server";
+import { unwrap } from "./outcome-api.server";
+import { issuesToErrors } from "./validation-api.server";
 
 // GET /api/notifications and POST /api/notifications/read (docs/rules.md#notifications): the
 // caller's own, never anyone else's — there is no id in the path to ask for another person's.

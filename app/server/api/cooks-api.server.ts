@@ -7,10 +7,10 @@ import { ApiError, invalid, json, param, readJsonObject, requireApiUser, type Ap
 import { getCookEntry, getOwnCook, listRecipeCooks, recipeCookStats, type CookEntry } from "../queries/cooks.server";
 import { getRecipeCreator } from "../queries/recipes.server";
 import { isHidden, UNAVAILABLE_RECIPE } from "../queries/visibility.server";
-import { removeCook, saveCook } from "../services/cooks.server";
-import { done } from "../services/outcome.server";
-import { unwrap } from "./outcome.server";
-import { planPicture } from "./pictures.server";
+import { removeCook, saveCook } from "../services/cooks-service.server";
+import { done } from "../services/outcome-service.server";
+import { unwrap } from "./outcome-api.server";
+import { planPicture } from "./pictures-api.server";
 
 // /api/recipes/{id}/cooks (docs/rules.md#i-made-this): GET lists a recipe's "I made this" entries
 // with their count and average; POST {rating, note?, servings?, photo?} adds or changes the

@@ -2,8 +2,8 @@ import { REPORT_MESSAGES } from "~/lib/reports";
 
 import { getLens } from "../auth/session.server";
 import { json, readJsonObject, requireApiUser, type ApiArgs } from "../http/api.server";
-import { fileReport, getModerationQueue, moderate } from "../services/moderation.server";
-import { unwrap } from "./outcome.server";
+import { fileReport, getModerationQueue, moderate } from "../services/moderation-service.server";
+import { unwrap } from "./outcome-api.server";
 
 // /api/reports (docs/rules.md#reports-and-moderation): anyone signed in files a report; an ADMIN
 // reads the queue and acts on it. The same services as the pages decide.

@@ -20,7 +20,7 @@ import {
   setItemsCheckedRows,
 } from "../queries/shopping-list.server";
 import { isOutOfReach, UNAVAILABLE_RECIPE, type PersonList } from "../queries/visibility.server";
-import { done, refusal, RefusedError, type Actor, type Outcome } from "./outcome.server";
+import { done, refusal, RefusedError, type Actor, type Outcome } from "./outcome-service.server";
 
 // A person's shopping list (docs/rules.md#shopping-list): recipes added at the servings shown,
 // their ingredient lines as they read then, each with a check mark. Only ever the actor's own

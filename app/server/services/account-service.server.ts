@@ -17,7 +17,7 @@ import { readRecipesFull } from "../queries/recipes.server";
 import { forgetPersonInModeration } from "../queries/reports.server";
 import { deleteRecipe as deleteRecipeRows } from "../queries/recipe-writes.server";
 import { getUserProfile, isCurrentPassword, isLastAdmin } from "../queries/users.server";
-import { done, refusal, refusing, RefusedError, type Actor, type Outcome } from "./outcome.server";
+import { done, refusal, refusing, RefusedError, type Actor, type Outcome } from "./outcome-service.server";
 
 // One's own account (docs/rules.md#own-account): everything one made, as a zip to take away, and
 // deleting the account with all of it.

@@ -2,8 +2,10 @@ import crypto from "node:crypto";
 
 import { z } from "zod";
 
-import { LIMITS, nameField, usernameField } from "./auth.server";
-import { ProfileTagsSchema } from "./tags.server";
+import { USER_LIMITS } from "~/lib/limits";
+
+import { nameField, usernameField } from "./auth-schema.server";
+import { ProfileTagsSchema } from "./tags-schema.server";
 
 export const SAVE_FAILED = "Failed to save changes. Please try again.";
 export const IMAGE_FAILED = "Failed to process the image. Please try again.";
@@ -21,13 +23,13 @@ export const ProfileEditSchema = z.object({
   name: nameField,
   username: usernameField,
   // Empty keeps the old password (docs/rules.md#profile-editing); never trimmed, spaces may be part of it.
-  password: z.string().max(LIMITS.password, `Password must be at most ${LIMITS.password} characters.`),
+  password: z.string().max(USER_LIMITS.password, `Password must be at most ${USER_LIMITS.password} characters.`),
   role: z.enum(["USER", "ADMIN"], { error: "Please choose User or Admin." }),
   bio: z
     .string()
     .trim()
-    .max(LIMITS.bio, `Bio must be at most ${LIMITS.bio} characters.`),
-  adminPassword: z.string().max(LIMITS.password, INCORRECT_ADMIN_PASSWORD),
+    .max(USER_LIMITS.bio, `Bio must be at most ${USER_LIMITS.bio} characters.`),
+  adminPassword: z.string().max(USER_LIMITS.password, INCORRECT_ADMIN_PASSWORD),
   tags: ProfileTagsSchema,
 });
 

@@ -8,20 +8,20 @@ import { CacheScope } from "../cache/scopes.server";
 import { searchUsers } from "../queries/search.server";
 import { readUsersWithLists, type SessionUser } from "../queries/users.server";
 import { readLens } from "../queries/visibility.server";
-import { removeFollower, setFollowing as setFollowingService } from "../services/follows.server";
-import { INTERACTION_MESSAGES, setSaved as setSavedService } from "../services/interactions.server";
-import { addPlaceholderUser, createAccount, deleteUser, updateProfile, USER_MESSAGES } from "../services/users.server";
+import { removeFollower, setFollowing as setFollowingService } from "../services/follows-service.server";
+import { INTERACTION_MESSAGES, setSaved as setSavedService } from "../services/interactions-service.server";
+import { addPlaceholderUser, createAccount, deleteUser, updateProfile, USER_MESSAGES } from "../services/users-service.server";
 import { endSession, getLens, SIGNED_OUT_HEADERS, startSession } from "../auth/session.server";
 import { scopeSharedCache } from "../cache/shared-cache.server";
 import { clientAddress } from "../http/ip.server";
 import { LimitReachedError } from "../auth/limits.server";
-import { NOT_ALLOWED } from "../validation/profile.server";
-import { apiUser, apiUsersByIds, jsonList, NOT_FOUND, parseListWindow, streamUsers, type ApiUser } from "./entities.server";
+import { NOT_ALLOWED } from "../validation/profile-schema.server";
+import { apiUser, apiUsersByIds, jsonList, NOT_FOUND, parseListWindow, streamUsers, type ApiUser } from "./entities-api.server";
 import { ApiError, invalid, json, param, readJsonObject, requireApiUser, type ApiArgs } from "../http/api.server";
-import { unwrap } from "./outcome.server";
+import { unwrap } from "./outcome-api.server";
 import type { PicturePlan } from "../media/pictures.server";
-import { planPicture } from "./pictures.server";
-import { issuesToErrors, withoutNulls } from "./validation.server";
+import { planPicture } from "./pictures-api.server";
+import { issuesToErrors, withoutNulls } from "./validation-api.server";
 
 // /api/users (docs/rules.md#users-calls), on the same rules and query modules as the pages.
 // PUT /api/users/{id} merges the sent object into the stored user field by field
