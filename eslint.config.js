@@ -66,7 +66,7 @@ const ROUTES_AND_COMPONENTS = {
 /** The rooms the services stand on never reach up to them or to the API's doors. */
 const ABOVE_LOWER_ROOMS = {
   group: ["~/server/services/*", "../services/*", "../../services/*", "~/server/api/*", "../api/*", "../../api/*"],
-  message: "db, http, auth, media, cache, validation and import are below the services: they never import services or the API doors (pass what they need in).",
+  message: "db, http, document, auth, media, cache, validation and import are below the services: they never import services or the API doors (pass what they need in).",
 };
 
 /** The production server (app/server/runtime/) reaches the rest of the app through its facade only. */
@@ -127,7 +127,7 @@ export default tseslint.config(
   },
   {
     // The rooms below the services.
-    files: ["app/server/{db,http,auth,media,cache,validation,import}/**/*.ts"],
+    files: ["app/server/{db,http,document,auth,media,cache,validation,import}/**/*.ts"],
     rules: { "@typescript-eslint/no-restricted-imports": restrict(ABOVE_LOWER_ROOMS, COMPONENTS, ROUTES, OUTSIDE_APP, RUNTIME, PAGES) },
   },
   {

@@ -11,8 +11,8 @@ import { isPersonalRequest } from "./server/http/cookies.server";
 import { databaseLooksDown, isUnavailable, UNAVAILABLE_MESSAGE } from "./server/db/connection.server";
 import { earlyRefusal } from "./server/http/early-answers.server";
 import { offerToSharedCache } from "./server/cache/shared-cache.server";
-import { inlineStylesheet, inlineStyleSources } from "./server/http/document-styles.server";
-import { hydrateAfterFirstPhoto } from "./server/http/hydrate-after-photo.server";
+import { inlineStylesheet, inlineStyleSources } from "./server/document/document-styles.server";
+import { hydrateAfterFirstPhoto } from "./server/document/hydrate-after-photo.server";
 
 const ABORT_DELAY = 5_000;
 

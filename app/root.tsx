@@ -40,7 +40,7 @@ export interface StyledRoute {
 
 let writtenByServer: ((href: string) => boolean) | null = null;
 
-/** The server tells which stylesheets it writes inline (app/server/http/document-styles.server.ts). */
+/** The server tells which stylesheets it writes inline (app/server/document/document-styles.server.ts). */
 export function setStylesWrittenInline(written: (href: string) => boolean): void {
   writtenByServer = written;
 }
@@ -154,7 +154,7 @@ function LinkNavigation(): null {
 
 /**
  * The stylesheets' texts for the document to write inline, given by the server
- * (app/server/http/document-styles.server.ts reads them once at start); null in the browser, which
+ * (app/server/document/document-styles.server.ts reads them once at start); null in the browser, which
  * reads them back from the page.
  * Here rather than in a module of its own: every page's script carries this file.
  */

@@ -33,7 +33,7 @@ export function postgresStages() {
   if (!url) {
     console.log(
       "PostgreSQL tests skipped: set RECIPALS_TEST_POSTGRES=postgres://USER:PASSWORD@127.0.0.1:5432/postgres " +
-        "(a role that may create databases; see README, Running on more than one machine).",
+        "(a role that may create databases; see docs/operator-guide.md, More than one machine).",
     );
     return [];
   }

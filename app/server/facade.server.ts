@@ -17,7 +17,7 @@ export type { BodyLimit } from "./http/body.server";
 export { earlyRefusal } from "./http/early-answers.server";
 export { isPersonalRequest };
 export { requestRules } from "./http/route-rules.server";
-export { readStylesheets } from "./http/document-styles.server";
+export { readStylesheets } from "./document/document-styles.server";
 
 /**
  * For the shared page cache: its `version` and `changes` (which page-cache scopes commits

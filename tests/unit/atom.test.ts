@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { loader } from "~/routes/ReciPals.Users.$uid.recipes[.]atom";
-import { xml } from "~/server/http/atom.server";
+import { xml } from "~/server/document/atom.server";
 import { db } from "~/server/db/connection.server";
 
 import { makeRecipeWithPost } from "../support/factories";

@@ -8,7 +8,7 @@ import * as entry from "~/entry.server";
 import * as rootRoute from "~/root";
 import * as layoutRoute from "~/routes/ReciPals";
 import * as homeRoute from "~/routes/ReciPals.Home";
-import { LINKS_PER_TASK } from "~/server/http/hydrate-after-photo.server";
+import { LINKS_PER_TASK } from "~/server/document/hydrate-after-photo.server";
 
 import { serverBuildOf } from "../support/server-build";
 import { getRequest, makeUser, signedInCookie } from "../support/app";

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 
 import { ESLint } from "eslint";
@@ -56,5 +57,26 @@ describe("the layers", () => {
     ["a service importing a query", "app/server/services/x.server.ts", 'import { db } from "../db/connection.server";\nexport const d = db;\n'],
   ])("allows %s", async (_what, file, code) => {
     expect(restricted(await problems(file, code))).toEqual([]);
+  });
+});
+
+describe("file names", () => {
+  const files = fs.readdirSync(path.join(root, "app"), { recursive: true, encoding: "utf8" }).filter((file) => /\.(ts|tsx)$/.test(file));
+
+  it("never repeat under app/: a name alone says which file it is", () => {
+    const byName = new Map<string, string[]>();
+    for (const file of files) byName.set(path.basename(file), [...(byName.get(path.basename(file)) ?? []), file]);
+    expect([...byName.values()].filter((same) => same.length > 1)).toEqual([]);
+  });
+
+  it.each([
+    ["server/pages", "-page.server.ts"],
+    ["server/services", "-service.server.ts"],
+    ["server/api", "-api.server.ts"],
+    ["server/validation", "-schema.server.ts"],
+  ])("in app/%s end in %s", (room, ending) => {
+    const inRoom = files.filter((file) => path.dirname(file) === room);
+    expect(inRoom.length).toBeGreaterThan(0);
+    expect(inRoom.filter((file) => !file.endsWith(ending))).toEqual([]);
   });
 });

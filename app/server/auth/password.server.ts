@@ -11,8 +11,8 @@ const scrypt = promisify(crypto.scrypt) as (
 // OWASP's minimum for scrypt: N=2^17, r=8, p=1. One hash takes 128 × N × r = 128 MiB; Node runs
 // at most four at once (its thread pool), so sign-ins never hold more than about 512 MiB, and the
 // sign-in throttle keeps one person from queueing many.
-// (N=2^15, r=8, p=3 is the same nominal work in 32 MiB; the README's Decisions give the
-// figures behind the choice.)
+// (N=2^15, r=8, p=3 is the same nominal work in 32 MiB; the developer guide gives the
+// figures behind the choice: docs/developer-guide.md, "Choices already made".)
 export const PRODUCTION_PASSWORD_PARAMS = { N: 1 << 17, r: 8, p: 1 } as const;
 // The test suites' cost (RECIPALS_TEST_PASSWORD_COST=low): the same code at 1/128 of the work, so
 // the thousands of sign-ups and sign-ins the tests make do not spend minutes in scrypt. The

@@ -4,7 +4,7 @@ import { recipesFeedPath } from "~/lib/feeds";
 import { paths } from "~/lib/paths";
 import { absoluteUrl } from "~/lib/structured-data";
 import { getLens, getUser } from "~/server/auth/session.server";
-import { renderRecipesAtom } from "~/server/http/atom.server";
+import { renderRecipesAtom } from "~/server/document/atom.server";
 import { siteOrigin } from "~/server/http/site.server";
 import { getRecipesFeed } from "~/server/queries/recipe-feed.server";
 import { isHidden } from "~/server/queries/visibility.server";

@@ -73,7 +73,7 @@ export async function startServer(build: ServerBuild, { root }: Pick<ServeOption
   app.use(compression({ brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_LGWIN]: 18 } } }));
   // Scripts and stylesheets compressed once at startup (assets.server.ts); the rest as they are.
   app.use(build.publicPath, precompressedAssets(build.assetsBuildDirectory));
-  // The stylesheets pages write inline (app/server/http/document-styles.server.ts).
+  // The stylesheets pages write inline (app/server/document/document-styles.server.ts).
   readStylesheets(build);
   app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
   // public/ holds a handful of files and folders: look there only for those names, so page and
