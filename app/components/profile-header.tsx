@@ -5,6 +5,7 @@ import { FollowButton, usePendingFollowDelta } from "~/components/follow-button"
 import { Link } from "~/components/link";
 import { PersonActions } from "~/components/person-actions";
 import { countLabel, profileTabHref } from "~/components/profile-view";
+import { TagChips } from "~/components/tag-chips";
 import { paths } from "~/lib/paths";
 import type { ProfilePage, ProfileTab } from "~/server/queries/profiles.server";
 
@@ -26,54 +27,46 @@ export function ProfileHeader({
   const following = counts.following + delta.following;
   return (
     <>
-        <header className="profile__header">
-          <Avatar src={profile.profile} size={96} />
-          <div className="profile__summary">
-            <div className="profile__title-row">
-              <h1 className="profile__username" id="profile-username">
-                {profile.username}
-              </h1>
-              {isOwn ? (
-                <Link to={paths.profileEdit(profile.id)} className="button button--ghost">
-                  Edit Profile
-                </Link>
-              ) : (
-                <FollowButton userId={profile.id} following={viewerFollows} />
-              )}
-            </div>
-            {isOwn ? null : <PersonActions userId={profile.id} username={profile.username} muted={viewerMutes} returnTo={profileTabHref(profile.id, tab)} />}
-            <ul className="profile__counts" aria-label="Counts">
-              <li>
-                <Link to={profileTabHref(profile.id, "recipes")} preventScrollReset>
-                  {countLabel(counts.posts, "post", "posts")}
-                </Link>
-              </li>
-              <li>
-                <Link to={dialogHref(profile.id, "Followers", tab)} preventScrollReset>
-                  {countLabel(followers, "follower", "followers")}
-                </Link>
-              </li>
-              <li>
-                <Link to={dialogHref(profile.id, "Following", tab)} preventScrollReset>
-                  {`${following} following`}
-                </Link>
-              </li>
-            </ul>
+      <header className="profile__header">
+        <Avatar src={profile.profile} size={96} />
+        <div className="profile__summary">
+          <div className="profile__title-row">
+            <h1 className="profile__username" id="profile-username">
+              {profile.username}
+            </h1>
+            {isOwn ? (
+              <Link to={paths.profileEdit(profile.id)} className="button button--ghost">
+                Edit Profile
+              </Link>
+            ) : (
+              <FollowButton userId={profile.id} following={viewerFollows} />
+            )}
           </div>
-        </header>
-        <div className="profile__about">
-          <p className="profile__name">{profile.name}</p>
-          {profile.bio ? <p className="profile__bio">{profile.bio}</p> : null}
-          {profile.tags.length > 0 ? (
-            <ul className="chips" aria-label="Tags">
-              {profile.tags.map((tag) => (
-                <li key={tag} className="chip">
-                  {tag}
-                </li>
-              ))}
-            </ul>
-          ) : null}
+          {isOwn ? null : <PersonActions userId={profile.id} username={profile.username} muted={viewerMutes} returnTo={profileTabHref(profile.id, tab)} />}
+          <ul className="profile__counts" aria-label="Counts">
+            <li>
+              <Link to={profileTabHref(profile.id, "recipes")} preventScrollReset>
+                {countLabel(counts.posts, "post", "posts")}
+              </Link>
+            </li>
+            <li>
+              <Link to={dialogHref(profile.id, "Followers", tab)} preventScrollReset>
+                {countLabel(followers, "follower", "followers")}
+              </Link>
+            </li>
+            <li>
+              <Link to={dialogHref(profile.id, "Following", tab)} preventScrollReset>
+                {`${following} following`}
+              </Link>
+            </li>
+          </ul>
         </div>
+      </header>
+      <div className="profile__about">
+        <p className="profile__name">{profile.name}</p>
+        {profile.bio ? <p className="profile__bio">{profile.bio}</p> : null}
+        <TagChips tags={profile.tags} />
+      </div>
     </>
   );
 }

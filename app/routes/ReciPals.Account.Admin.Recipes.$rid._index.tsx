@@ -6,6 +6,7 @@ import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } fr
 import { useState } from "react";
 
 import { Link } from "~/components/link";
+import { TagChips } from "~/components/tag-chips";
 import { useChangeEffect } from "~/lib/hooks";
 import { paths } from "~/lib/paths";
 import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
@@ -106,15 +107,7 @@ export default function AdminRecipeTab() {
           </ol>
         )}
       </section>
-      {recipe.tags.length > 0 ? (
-        <ul className="chips" aria-label="Tags">
-          {recipe.tags.map((tag) => (
-            <li key={tag} className="chip">
-              {tag}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <TagChips tags={recipe.tags} />
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { AdminDetailNotFound } from "~/components/admin-list";
 import { Avatar } from "~/components/avatar";
 import { ConfirmButton, ConfirmStep } from "~/components/confirm";
 import { Link } from "~/components/link";
+import { TagChips } from "~/components/tag-chips";
 import { useHydrated } from "~/lib/hooks";
 import { paths } from "~/lib/paths";
 import { adminUserPageAction, loadAdminUserPage } from "~/server/pages/admin-users-page.server";
@@ -36,17 +37,7 @@ export default function AdminUserDetail() {
         </p>
       ) : null}
       {user.bio ? <p>{user.bio}</p> : null}
-      {user.tags.length > 0 ? (
-        <ul className="chips" aria-label="Tags">
-          {user.tags.map((tag) => (
-            <li key={tag} className="chip">
-              {tag}
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p className="muted">No tags</p>
-      )}
+      {user.tags.length > 0 ? <TagChips tags={user.tags} /> : <p className="muted">No tags</p>}
       <h3>Posts</h3>
       {postIds.length === 0 ? <p className="muted">No posts yet</p> : <PostIdList ids={postIds} />}
       {result && "error" in result ? (

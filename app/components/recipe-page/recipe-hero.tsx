@@ -1,6 +1,7 @@
 // The top of a recipe page: its photo, name, creator, Save and Edit, description, facts and tags.
 import { Link } from "~/components/link";
 import { SaveButton } from "~/components/save-button";
+import { TagChips } from "~/components/tag-chips";
 import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import type { RecipePageData } from "~/server/pages/recipe-page.server";
 import type { RecipeDetail } from "~/server/queries/recipes.server";
@@ -77,15 +78,7 @@ export function RecipeHero({
             ) : null}
           </dl>
         ) : null}
-        {recipe.tags.length > 0 ? (
-          <ul className="chips" aria-label="Tags">
-            {recipe.tags.map((tag) => (
-              <li key={tag} className="chip">
-                {tag}
-              </li>
-            ))}
-          </ul>
-        ) : null}
+        <TagChips tags={recipe.tags} />
       </div>
     </div>
   );
