@@ -7,4 +7,4 @@ import { loadUploadPage } from "~/server/pages/upload-page.server";
 // content, so the answer never changes: browsers and proxies may keep it for a year. The bytes
 // come from the image store, the uploads folder or an S3 bucket; with S3_PUBLIC_URL the browser
 // is sent there instead (a CDN, or the bucket itself). The answer is app/server/pages/upload-page.server.ts.
-export const loader = ({ request, params }: LoaderFunctionArgs) => loadUploadPage(request, params.file ?? "");
+export const loader = ({ params }: LoaderFunctionArgs) => loadUploadPage(params.file ?? "");

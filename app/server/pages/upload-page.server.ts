@@ -10,7 +10,7 @@ const notFound = () =>
   });
 
 /** The stored image the address names, kept a year by browsers and proxies (its name is its content's hash). */
-export async function loadUploadPage(_request: Request, name: string) {
+export async function loadUploadPage(name: string) {
   if (!isStoredName(name)) return notFound();
 
   const publicUrl = publicUrlOf(name);
