@@ -8,13 +8,16 @@ import { expect, test, type Page } from "@playwright/test";
 // (Network.responseReceivedExtraInfo), i.e. the compressed bodies the budgets speak of, in kB of
 // 1,000 bytes as DevTools shows them. The transfer with headers is reported beside them.
 
-const BUDGET_KB = { html: 30, js: 100, css: 15 } as const;
+// JavaScript: 95 KB a page, the recipe page 93 (it was 98.9 and Home 95.1 before Terser and
+// Zopfli, docs/decisions/0009-terser-and-zopfli.md; 79.4 KB of each is React and Remix).
+const BUDGET_KB = { html: 30, css: 15 } as const;
 const PAGES = [
-  { name: "Home", path: "/ReciPals/Home" },
-  { name: "Recipe", path: "/ReciPals/Recipes/jd-R1" },
-  { name: "Search", path: "/ReciPals/Search?q=chicken" },
+  { name: "Home", path: "/ReciPals/Home", jsKB: 95 },
+  { name: "Recipe", path: "/ReciPals/Recipes/jd-R1", jsKB: 93 },
+  { name: "Search", path: "/ReciPals/Search?q=chicken", jsKB: 95 },
   // Cook mode's timers, wake lock and swipes are its own: they never load with the pages above.
-  { name: "Cook mode", path: "/ReciPals/Recipes/recipeBot-R12/Cook?step=3" },
+  { name: "Cook mode", path: "/ReciPals/Recipes/recipeBot-R12/Cook?step=3", jsKB: 95 },
+  { name: "Sign in", path: "/ReciPals/Account/Login", jsKB: 95 },
 ] as const;
 
 type Kind = "html" | "js" | "css" | "image" | "data" | "other";
@@ -75,7 +78,7 @@ async function transfersOf(page: Page, path: string): Promise<Transfer[]> {
 const kb = (bytes: number) => Math.round(bytes / 100) / 10;
 
 test.describe("page weight", () => {
-  for (const { name, path } of PAGES) {
+  for (const { name, path, jsKB } of PAGES) {
     test(`${name} stays within the gzip budgets`, async ({ page, javaScriptEnabled }, testInfo) => {
       // Without JavaScript no script is fetched, so the JavaScript budget is only tested with it.
       const transfers = await transfersOf(page, path);
@@ -103,7 +106,7 @@ test.describe("page weight", () => {
       expect(weights.css, `CSS of ${name}`).toBeLessThanOrEqual(BUDGET_KB.css);
       if (javaScriptEnabled) {
         expect(total("js"), "scripts were loaded").toBeGreaterThan(0);
-        expect(weights.js, `JavaScript of ${name}`).toBeLessThanOrEqual(BUDGET_KB.js);
+        expect(weights.js, `JavaScript of ${name}`).toBeLessThanOrEqual(jsKB);
         // The compiler stands an empty module in for each server module a route imports; our patch
         // of @remix-run/dev (patches/) marks them side-effect free, so none is shipped as a script.
         const stubs: string[] = [];
