@@ -13,15 +13,13 @@ export function canEditRecipe(actor: Actor | null | undefined, creatorId: string
   return isAdmin(actor) || (creatorId !== null && actor.id === creatorId);
 }
 
-/** A user edits their own profile; an ADMIN may edit anyone's. */
-export function canEditProfile(actor: Actor | null | undefined, userId: string): boolean {
+/**
+ * What is a person's own (their profile, likes, followers, cook entries) they change themselves;
+ * an ADMIN may change anyone's.
+ */
+export function canActFor(actor: Actor | null | undefined, userId: string): boolean {
   if (!actor) return false;
   return isAdmin(actor) || actor.id === userId;
-}
-
-/** Likes are one's own; an ADMIN may set anyone's (the API's whole-post PUT). */
-export function canLikeAs(actor: Actor | null | undefined, userId: string): boolean {
-  return actor !== null && actor !== undefined && (actor.id === userId || isAdmin(actor));
 }
 
 /** Removing comments in bulk (the API's whole-post PUT) is the admin's. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 import { DEFAULT_PROFILE_IMAGE } from "~/lib/paths";
-import { canEditProfile, isAdmin } from "~/lib/permissions";
+import { canActFor, isAdmin } from "~/lib/permissions";
 
 import { checkCredentials, LoginError, throttledSignIn } from "../auth/sign-in.server";
 import { CacheScope } from "../cache/scopes.server";
@@ -273,7 +273,7 @@ export async function updateUser({ request, params, context }: ApiArgs): Promise
     (body.role !== undefined && body.role !== target.role) ||
     (body.password !== undefined && body.password !== "") ||
     pictureChanged;
-  if (plainChanged && !canEditProfile(actor, target.id)) refused.set("profile", NOT_ALLOWED);
+  if (plainChanged && !canActFor(actor, target.id)) refused.set("profile", NOT_ALLOWED);
 
   const relations = relationChangesOf(actor, target, body, followersOnly);
   for (const [part, message] of relations.refused) refused.set(part, message);

@@ -3,7 +3,7 @@
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
 
 import { paths } from "~/lib/paths";
-import { canEditProfile } from "~/lib/permissions";
+import { canActFor } from "~/lib/permissions";
 import { TAG_LIMIT_MESSAGE } from "~/lib/tags";
 import { LimitReachedError, takeUploadSlot } from "~/server/auth/limits.server";
 import { createUserSession, requireUser } from "~/server/auth/session.server";
@@ -35,7 +35,7 @@ async function requireEditableUser(request: Request, uid: string) {
   const viewer = await requireUser(request);
   const user = await getUserProfile(uid);
   invariantResponse(user, USER_NOT_FOUND, 404);
-  invariantResponse(canEditProfile(viewer, uid), NOT_ALLOWED, 403);
+  invariantResponse(canActFor(viewer, uid), NOT_ALLOWED, 403);
   return { viewer, user };
 }
 

@@ -1,5 +1,5 @@
 import { COOK_MESSAGES } from "~/lib/cook-limits";
-import { isAdmin } from "~/lib/permissions";
+import { canActFor } from "~/lib/permissions";
 
 import { LimitReachedError, takeUploadSlot } from "../auth/limits.server";
 import { CacheScope, changing } from "../cache/scopes.server";
@@ -107,7 +107,7 @@ export async function saveCook({
  * Its unread notification goes too.
  */
 export async function removeCook({ actor, recipeId, userId = actor.id }: { actor: Actor; recipeId: string; userId?: string }): Promise<Outcome> {
-  if (userId !== actor.id && !isAdmin(actor)) return refusal(403, COOK_MESSAGES.notYours);
+  if (!canActFor(actor, userId)) return refusal(403, COOK_MESSAGES.notYours);
   const removed = await changing([CacheScope.recipe(recipeId), CacheScope.user(userId), CacheScope.search], async (trx) => {
     const gone = await deleteCook(userId, recipeId, trx);
     if (!gone) return undefined;

@@ -1,4 +1,4 @@
-import { isAdmin } from "~/lib/permissions";
+import { canActFor } from "~/lib/permissions";
 
 import { CacheScope, changing } from "../cache/scopes.server";
 import type { DB } from "../db/connection.server";
@@ -45,7 +45,7 @@ export async function setFollowing({ actor, targetId, following }: { actor: Acto
 
 /** `ownerId` stops being followed by `followerId`: the owner themselves, or an ADMIN. */
 export async function removeFollower({ actor, ownerId, followerId }: { actor: Actor; ownerId: string; followerId: string }): Promise<Outcome> {
-  if (actor.id !== ownerId && !isAdmin(actor)) return refusal(403, FOLLOW_MESSAGES.notYours);
+  if (!canActFor(actor, ownerId)) return refusal(403, FOLLOW_MESSAGES.notYours);
   if (followerId === ownerId) return refusal(400, FOLLOW_MESSAGES.selfRemove);
   if (!(await getSessionUserById(followerId))) return refusal(404, FOLLOW_MESSAGES.missing);
   await changing([CacheScope.user(ownerId), CacheScope.user(followerId)], (trx) => storeFollowing(trx, { followerId, followeeId: ownerId, following: false }));

@@ -1,4 +1,4 @@
-import { canDeleteComment, canLikeAs } from "~/lib/permissions";
+import { canActFor, canDeleteComment } from "~/lib/permissions";
 
 import { CacheScope, changing } from "../cache/scopes.server";
 import type { DB } from "../db/connection.server";
@@ -55,7 +55,7 @@ export async function storeCommentRemoved(trx: DB, { postId, commentId }: { post
  * unlikes a post. Answers the post's like count.
  */
 export async function setLike({ actor, postId, liked, userId = actor.id }: { actor: Actor; postId: string; liked: boolean; userId?: string }): Promise<Outcome<{ likes: number }>> {
-  if (!canLikeAs(actor, userId)) return refusal(403, INTERACTION_MESSAGES.ownLikeOnly);
+  if (!canActFor(actor, userId)) return refusal(403, INTERACTION_MESSAGES.ownLikeOnly);
   const post = await getPostWithLikes(postId);
   if (!post) return refusal(404, INTERACTION_MESSAGES.postMissing);
   return refusing(async () => {

@@ -1,4 +1,4 @@
-import { canEditRecipe, canLikeAs, canRemoveComments } from "~/lib/permissions";
+import { canActFor, canEditRecipe, canRemoveComments } from "~/lib/permissions";
 
 import { CacheScope, changing } from "../cache/scopes.server";
 import { db } from "../db/connection.server";
@@ -37,7 +37,7 @@ export async function changePost({ actor, postId, changes }: { actor: Actor; pos
   const refused = new Map<string, string>();
   if ((changes.content || photo.kind !== "keep") && !canEditRecipe(actor, post.created_by)) refused.set("post", POST_MESSAGES.authorOnly);
   const likes = changes.likes ?? [];
-  if (likes.some((op) => !canLikeAs(actor, op.userId))) refused.set("likes", INTERACTION_MESSAGES.ownLikeOnly);
+  if (likes.some((op) => !canActFor(actor, op.userId))) refused.set("likes", INTERACTION_MESSAGES.ownLikeOnly);
   const removeComments = changes.removeComments ?? [];
   if (removeComments.length > 0 && !canRemoveComments(actor)) refused.set("comments", INTERACTION_MESSAGES.adminOnly);
   if (refused.size > 0) return refusal(403, [...refused.values()][0]!, { refused: [...refused.keys()] });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 import { DEFAULT_PROFILE_IMAGE } from "~/lib/paths";
-import { canEditProfile, isAdmin } from "~/lib/permissions";
+import { canActFor, isAdmin } from "~/lib/permissions";
 
 import { CacheScope, changing } from "../cache/scopes.server";
 import { env } from "../env.server";
@@ -188,7 +188,7 @@ export async function updateProfile({
 }): Promise<Outcome<ProfileUpdated>> {
   const user = await getUserProfile(userId);
   if (!user) return refusal(404, USER_MESSAGES.notFound);
-  if (!canEditProfile(actor, userId)) return refusal(403, USER_MESSAGES.notAllowed, { refused: ["profile"] });
+  if (!canActFor(actor, userId)) return refusal(403, USER_MESSAGES.notAllowed, { refused: ["profile"] });
   const { values, errors } = checkChanges(user, changes);
   const firstError = Object.values(errors)[0];
   if (firstError) return refusal(400, firstError, { errors });
