@@ -1,4 +1,5 @@
-import { Form, Outlet, useOutlet } from "@remix-run/react";
+import { Form } from "@remix-run/react";
+import type { ReactNode } from "react";
 
 import { Avatar } from "~/components/avatar";
 import { Link } from "~/components/link";
@@ -26,14 +27,17 @@ export function CookedIt({
   stats,
   entries,
   viewer,
+  form,
 }: {
   recipeId: string;
   stats: { count: number; average: number | null };
   entries: CookedEntry[];
   /** Signed out: null. `mayCook`: not the recipe's creator. */
   viewer: { id: string; admin: boolean; mayCook: boolean; hasEntry: boolean } | null;
+  /** The entry form when it is open (the nested route's element), else null. */
+  form: ReactNode;
 }) {
-  const formOpen = useOutlet() !== null;
+  const formOpen = form !== null;
   const summary = cookSummary(stats);
   return (
     <section className="recipe__section cooked" id="cooked" aria-labelledby="cooked-heading">
@@ -57,7 +61,7 @@ export function CookedIt({
           {viewer.hasEntry ? "Edit your entry" : "I made this"}
         </Link>
       ) : null}
-      <Outlet />
+      {form}
       {entries.length > 0 ? (
         <ol className="cooked__list">
           {entries.map((entry) => (

@@ -10,6 +10,7 @@ export const paths = {
   saveRecipe: (rid: string) => `${BASE}/Recipes/${encodeURIComponent(rid)}/Save`,
   likePost: (pid: string) => `${BASE}/Posts/${encodeURIComponent(pid)}/Like`,
   homeLikes: (pid: string) => `${BASE}/Home/Likes/${encodeURIComponent(pid)}`,
+  recipeLikes: (rid: string) => `${BASE}/Recipes/${encodeURIComponent(rid)}/Likes`,
   saved: () => `${BASE}/Saved`,
   notifications: () => `${BASE}/Notifications`,
   shoppingList: () => `${BASE}/ShoppingList`,

@@ -1,7 +1,7 @@
 // The post viewer (/ReciPals/Account/Profile/{uid}/Posts/{pid}): the address's contract and the
 // dialog over the profile; what it shows is app/server/pages/post-page.server.ts.
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Outlet, useLoaderData } from "@remix-run/react";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Outlet, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 
 import { Avatar } from "~/components/avatar";
 import { CommentItem } from "~/components/comment-item";
@@ -11,11 +11,12 @@ import { Link } from "~/components/link";
 import { Photo } from "~/components/photo";
 import { RouteDialog } from "~/components/route-dialog";
 import { recipesFeedLink } from "~/lib/feeds";
+import { COMMENT_MAX } from "~/lib/limits";
 import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import { reportPath } from "~/lib/reports";
 import { shareMeta } from "~/lib/structured-data";
 import { stylesheetLinks, type StyledRoute } from "~/root";
-import { loadPostPage } from "~/server/pages/post-page.server";
+import { loadPostPage, postPageAction } from "~/server/pages/post-page.server";
 import feedStyles from "~/styles/feed.css";
 
 export const handle: StyledRoute = { styles: [feedStyles] };
@@ -36,8 +37,12 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
 
 export const loader = ({ request, params }: LoaderFunctionArgs) => loadPostPage(request, params.uid ?? "", params.pid ?? "");
 
+export const action = ({ request, params }: ActionFunctionArgs) => postPageAction(request, params.uid ?? "", params.pid ?? "");
+
 export default function PostViewerRoute() {
   const loaded = useLoaderData<typeof loader>();
+  const failure = useActionData<typeof action>();
+  const sending = useNavigation().formData?.get("intent") === "comment";
   const profileHref = paths.profile(loaded.uid);
   if (!("post" in loaded)) {
     return (
@@ -139,8 +144,32 @@ export default function PostViewerRoute() {
               ))}
             </ol>
           )}
-          <Link to={`${paths.recipe(post.recipe_id)}#comments`}>Add a comment on the recipe page</Link>
         </section>
+        <Form method="post" className="comment-form post-viewer__comment-form" noValidate preventScrollReset>
+          <label htmlFor="viewer-comment" className="visually-hidden">
+            Comment
+          </label>
+          {/* A new comment in the list empties the box (a new element). */}
+          <textarea
+            key={comments.length}
+            id="viewer-comment"
+            name="text"
+            rows={2}
+            placeholder="Add a comment..."
+            maxLength={COMMENT_MAX}
+            defaultValue={failure?.text ?? ""}
+            aria-invalid={failure ? true : undefined}
+            aria-describedby={failure ? "viewer-comment-error" : undefined}
+          />
+          <button type="submit" name="intent" value="comment" className="button" disabled={sending}>
+            {sending ? "Posting..." : "Post"}
+          </button>
+          {failure ? (
+            <p className="field__error" id="viewer-comment-error" role="alert">
+              {failure.error}
+            </p>
+          ) : null}
+        </Form>
       </div>
       <Outlet />
     </RouteDialog>

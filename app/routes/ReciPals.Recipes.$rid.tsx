@@ -2,7 +2,7 @@
 // page shows and what its forms do is app/server/pages/recipe-page.server.ts.
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import type { ShouldRevalidateFunctionArgs } from "@remix-run/react";
-import { isRouteErrorResponse, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, useLoaderData, useLocation, useMatches, useOutlet, useRouteError } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 
 import { CookedIt } from "~/components/cooked-it";
@@ -18,6 +18,8 @@ import { amountsFactor, MAX_SERVES, parseServes } from "~/lib/servings";
 import { stylesheetLinks, type StyledRoute } from "~/root";
 import { loadRecipePage, recipePageAction } from "~/server/pages/recipe-page.server";
 import recipeStyles from "~/styles/recipe.css";
+
+const LIKES_ROUTE_ID = "routes/ReciPals.Recipes.$rid.Likes";
 
 export const handle: StyledRoute = { styles: [recipeStyles] };
 export const links: LinksFunction = () => stylesheetLinks(handle);
@@ -52,8 +54,11 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
 }
 
 export default function RecipeRoute() {
-  const { recipe, photo, comments, commentMax, saved, signedIn, canEdit, deletable, onShoppingList, serves: servesFromUrl, scale: scaleFromUrl, scaleAsked, shown, cooked, units } =
+  const { recipe, photo, comments, commentMax, saved, signedIn, canEdit, deletable, onShoppingList, serves: servesFromUrl, scale: scaleFromUrl, scaleAsked, shown, cooked, units, social } =
     useLoaderData<typeof loader>();
+  // A nested route is either the "I made this" form, in its section, or the Likes dialog.
+  const outlet = useOutlet();
+  const likesOpen = useMatches().some((match) => match.id === LIKES_ROUTE_ID);
   // The amounts follow the address, not only the loader: a step or a multiplier clicked while the
   // page was still waking up may have reached the address as a client navigation, which does not
   // read the recipe again (shouldRevalidate below) — the page must still show what it names.
@@ -83,7 +88,7 @@ export default function RecipeRoute() {
   const rescale = (change: () => void) => void scaler.load().then(change);
   return (
     <article className="recipe">
-      <RecipeHero recipe={recipe} photo={photo} serves={serves} saved={saved} signedIn={signedIn} canEdit={canEdit} />
+      <RecipeHero recipe={recipe} photo={photo} serves={serves} saved={saved} signedIn={signedIn} canEdit={canEdit} social={social} />
       <div className="recipe__body">
         <section className="recipe__section recipe__ingredients-block" aria-labelledby="ingredients-heading">
           <div className="recipe__ingredients-head">
@@ -155,8 +160,9 @@ export default function RecipeRoute() {
           </ol>
         </section>
       </div>
-      <CookedIt recipeId={recipe.recipe_id} {...cooked} />
+      <CookedIt recipeId={recipe.recipe_id} {...cooked} form={likesOpen ? null : outlet} />
       <RecipeComments comments={comments} deletable={deletable} signedIn={signedIn} recipeId={recipe.recipe_id} hasPost={recipe.post_id !== null} commentMax={commentMax} />
+      {likesOpen ? outlet : null}
     </article>
   );
 }

@@ -46,6 +46,8 @@ const PAGES: Record<Who, string[]> = {
     // "I made this": a recipe with an entry, its form, and the profile's Cooked tab.
     "/ReciPals/Recipes/recipeBot-R298",
     "/ReciPals/Recipes/recipeBot-R298/Cooked",
+    // Like, Follow and Share on a recipe, and who liked it.
+    "/ReciPals/Recipes/jd-R1/Likes",
     `/ReciPals/Account/Profile/${SEEDED_USER.id}?tab=cooked`,
   ],
   admin: ["/ReciPals/Account/Admin/Users", "/ReciPals/Account/Admin/Recipes", "/ReciPals/Account/Admin/Users/123"],
@@ -205,10 +207,14 @@ test.describe("visible bugs stay fixed", () => {
     await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Profile" })).not.toHaveAttribute("aria-current", "page");
   });
 
-  test("signed out, the recipe page has no empty actions block", async ({ page }) => {
+  test("signed out, the recipe page's actions are a visitor's: Like (to sign in) and Share, no Save or Edit", async ({ page }) => {
     await page.goto("/ReciPals/Recipes/jd-R1");
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-    await expect(page.locator(".recipe__actions")).toHaveCount(0);
+    const actions = page.locator(".recipe__actions");
+    await expect(actions.getByRole("link", { name: "Like" })).toBeVisible();
+    await expect(actions.getByText("Share", { exact: true })).toBeVisible();
+    await expect(actions.getByRole("button", { name: "Save recipe" })).toHaveCount(0);
+    await expect(actions.getByRole("link", { name: "Edit Recipe" })).toHaveCount(0);
   });
 
   test("a recipe without time or servings shows no made-up values", async ({ page }) => {

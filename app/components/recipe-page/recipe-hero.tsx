@@ -1,6 +1,10 @@
-// The top of a recipe page: its photo, name, creator, Save and Edit, description, facts and tags.
+// The top of a recipe page: its photo, name, creator and Follow; Like with the likes count, Save,
+// Share and Edit; description, facts and tags.
+import { FollowButton } from "~/components/follow-button";
+import { LikeControls } from "~/components/like-button";
 import { Link } from "~/components/link";
 import { SaveButton } from "~/components/save-button";
+import { ShareControl } from "~/components/share-control";
 import { TagChips } from "~/components/tag-chips";
 import { paths, RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 import type { RecipePageData } from "~/server/pages/recipe-page.server";
@@ -13,6 +17,7 @@ export function RecipeHero({
   saved,
   signedIn,
   canEdit,
+  social,
 }: {
   recipe: Pick<RecipeDetail, "recipe_id" | "name" | "photo" | "creator" | "description" | "total_time" | "serves" | "tags">;
   photo: RecipePageData["photo"];
@@ -21,6 +26,7 @@ export function RecipeHero({
   saved: boolean;
   signedIn: boolean;
   canEdit: boolean;
+  social: RecipePageData["social"];
 }) {
   const returnTo = paths.recipe(recipe.recipe_id);
   return (
@@ -46,20 +52,38 @@ export function RecipeHero({
       <div className="recipe__intro">
         <header className="recipe__header">
           <h1 className="recipe__name">{recipe.name}</h1>
-          <p className="recipe__creator">
-            Created by {recipe.creator ? <Link to={paths.profile(recipe.creator.id)}>{recipe.creator.username}</Link> : "Unknown User"}
-          </p>
-        </header>
-        {signedIn || canEdit ? (
-          <div className="recipe__actions">
-            {signedIn ? <SaveButton recipeId={recipe.recipe_id} saved={saved} returnTo={returnTo} look="button" /> : null}
-            {canEdit ? (
-              <Link to={paths.editor(recipe.recipe_id)} className="button button--ghost">
-                Edit Recipe
+          <div className="recipe__creator">
+            <span>
+              Created by {recipe.creator ? <Link to={paths.profile(recipe.creator.id)}>{recipe.creator.username}</Link> : "Unknown User"}
+            </span>
+            {social.followable ? (
+              <FollowButton userId={social.followable} following={social.following} variant="row" />
+            ) : !signedIn && recipe.creator ? (
+              <Link to={paths.login(returnTo)} className="button button--ghost button--small">
+                Follow
               </Link>
             ) : null}
           </div>
-        ) : null}
+        </header>
+        <div className="recipe__actions">
+          {social.postId ? (
+            <LikeControls
+              postId={social.postId}
+              liked={social.liked}
+              likes={social.likes}
+              signedIn={signedIn}
+              returnTo={returnTo}
+              likesHref={paths.recipeLikes(recipe.recipe_id)}
+            />
+          ) : null}
+          {signedIn ? <SaveButton recipeId={recipe.recipe_id} saved={saved} returnTo={returnTo} look="button" /> : null}
+          <ShareControl url={social.url} title={recipe.name} />
+          {canEdit ? (
+            <Link to={paths.editor(recipe.recipe_id)} className="button button--ghost">
+              Edit Recipe
+            </Link>
+          ) : null}
+        </div>
         {recipe.description ? <p className="recipe__description">{recipe.description}</p> : null}
         {/* Facts the recipe does not have are left out, never shown as made-up values. */}
         {recipe.total_time || recipe.serves !== null ? (

@@ -1,5 +1,6 @@
 // The Likes dialogs: who liked a post, over the post viewer
-// (/ReciPals/Account/Profile/{uid}/Posts/{pid}/Likes) and over Home (/ReciPals/Home/Likes/{pid}).
+// (/ReciPals/Account/Profile/{uid}/Posts/{pid}/Likes), over Home (/ReciPals/Home/Likes/{pid}) and
+// over a recipe page (/ReciPals/Recipes/{rid}/Likes).
 // Both leave out the people the viewer's lens hides.
 import type { AppLoadContext } from "@remix-run/node";
 
@@ -9,6 +10,7 @@ import { scopeSharedCache } from "~/server/cache/shared-cache.server";
 import { invariantResponse } from "~/server/http/responses.server";
 import { listLikers } from "~/server/queries/likes.server";
 import { getPostOwnership } from "~/server/queries/posts.server";
+import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { isHidden, UNAVAILABLE_ACCOUNT } from "~/server/queries/visibility.server";
 
 /** Who liked a post of a profile (signed in only): the post must be that profile's. */
@@ -29,4 +31,13 @@ export async function loadHomeLikesPage(request: Request, pid: string, context: 
   invariantResponse(post && !(await isHidden(lens, post.created_by)), "Post not found.", 404);
   scopeSharedCache(context, [CacheScope.recipe(post.recipe_id)]);
   return { likers: await listLikers(pid, { without: lens.hidden }) };
+}
+
+/** Who liked a recipe's post (visitors too), kept by the shared cache with the recipe. */
+export async function loadRecipeLikesPage(request: Request, rid: string, context: AppLoadContext) {
+  const recipe = await getRecipeDetail(rid);
+  const lens = await getLens(request);
+  invariantResponse(recipe?.post_id && !(await isHidden(lens, recipe.user_created)), "Recipe not found.", 404);
+  scopeSharedCache(context, [CacheScope.recipe(recipe.recipe_id)]);
+  return { likers: await listLikers(recipe.post_id, { without: lens.hidden }) };
 }

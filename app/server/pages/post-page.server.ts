@@ -1,19 +1,20 @@
 // The post viewer (/ReciPals/Account/Profile/{uid}/Posts/{pid}, docs/rules.md#post-viewer): a
 // dialog over the profile with one post, its comments and the way to the author's other posts.
-import { data } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 
 import { recipesFeedPath } from "~/lib/feeds";
 import { paths } from "~/lib/paths";
 import { absoluteUrl } from "~/lib/structured-data";
 import { getLens, requireUser } from "~/server/auth/session.server";
-import { invariantResponse } from "~/server/http/responses.server";
+import { readForm } from "~/server/http/body.server";
+import { invariantResponse, readIntent } from "~/server/http/responses.server";
 import { siteOrigin } from "~/server/http/site.server";
 import { placeholderFor } from "~/server/media/placeholders.server";
 import { listComments } from "~/server/queries/comments.server";
 import { getPostCard } from "~/server/queries/feed.server";
 import { listUserPosts } from "~/server/queries/posts.server";
 import { isHidden, UNAVAILABLE_ACCOUNT } from "~/server/queries/visibility.server";
-import { deletableComments } from "~/server/services/interactions-service.server";
+import { addComment, deletableComments } from "~/server/services/interactions-service.server";
 import { withReportLinks } from "~/server/services/moderation-service.server";
 
 /** One post of a profile with its comments, share tags and neighbours; or, for a post the author lacks, what they have. */
@@ -48,4 +49,25 @@ export async function loadPostPage(request: Request, uid: string, pid: string) {
     // The comments the viewer may delete (docs/rules.md#deleting-a-comment); a post's author is its recipe's creator.
     deletable: deletableComments(viewer, comments, post.author?.id ?? null),
   };
+}
+
+/** What a failed comment from the post viewer answers: the message and the text kept in the box. */
+export type PostPageActionData = { error: string; text: string };
+
+/**
+ * A comment from the post viewer's box (signed in): on the post, then back to it at the new
+ * comment; a refusal keeps the text with its message. The rules are the interactions service's.
+ */
+export async function postPageAction(request: Request, uid: string, pid: string) {
+  const user = await requireUser(request);
+  const formData = await readForm(request);
+  if (readIntent(formData) !== "comment") return data<PostPageActionData>({ error: "Unknown action.", text: "" }, { status: 400 });
+  const typed = formData.get("text");
+  const text = typeof typed === "string" ? typed : "";
+  const outcome = await addComment({ actor: user, postId: pid, text });
+  if (!outcome.ok) {
+    if (outcome.status === 404) throw new Response(outcome.message, { status: 404 });
+    return data<PostPageActionData>({ error: outcome.message, text }, { status: outcome.status });
+  }
+  return redirect(`${paths.post(uid, pid)}#comment-${outcome.value.comment_id}`);
 }

@@ -20,7 +20,8 @@ import { UNITS_MESSAGE, unitsCookie, unitsOf } from "~/server/http/units.server"
 import { placeholderFor } from "~/server/media/placeholders.server";
 import { listComments, type CommentView } from "~/server/queries/comments.server";
 import { COOKS_SHOWN_ON_RECIPE, getOwnCook, listRecipeCooks, recipeCookStats } from "~/server/queries/cooks.server";
-import { countLikes } from "~/server/queries/likes.server";
+import { isFollowing } from "~/server/queries/follows.server";
+import { countLikes, hasLiked } from "~/server/queries/likes.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { isRecipeSaved } from "~/server/queries/saved.server";
 import { isOnShoppingList } from "~/server/queries/shopping-list.server";
@@ -54,13 +55,17 @@ export async function loadRecipePage(request: Request, recipeId: string, context
   const lens = await getLens(request);
   invariantResponse(!(await isHidden(lens, recipe.user_created)), UNAVAILABLE_RECIPE, 404);
   const { searchParams } = new URL(request.url);
-  const [comments, saved, likes, onShoppingList, cookStats, cooks, ownCook] = await Promise.all([
+  // The creator, when the viewer may follow them (signed in, someone else).
+  const followable = viewer && recipe.creator && recipe.creator.id !== viewer.id ? recipe.creator.id : null;
+  const [comments, saved, likes, liked, following, onShoppingList, cookStats, cooks, ownCook] = await Promise.all([
     // The recipe's owner also sees, collapsed, the comments of people a block hides from them.
     recipe.post_id
       ? listComments(recipe.post_id, viewer?.id === recipe.user_created ? { without: lens.quiet, ownerSees: lens.hidden, blocking: lens.blocking } : { without: lens.quiet })
       : Promise.resolve([] as CommentView[]),
     viewer ? isRecipeSaved(viewer.id, recipe.recipe_id) : Promise.resolve(false),
     recipe.post_id ? countLikes(recipe.post_id) : Promise.resolve(0),
+    viewer && recipe.post_id ? hasLiked(recipe.post_id, viewer.id) : Promise.resolve(false),
+    viewer && followable ? isFollowing({ followerId: viewer.id, followeeId: followable }) : Promise.resolve(false),
     viewer ? isOnShoppingList(viewer.id, recipe.recipe_id) : Promise.resolve(false),
     recipeCookStats(recipe.recipe_id, { without: lens.quiet }),
     // The newest entries, or all of them when asked (`?cooked=all`).
@@ -114,6 +119,9 @@ export async function loadRecipePage(request: Request, recipeId: string, context
       ),
       viewer: viewer && { id: viewer.id, admin: isAdmin(viewer), mayCook: viewer.id !== recipe.user_created, hasEntry: ownCook !== undefined },
     },
+    // Its post's likes and the creator's Follow, on the page people land on from search and links
+    // (docs/rules.md#recipe-page); `url` is what Share gives.
+    social: { postId: recipe.post_id, likes, liked, followable, following, url },
     signedIn: viewer !== null,
     // 'Edit Recipe' is shown to the creator only (docs/rules.md#who-may-do-what) (admins edit from the admin area).
     canEdit: viewer !== null && viewer.id === recipe.user_created,

@@ -35,6 +35,12 @@ export async function countLikes(postId: string, database: DB = db): Promise<num
   return Number(row.n);
 }
 
+/** Whether `userId` likes the post. */
+export async function hasLiked(postId: string, userId: string, database: DB = db): Promise<boolean> {
+  const row = await database.selectFrom("likes").select("user_id").where("post_id", "=", postId).where("user_id", "=", userId).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Who liked a post, in the order they liked it, but not the people in `without` (the reader's lens). */
 export async function listLikers(postId: string, { without = [] }: { without?: readonly string[] } = {}, database: DB = db): Promise<Liker[]> {
   return database
