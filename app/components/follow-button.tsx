@@ -46,8 +46,8 @@ export function FollowButton({
   const on = pendingIntent ? pendingIntent === "follow" : following;
   const label = on ? (variant === "profile" ? "Unfollow" : "Following") : "Follow";
   return (
-    <FetcherForm fetcher={fetcher} action={paths.follow(userId)} className="follow-form" preventScrollReset>
-      <InteractionFields redirectTo={returnTo} />
+    <FetcherForm fetcher={fetcher} action={paths.follow(userId)} className="follow-form" id={`follow-${userId}`} preventScrollReset>
+      <InteractionFields redirectTo={returnTo} anchor={`follow-${userId}`} />
       <button
         type="submit"
         name="intent"

@@ -1,7 +1,10 @@
 /**
- * The page a plain post (no JavaScript, or a press before the page's script runs) comes back to.
- * A post sent by the script says so itself (FetcherForm adds `_fetcher`, see interaction.server.ts).
+ * The page a plain post (no JavaScript, or a press before the page's script runs) comes back to,
+ * at `anchor` (the id of the control that was used) when given, so the reader keeps their place
+ * (docs/rules.md#without-javascript). A post sent by the script says so itself
+ * (FetcherForm adds `_fetcher`, see interaction.server.ts).
  */
-export function InteractionFields({ redirectTo }: { redirectTo: string }) {
-  return <input type="hidden" name="redirectTo" value={redirectTo} />;
+export function InteractionFields({ redirectTo, anchor }: { redirectTo: string; anchor?: string }) {
+  const back = anchor ? `${redirectTo.split("#")[0]}#${anchor}` : redirectTo;
+  return <input type="hidden" name="redirectTo" value={back} />;
 }

@@ -45,10 +45,10 @@ export function LikeControls({
   const label = `${shownLikes} ${shownLikes === 1 ? "like" : "likes"}`;
 
   return (
-    <div className="like-controls">
+    <div className="like-controls" id={`like-${postId}`}>
       {signedIn ? (
         <FetcherForm fetcher={fetcher} action={paths.likePost(postId)} preventScrollReset>
-          <InteractionFields redirectTo={returnTo} />
+          <InteractionFields redirectTo={returnTo} anchor={`like-${postId}`} />
           <button
             type="submit"
             name="intent"

@@ -31,8 +31,8 @@ export function SaveButton({
   else if (fetcher.data && "saved" in fetcher.data) shown = fetcher.data.saved;
   const error = fetcherError(fetcher);
   return (
-    <FetcherForm fetcher={fetcher} action={paths.saveRecipe(recipeId)} preventScrollReset className="save-form">
-      <InteractionFields redirectTo={returnTo} />
+    <FetcherForm fetcher={fetcher} action={paths.saveRecipe(recipeId)} preventScrollReset className="save-form" id={`save-${recipeId}`}>
+      <InteractionFields redirectTo={returnTo} anchor={`save-${recipeId}`} />
       <input type="hidden" name="recipeId" value={recipeId} />
       <button
         type="submit"

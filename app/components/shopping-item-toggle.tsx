@@ -14,9 +14,9 @@ export function ItemToggle({ ids, text, checked, returnTo }: { ids: string[]; te
   const shown = pending ? pending === "check" : checked;
   const error = fetcherError(fetcher);
   return (
-    <li className={clsx("shopping-item", shown && "is-checked")}>
+    <li className={clsx("shopping-item", shown && "is-checked")} id={`item-${ids[0]}`}>
       <FetcherForm fetcher={fetcher} action={paths.shoppingList()} preventScrollReset>
-        <InteractionFields redirectTo={returnTo} />
+        <InteractionFields redirectTo={returnTo} anchor={`item-${ids[0]}`} />
         {ids.map((id) => (
           <input key={id} type="hidden" name="id" value={id} />
         ))}

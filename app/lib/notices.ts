@@ -9,11 +9,15 @@ export const NOTICES = {
 
 export type NoticeCode = keyof typeof NOTICES;
 
+/** Notices their control shows beside itself, where the reader is; the page's banner leaves them out. */
+const SHOWN_IN_PLACE: ReadonlySet<string> = new Set<NoticeCode>(["shopping-added"]);
+
 /** `path` with a notice to show once it opens. */
 export function withNotice(path: string, code: NoticeCode): string {
   return `${path}${path.includes("?") ? "&" : "?"}notice=${code}`;
 }
 
+/** The banner's text for `?notice=code`: none for an unknown code or one shown in place. */
 export function noticeText(code: string | null): string | null {
-  return code !== null && Object.hasOwn(NOTICES, code) ? NOTICES[code as NoticeCode] : null;
+  return code !== null && Object.hasOwn(NOTICES, code) && !SHOWN_IN_PLACE.has(code) ? NOTICES[code as NoticeCode] : null;
 }

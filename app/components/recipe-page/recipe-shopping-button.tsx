@@ -1,5 +1,5 @@
 // "Add to shopping list" on a recipe page, at the servings or multiplier shown.
-import { useFetcher } from "@remix-run/react";
+import { useFetcher, useSearchParams } from "@remix-run/react";
 
 import { FetcherForm, fetcherError, InlineError } from "~/components/fetcher-form";
 import { InteractionFields } from "~/components/interaction-fields";
@@ -16,11 +16,13 @@ export function AddToShoppingList({ recipeId, serves, scale, onList }: { recipeI
   const fetcher = useFetcher<{ ok: true } | { error: string }>();
   const here =
     serves !== null ? `${paths.recipe(recipeId)}?serves=${serves}` : scale !== null ? `${paths.recipe(recipeId)}?scale=${scale}` : paths.recipe(recipeId);
-  const added = fetcher.state === "idle" && fetcher.data && "ok" in fetcher.data;
+  // A plain post comes back here (#shopping) with the notice, shown beside the button.
+  const [query] = useSearchParams();
+  const added = (fetcher.state === "idle" && fetcher.data && "ok" in fetcher.data) || (fetcher.state === "idle" && !fetcher.data && query.get("notice") === "shopping-added");
   const error = fetcherError(fetcher);
   return (
-    <FetcherForm fetcher={fetcher} action={paths.shoppingList()} className="recipe__shopping" preventScrollReset>
-      <InteractionFields redirectTo={withNotice(here, "shopping-added")} />
+    <FetcherForm fetcher={fetcher} action={paths.shoppingList()} className="recipe__shopping" id="shopping" preventScrollReset>
+      <InteractionFields redirectTo={withNotice(here, "shopping-added")} anchor="shopping" />
       <input type="hidden" name="recipeId" value={recipeId} />
       {serves === null ? null : <input type="hidden" name="serves" value={serves} />}
       {scale === null ? null : <input type="hidden" name="scale" value={scale} />}
