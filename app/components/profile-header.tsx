@@ -1,5 +1,6 @@
-// The top of a profile: picture, username, Edit Profile or Follow (and Mute, Block, Report),
-// the counts (followers and following open their dialogs), name, bio and tags.
+// The top of a profile: picture, username, Edit Profile or Follow with a "More" menu (Mute, Block,
+// Report: a <details>, so it opens without JavaScript), the counts (followers and following open
+// their dialogs), name, bio and tags.
 import { Avatar } from "~/components/avatar";
 import { FollowButton, usePendingFollowDelta } from "~/components/follow-button";
 import { Link } from "~/components/link";
@@ -39,10 +40,15 @@ export function ProfileHeader({
                 Edit Profile
               </Link>
             ) : (
-              <FollowButton userId={profile.id} following={viewerFollows} />
+              <>
+                <FollowButton userId={profile.id} following={viewerFollows} />
+                <details className="more-menu">
+                  <summary className="button button--ghost">More</summary>
+                  <PersonActions userId={profile.id} username={profile.username} muted={viewerMutes} returnTo={profileTabHref(profile.id, tab)} />
+                </details>
+              </>
             )}
           </div>
-          {isOwn ? null : <PersonActions userId={profile.id} username={profile.username} muted={viewerMutes} returnTo={profileTabHref(profile.id, tab)} />}
           <ul className="profile__counts" aria-label="Counts">
             <li>
               <Link to={profileTabHref(profile.id, "recipes")} preventScrollReset>

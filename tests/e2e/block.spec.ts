@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 
-import { failOnBrowserErrors, openPage, signInNewUser } from "../support/e2e";
+import { failOnBrowserErrors, openMoreMenu, openPage, signInNewUser } from "../support/e2e";
 
 // Blocking and muting (docs/rules.md#blocking-and-muting) as people do it, with JavaScript on and
 // off: mute and unmute on a profile, block with its question (a dialog, or a page without
@@ -16,8 +16,10 @@ async function block(page: Page, javaScriptEnabled: boolean) {
       expect(dialog.message()).toMatch(BLOCK_QUESTION);
       await dialog.accept();
     });
+    await openMoreMenu(page);
     await page.getByRole("button", { name: "Block", exact: true }).click();
   } else {
+    await openMoreMenu(page);
     await page.getByRole("button", { name: "Block", exact: true }).click();
     await expect(page.locator("#confirm-step-text")).toHaveText(BLOCK_QUESTION);
     await page.getByRole("alertdialog").getByRole("button", { name: "Block", exact: true }).click();
@@ -42,9 +44,12 @@ test("mute, block and unblock someone: after a block neither sees the other", as
     // each): with JavaScript, Block below is pressed once the page it lands on runs its script (before
     // that it is the plain form too, and its question comes as a page).
     await openPage(page, `/ReciPals/Account/Profile/${them.id}`);
+    await openMoreMenu(page);
     await page.getByRole("button", { name: "Mute", exact: true }).click();
+    await openMoreMenu(page);
     await expect(page.getByRole("button", { name: "Unmute" })).toBeVisible();
     await page.getByRole("button", { name: "Unmute" }).click();
+    await openMoreMenu(page);
     await expect(page.getByRole("button", { name: "Mute", exact: true })).toBeVisible();
     if (javaScriptEnabled) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
 

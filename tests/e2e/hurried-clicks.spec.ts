@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 
-import { createUser, readDb, signInAs, type E2EUser } from "../support/e2e";
+import { createUser, openMoreMenu, readDb, signInAs, type E2EUser } from "../support/e2e";
 import { slowCpu } from "../support/slow-cpu";
 
 // A control pressed while the page is still waking up, on a slow phone (docs/rules.md#hurried-clicks):
@@ -138,6 +138,7 @@ const CONTROLS: Record<string, Control> = {
         asked.add(page);
         void dialog.accept();
       });
+      await openMoreMenu(page);
       await page.getByRole("button", { name: "Block", exact: true }).click();
     },
     check: async (page, user) => {

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 
-import { ADMIN, failOnBrowserErrors, openPage, signInAs, signInNewUser } from "../support/e2e";
+import { ADMIN, failOnBrowserErrors, openMoreMenu, openPage, signInAs, signInNewUser } from "../support/e2e";
 
 // Reports and moderation (docs/rules.md#reports-and-moderation), with JavaScript on and off: a
 // person reports a recipe and its author, an admin dismisses one group in the queue and suspends
@@ -38,6 +38,7 @@ test("report a recipe and a person; an admin dismisses one and suspends the othe
     await expect(page.getByRole("heading", { name: "Report a recipe" })).toBeVisible();
     await sendReport(page, "Spam", "Selling pills, not cooking.");
     await openPage(page, `/ReciPals/Account/Profile/${author.id}`);
+    await openMoreMenu(page);
     await page.getByRole("link", { name: `Report ${author.username}` }).click();
     await expect(page.getByRole("heading", { name: "Report a person" })).toBeVisible();
     await sendReport(page, "Spam", "Every post is an advert.");

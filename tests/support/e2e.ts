@@ -179,6 +179,16 @@ export function serviceWorkerActive(page: Page): Promise<boolean> {
   return page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration("/"))?.active));
 }
 
+/**
+ * Opens a profile's "More" menu (Mute, Block, Report), a <details> that starts closed on every
+ * page load (app/components/profile-header.tsx); leaves it open when it already is.
+ */
+export async function openMoreMenu(page: Page): Promise<void> {
+  const menu = page.locator("details.more-menu");
+  if ((await menu.getAttribute("open")) === null) await menu.locator("summary").click();
+  await expect(menu).toHaveAttribute("open", "");
+}
+
 /** A bot post for this test alone, so parallel tests never touch the same likes or comments. */
 export function botPostFor(projectName: string, slot: number): { postId: string; recipeId: string } {
   const n = 100 + slot * 2 + (projectName === "no-js" ? 1 : 0);
