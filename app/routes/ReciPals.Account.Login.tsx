@@ -70,8 +70,9 @@ export default function LoginRoute() {
           maxLength={USER_LIMITS.password}
           {...fieldError(failure, "password")}
         />
-        <button type="submit" className="button" disabled={busy}>
-          Sign in
+        {/* The password check takes a moment: say so while it runs. */}
+        <button type="submit" className="button" disabled={busy} aria-busy={busy || undefined}>
+          {busy ? "Signing in..." : "Sign in"}
         </button>
       </Form>
       <p>

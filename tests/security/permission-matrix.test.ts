@@ -694,6 +694,21 @@ const PAGE_MATRIX: Record<string, Entry> = {
       },
     ],
   },
+  "/ReciPals/Account/Profile/:/Posts/:": {
+    probes: [
+      {
+        // The post viewer's comment box: anyone signed in, as themselves; a visitor signs in first.
+        name: "comment on the owner's post from its viewer (with a forged user id)",
+        call: (w) => ({ url: "/x", params: [w.owner.id, w.postId], form: { intent: "comment", text: "Probe from the viewer", user_id: w.owner.id, userId: w.owner.id } }),
+        expect: signedIn({ ok: 302, location: /^\/ReciPals\/Account\/Profile\/[^/]+\/Posts\/[^/]+#comment-/, touches: ["comments"], effect: onlyActorsRows("user_id") }),
+      },
+      {
+        name: "a blank comment from the viewer",
+        call: (w) => ({ url: "/x", params: [w.owner.id, w.postId], form: { intent: "comment", text: "   " } }),
+        expect: signedIn({ refused: 400 }),
+      },
+    ],
+  },
   "/ReciPals/Posts/:/Like": {
     probes: [
       {

@@ -156,7 +156,7 @@ describe("a production install (npm install --omit=dev, then the server from a b
     const server = await startInstalled();
     try {
       await signIn(server, SEEDED.username, SEEDED.password);
-      expect(hashOf().split("$").slice(0, 4)).toEqual(["scrypt", "131072", "8", "1"]);
+      expect(hashOf().split("$").slice(0, 4)).toEqual(["scrypt", "32768", "8", "3"]);
     } finally {
       server.kill();
     }
