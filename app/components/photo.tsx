@@ -21,6 +21,7 @@ export function Photo({
   className,
   eager = false,
   first = false,
+  name = alt,
 }: {
   src: string;
   placeholder?: string | null;
@@ -31,6 +32,8 @@ export function Photo({
   className?: string;
   eager?: boolean;
   first?: boolean;
+  /** What the photo shows (its recipe's name), for the tile of a photo that cannot load; the alt text by default. */
+  name?: string;
 }) {
   const loading = eager || first ? "eager" : "lazy";
   const avifSrcSet = imageSrcSet(src, "avif");
@@ -49,6 +52,8 @@ export function Photo({
           height={height}
           loading={loading}
           decoding="async"
+          // Shown on a tinted tile if the photo cannot load (global.css, `img[data-initial]`).
+          data-initial={name.trim().charAt(0).toUpperCase() || undefined}
           {...(first ? FIRST_PHOTO : {})}
         />
       </picture>

@@ -46,7 +46,7 @@ export const PostCard = memo(function PostCard({
         )}
       </header>
       <Link to={recipeHref} className="post-card__photo" tabIndex={-1} aria-hidden="true">
-        <Photo src={post.photo || RECIPE_PLACEHOLDER_IMAGE} placeholder={post.placeholder} slot="feed" alt="" width={600} height={450} first={first} />
+        <Photo src={post.photo || RECIPE_PLACEHOLDER_IMAGE} placeholder={post.placeholder} slot="feed" alt="" name={post.title} width={600} height={450} first={first} />
       </Link>
       <div className="post-card__body">
         <div className="post-card__actions">

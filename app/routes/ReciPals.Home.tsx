@@ -63,6 +63,19 @@ export default function HomeRoute() {
   return (
     <section className="feed-page">
       <h1 className="page-title">Home</h1>
+      {first.signedIn ? null : (
+        <section className="welcome" aria-label="Welcome">
+          <p>ReciPals is where home cooks share their recipes, follow each other and keep what they want to cook next.</p>
+          <p className="welcome__actions">
+            <Link to={paths.signup()} className="button">
+              Sign up
+            </Link>
+            <Link to={paths.login(paths.home())} className="button button--ghost">
+              Sign in
+            </Link>
+          </p>
+        </section>
+      )}
       {posts.length === 0 ? (
         <EmptyState title="No posts yet." text="Recipes people share show up here." action={{ to: paths.create(), label: "Share a recipe" }} />
       ) : (

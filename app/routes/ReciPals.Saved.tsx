@@ -41,7 +41,7 @@ export default function SavedRoute() {
           {shown.map((recipe) => (
             <li key={recipe.recipe_id} className="recipe-card">
               <Link to={paths.recipe(recipe.recipe_id)} className="recipe-card__link">
-                <Photo src={recipe.photo || RECIPE_PLACEHOLDER_IMAGE} placeholder={recipe.placeholder} slot="card" alt="" width={400} height={300} />
+                <Photo src={recipe.photo || RECIPE_PLACEHOLDER_IMAGE} placeholder={recipe.placeholder} slot="card" alt="" name={recipe.name} width={400} height={300} />
                 <span className="recipe-card__name">{recipe.name}</span>
               </Link>
               <p className="recipe-card__description">{recipe.description}</p>

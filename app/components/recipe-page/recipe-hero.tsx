@@ -44,6 +44,7 @@ export function RecipeHero({
             alt={recipe.name}
             width={800}
             height={600}
+            data-initial={recipe.name.trim().charAt(0).toUpperCase() || undefined}
             // The page's largest paint: fetched first.
             {...{ fetchpriority: "high" }}
           />
