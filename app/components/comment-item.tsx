@@ -3,6 +3,7 @@ import type { CommentView } from "~/server/queries/comments.server";
 
 import { Avatar } from "./avatar";
 import { Link } from "./link";
+import { RelativeTime } from "./relative-time";
 
 export const DELETE_COMMENT_MESSAGE = "Delete this comment? This cannot be undone.";
 
@@ -23,7 +24,7 @@ export function CommentItem({ comment, deleteReturnTo }: { comment: ListedCommen
     <>
       <p className="comment__meta">
         {comment.author ? <Link to={paths.profile(comment.author.id)}>{comment.author.username}</Link> : "Unknown User"}{" "}
-        <time dateTime={comment.created_at}>{comment.created_at}</time>
+        <RelativeTime iso={comment.created_at} />
       </p>
       <p className="comment__text">{comment.text}</p>
     </>

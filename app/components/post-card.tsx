@@ -7,6 +7,7 @@ import { Avatar } from "./avatar";
 import { LikeControls } from "./like-button";
 import { Icon } from "./icons";
 import { Link } from "./link";
+import { RelativeTime } from "./relative-time";
 import { Photo } from "./photo";
 
 /**
@@ -44,6 +45,11 @@ export const PostCard = memo(function PostCard({
             <span>Unknown User</span>
           </span>
         )}
+        {post.created_at ? (
+          <span className="post-card__time">
+            <RelativeTime iso={post.created_at} />
+          </span>
+        ) : null}
       </header>
       <Link to={recipeHref} className="post-card__photo" tabIndex={-1} aria-hidden="true">
         <Photo src={post.photo || RECIPE_PLACEHOLDER_IMAGE} placeholder={post.placeholder} slot="feed" alt="" name={post.title} width={600} height={450} first={first} />

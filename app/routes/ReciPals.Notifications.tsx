@@ -7,6 +7,7 @@ import { Avatar } from "~/components/avatar";
 import { EmptyState } from "~/components/empty-state";
 import { FormAlert } from "~/components/forms";
 import { Link } from "~/components/link";
+import { RelativeTime } from "~/components/relative-time";
 import { FETCHER_FIELD } from "~/lib/interaction";
 import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
 import { earlyRefusalMessage } from "~/lib/refusal";
@@ -26,10 +27,6 @@ export const links: LinksFunction = () => stylesheetLinks(handle);
 export const loader = ({ request }: LoaderFunctionArgs) => loadNotificationsPage(request);
 
 export const action = ({ request }: ActionFunctionArgs) => notificationsPageAction(request);
-
-function when(iso: string): string {
-  return new Date(iso).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
-}
 
 export default function NotificationsRoute() {
   const { groups, ids, unread, page, hasMore } = useLoaderData<typeof loader>();
@@ -83,9 +80,9 @@ export default function NotificationsRoute() {
                   {group.text}
                   {group.unread ? <span className="visually-hidden"> (unread)</span> : null}
                 </Link>
-                <time className="notification__time" dateTime={group.created_at}>
-                  {when(group.created_at)}
-                </time>
+                <span className="notification__time">
+                  <RelativeTime iso={group.created_at} />
+                </span>
               </li>
             );
           })}

@@ -92,4 +92,10 @@ test("the post viewer has a comment box: a comment lands in the viewer, a blank 
   await expect(page).toHaveURL(new RegExp(`${viewer}#comment-`));
   await expect(dialog.getByPlaceholder("Add a comment...")).toHaveValue("");
   await expect(dialog.getByRole("alert")).toHaveCount(0);
+  // Its date reads as a feed says it, the exact one on hover and to screen readers.
+  const today = new Date().toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+  const when = dialog.getByRole("listitem").filter({ hasText: text }).locator("time");
+  await expect(when.locator("[aria-hidden=true]")).toHaveText("today");
+  await expect(when).toHaveAttribute("title", today);
+  await expect(when.locator(".visually-hidden")).toHaveText(today);
 });
