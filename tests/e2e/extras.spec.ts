@@ -169,7 +169,7 @@ test.describe("saved recipes offline", () => {
     // Signing out drops everything the worker kept for this user.
     await page.goto("/ReciPals/Home");
     await page.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
-    await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+    await expect(page.getByRole("banner").getByRole("link", { name: "Sign in" })).toBeVisible();
     await expect.poll(() => cached("/ReciPals/Recipes/jd-R1"), { timeout: 10_000 }).toBe(false);
     await expect.poll(() => cached("/ReciPals/Saved")).toBe(false);
     // Clear-Site-Data also removed the worker; the next page registers it again, and the offline
