@@ -7,8 +7,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { gzip } from "@gfx/zopfli";
-
 import { rechunk } from "./rechunk.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -46,6 +44,22 @@ export function addCompileHints(assetsDir) {
 }
 
 /**
+ * Zopfli's gzip. Its WebAssembly build installs process-wide `uncaughtException` and
+ * `unhandledRejection` handlers meant for its own command line (they rethrow from inside the
+ * module, so any later error prints as one 30 KB line, and a stray rejection aborts): they are
+ * taken off again once it has loaded.
+ * @returns {Promise<typeof import("@gfx/zopfli").gzip>}
+ */
+async function loadZopfli() {
+  const exceptions = new Set(process.listeners("uncaughtException"));
+  const rejections = new Set(process.listeners("unhandledRejection"));
+  const { gzip } = await import("@gfx/zopfli");
+  for (const listener of process.listeners("uncaughtException")) if (!exceptions.has(listener)) process.off("uncaughtException", listener);
+  for (const listener of process.listeners("unhandledRejection")) if (!rejections.has(listener)) process.off("unhandledRejection", listener);
+  return gzip;
+}
+
+/**
  * Writes `<file>.gz` beside each script and stylesheet, compressed with Zopfli: the same gzip
  * format every browser reads, 3% smaller than zlib's best, for ~0.5 s of CPU per 100 KB, paid
  * once here instead of at each server start (docs/decisions/0009-terser-and-zopfli.md). The
@@ -65,6 +79,7 @@ export async function writeGzipCopies(assetsDir) {
     }
   };
   walk(assetsDir);
+  const gzip = await loadZopfli();
   await Promise.all(
     files.map(
       (file) =>

@@ -36,11 +36,16 @@ test("a photo that cannot load shows the recipe's initial on a tinted tile", asy
   expect(tile.display).toBe("flex");
   expect(tile.background).not.toBe("rgba(0, 0, 0, 0)");
 
-  // A feed card's photo is decorative (alt=""): its tile takes the initial of the card's title.
-  await openPage(page, "/ReciPals/Home");
-  const card = page.getByRole("list", { name: "Posts" }).getByRole("article").first();
-  const title = (await card.locator(".post-card__title").innerText()).trim();
-  const cardPhoto = card.locator(".photo-frame img[data-initial]");
+  // A card whose photo is decorative (alt="", its title beside it) takes the initial of its recipe:
+  // a saved sample recipe on Saved.
+  await signInNewUser(page, "tile");
+  await openPage(page, "/ReciPals/Recipes/recipeBot-R112");
+  const name = (await page.getByRole("heading", { level: 1 }).innerText()).trim();
+  await page.getByRole("button", { name: "Save recipe" }).click();
+  await expect(page.getByRole("button", { name: "Unsave recipe" })).toBeVisible();
+  await openPage(page, "/ReciPals/Saved");
+  const cardPhoto = page.locator(".photo-frame img[data-initial]").first();
+  await expect(cardPhoto).toHaveAttribute("alt", "");
   await expect.poll(() => cardPhoto.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 0)).toBe(true);
-  expect(await cardPhoto.evaluate((img) => getComputedStyle(img, "::after").content)).toBe(`"${title.charAt(0).toUpperCase()}"`);
+  expect(await cardPhoto.evaluate((img) => getComputedStyle(img, "::after").content)).toBe(`"${name.charAt(0).toUpperCase()}"`);
 });

@@ -42,7 +42,11 @@ async function gzipServed(pathname: string) {
 
 describe("the build's gzip copies", () => {
   it("writes one per script, the same bytes once unpacked and smaller than zlib's best", async () => {
+    const handlers = () => [process.listeners("uncaughtException").length, process.listeners("unhandledRejection").length];
+    const before = handlers();
     expect(await writeGzipCopies(dir)).toBe(1);
+    // Zopfli's own process-wide handlers are taken off again (scripts/build.js, loadZopfli).
+    expect(handlers()).toEqual(before);
     const copy = fs.readFileSync(path.join(dir, "_shared", "chunk-ABC.js.gz"));
     expect(zlib.gunzipSync(copy).toString()).toBe(script);
     expect(copy.length).toBeLessThan(zlib.gzipSync(script, { level: 9 }).length);
