@@ -36,8 +36,11 @@ test.describe("a social recipe page", () => {
 
     const creator = page.locator(".recipe__creator");
     await expect(creator).toContainText("Created by recipe_bot");
+    // With JavaScript the button turns at once; the follow is stored when its post answers.
+    const followed = page.waitForResponse((response) => response.url().includes("/ReciPals/Account/Follow/") && response.request().method() === "POST");
     await creator.getByRole("button", { name: "Follow" }).click();
     await expect(creator.getByRole("button", { name: "Following" })).toHaveAttribute("aria-pressed", "true");
+    await followed;
 
     await openPage(page, url);
     await expect(actions.getByRole("button", { name: "Unlike" })).toBeVisible();
