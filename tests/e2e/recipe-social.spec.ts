@@ -88,7 +88,8 @@ test("the post viewer has a comment box: a comment lands in the viewer, a blank 
   await dialog.getByRole("button", { name: "Post" }).click();
   await expect(dialog.getByRole("alert")).toHaveText("Please write a comment before posting.");
 
-  const text = `From the viewer ${testInfo.project.name}`;
+  // Unique, so a retry on the same post finds its own comment.
+  const text = `From the viewer ${testInfo.project.name} ${testInfo.retry}-${testInfo.repeatEachIndex}`;
   await dialog.getByPlaceholder("Add a comment...").fill(text);
   await dialog.getByRole("button", { name: "Post" }).click();
   await expect(dialog.getByRole("region", { name: "Comments" }).getByText(text)).toBeVisible();
