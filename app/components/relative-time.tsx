@@ -1,5 +1,4 @@
-import { useEffect, useState } from "react";
-
+import { useHydrated } from "~/lib/hooks";
 import { exactTime, relativeTime } from "~/lib/relative-time";
 
 /**
@@ -7,13 +6,14 @@ import { exactTime, relativeTime } from "~/lib/relative-time";
  * its clock; once the page runs, the browser's clock has the last word (a cached page may be old).
  */
 export function RelativeTime({ iso }: { iso: string }) {
-  const [now, setNow] = useState<number | null>(null);
-  useEffect(() => setNow(Date.now()), []);
+  // Hydration keeps the server's words (suppressHydrationWarning); the render that follows it
+  // (useHydrated turns) says them again against the browser's clock.
+  useHydrated();
   const exact = exactTime(iso);
   return (
     <time dateTime={iso} title={exact}>
       <span aria-hidden="true" suppressHydrationWarning>
-        {relativeTime(iso, now ?? Date.now())}
+        {relativeTime(iso, Date.now())}
       </span>
       <span className="visually-hidden">{exact}</span>
     </time>

@@ -9,8 +9,7 @@ import { CacheScope } from "~/server/cache/scopes.server";
 import { scopeSharedCache } from "~/server/cache/shared-cache.server";
 import { invariantResponse } from "~/server/http/responses.server";
 import { listLikers } from "~/server/queries/likes.server";
-import { getPostOwnership } from "~/server/queries/posts.server";
-import { getRecipeDetail } from "~/server/queries/recipes.server";
+import { getPostForRecipe, getPostOwnership } from "~/server/queries/posts.server";
 import { isHidden, UNAVAILABLE_ACCOUNT } from "~/server/queries/visibility.server";
 
 /** Who liked a post of a profile (signed in only): the post must be that profile's. */
@@ -35,9 +34,10 @@ export async function loadHomeLikesPage(request: Request, pid: string, context: 
 
 /** Who liked a recipe's post (visitors too), kept by the shared cache with the recipe. */
 export async function loadRecipeLikesPage(request: Request, rid: string, context: AppLoadContext) {
-  const recipe = await getRecipeDetail(rid);
+  // Its post is all it needs (a post's author is its recipe's creator), not the whole recipe.
+  const post = await getPostForRecipe(rid);
   const lens = await getLens(request);
-  invariantResponse(recipe?.post_id && !(await isHidden(lens, recipe.user_created)), "Recipe not found.", 404);
-  scopeSharedCache(context, [CacheScope.recipe(recipe.recipe_id)]);
-  return { likers: await listLikers(recipe.post_id, { without: lens.hidden }) };
+  invariantResponse(post && !(await isHidden(lens, post.created_by)), "Recipe not found.", 404);
+  scopeSharedCache(context, [CacheScope.recipe(post.recipe_id)]);
+  return { likers: await listLikers(post.id, { without: lens.hidden }) };
 }
