@@ -41,8 +41,11 @@ test("a photo that cannot load shows the recipe's initial on a tinted tile", asy
   await signInNewUser(page, "tile");
   await openPage(page, "/ReciPals/Recipes/recipeBot-R112");
   const name = (await page.getByRole("heading", { level: 1 }).innerText()).trim();
+  // With JavaScript the button turns at once; the save is stored when its post answers.
+  const saved = page.waitForResponse((response) => response.url().includes("/Save") && response.request().method() === "POST");
   await page.getByRole("button", { name: "Save recipe" }).click();
   await expect(page.getByRole("button", { name: "Unsave recipe" })).toBeVisible();
+  await saved;
   await openPage(page, "/ReciPals/Saved");
   const cardPhoto = page.locator(".photo-frame img[data-initial]").first();
   await expect(cardPhoto).toHaveAttribute("alt", "");
