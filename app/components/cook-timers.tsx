@@ -13,8 +13,10 @@ export interface CookTimer {
   label: string;
   /** The step it was started from (1-based). */
   step: number;
-  /** When it ends (ms since the epoch). */
+  /** When it ends (ms since the epoch); while paused, unused. */
   endsAt: number;
+  /** Paused: what was left then (ms); null while it runs. */
+  pausedLeft: number | null;
   /** Its sound has been played (once, when it ended). */
   rung: boolean;
 }
@@ -34,7 +36,7 @@ function readTimers(recipeId: string): CookTimer[] {
         Number.isInteger(timer.step) &&
         Number.isFinite(timer.endsAt) &&
         typeof timer.rung === "boolean",
-    );
+    ).map((timer) => ({ ...timer, pausedLeft: Number.isFinite(timer.pausedLeft) ? timer.pausedLeft : null }));
   } catch {
     return []; // storage refused (private mode) or damaged: no timers to restore
   }
@@ -118,7 +120,7 @@ export function useCookTimers(recipeId: string) {
     [recipeId],
   );
 
-  const running = timers.some((timer) => !timer.rung);
+  const running = timers.some((timer) => !timer.rung && timer.pausedLeft === null);
   useEffect(() => {
     if (!running) return;
     setNow(Date.now());
@@ -128,9 +130,9 @@ export function useCookTimers(recipeId: string) {
 
   // A timer that has ended rings once; it then shows as an alert until dismissed.
   useEffect(() => {
-    if (now === 0 || !timers.some((timer) => !timer.rung && timer.endsAt <= now)) return;
+    if (now === 0 || !timers.some((timer) => hasEnded(timer, now))) return;
     beep();
-    update((current) => current.map((timer) => (!timer.rung && timer.endsAt <= now ? { ...timer, rung: true } : timer)));
+    update((current) => current.map((timer) => (hasEnded(timer, now) ? { ...timer, rung: true } : timer)));
   }, [now, timers, update]);
 
   const start = useCallback(
@@ -139,29 +141,81 @@ export function useCookTimers(recipeId: string) {
       const startedAt = Date.now();
       setNow(startedAt);
       const id = `${startedAt}-${Math.random().toString(36).slice(2, 8)}`;
-      update((current) => [...current, { id, label, step, endsAt: startedAt + seconds * 1000, rung: false }]);
+      update((current) => [...current, { id, label, step, endsAt: startedAt + seconds * 1000, pausedLeft: null, rung: false }]);
+    },
+    [update],
+  );
+  // Pausing keeps what is left; resuming sets a new end from it.
+  const pause = useCallback(
+    (id: string) => {
+      const at = Date.now();
+      setNow(at);
+      update((current) => current.map((timer) => (timer.id === id && timer.pausedLeft === null && !timer.rung ? { ...timer, pausedLeft: Math.max(0, timer.endsAt - at) } : timer)));
+    },
+    [update],
+  );
+  const resume = useCallback(
+    (id: string) => {
+      const at = Date.now();
+      setNow(at);
+      update((current) => current.map((timer) => (timer.id === id && timer.pausedLeft !== null ? { ...timer, endsAt: at + timer.pausedLeft, pausedLeft: null } : timer)));
     },
     [update],
   );
   const remove = useCallback((id: string) => update((current) => current.filter((timer) => timer.id !== id)), [update]);
-  return { timers, now, start, cancel: remove, dismiss: remove };
+  return { timers, now, start, pause, resume, cancel: remove, dismiss: remove };
 }
+
+export type CookTimers = ReturnType<typeof useCookTimers>;
 
 const NO_TIMERS: CookTimer[] = [];
 
+/** A running (not paused) timer whose time is up. */
+const hasEnded = (timer: CookTimer, now: number) => !timer.rung && timer.pausedLeft === null && timer.endsAt <= now;
+const isDone = (timer: CookTimer, now: number) => timer.rung || hasEnded(timer, now);
+const timeLeft = (timer: CookTimer, now: number) => timer.pausedLeft ?? timer.endsAt - now;
+
+/**
+ * A step's timer buttons, one per duration it names: "Start timer 15 min"; once started, the
+ * button pauses it ("Pause timer 15 min", then "Resume timer 15 min") and Cancel sits beside it.
+ */
+export function StepTimerButtons({ durations, step, timers }: { durations: { label: string; seconds: number }[]; step: number; timers: CookTimers }) {
+  return (
+    <div className="cook__start-timers">
+      {durations.map((duration) => {
+        const started = timers.timers.find((timer) => timer.step === step && timer.label === duration.label && !isDone(timer, timers.now));
+        if (!started)
+          return (
+            <button key={duration.label} type="button" className="button" onClick={() => timers.start(duration.label, step, duration.seconds)}>
+              Start timer {duration.label}
+            </button>
+          );
+        const paused = started.pausedLeft !== null;
+        return (
+          <span key={duration.label} className="cook__timer-controls">
+            <button
+              type="button"
+              className={paused ? "button" : "button button--ghost"}
+              onClick={() => (paused ? timers.resume(started.id) : timers.pause(started.id))}
+            >
+              {paused ? "Resume" : "Pause"} timer {duration.label}
+              <span className="cook__timer-left" aria-hidden="true">
+                {formatClock(timeLeft(started, timers.now))}
+              </span>
+            </button>
+            <button type="button" className="button button--ghost" onClick={() => timers.cancel(started.id)}>
+              Cancel timer {duration.label}
+            </button>
+          </span>
+        );
+      })}
+    </div>
+  );
+}
+
 /** "Timer done" alerts and the timers still running, with what is left of each. */
-export function CookTimerPanel({
-  timers,
-  now,
-  onCancel,
-  onDismiss,
-}: {
-  timers: CookTimer[];
-  now: number;
-  onCancel: (id: string) => void;
-  onDismiss: (id: string) => void;
-}) {
-  const done = timers.filter((timer) => timer.rung || timer.endsAt <= now);
+export function CookTimerPanel({ timers: { timers, now, pause, resume, cancel: onCancel, dismiss: onDismiss } }: { timers: CookTimers }) {
+  const done = timers.filter((timer) => isDone(timer, now));
   const running = timers.filter((timer) => !done.includes(timer));
   return (
     <>
@@ -187,12 +241,24 @@ export function CookTimerPanel({
           <ul className="cook-timers__list">
             {running.map((timer) => {
               const name = `${timer.label} — Step ${timer.step}`;
+              const paused = timer.pausedLeft !== null;
               return (
-                <li key={timer.id} className="cook-timer">
-                  <span className="cook-timer__label">{name}</span>
-                  <span className="cook-timer__left" role="timer" aria-label={`${name}: time left`}>
-                    {formatClock(timer.endsAt - now)}
+                <li key={timer.id} className={paused ? "cook-timer is-paused" : "cook-timer"}>
+                  <span className="cook-timer__label">
+                    {name}
+                    {paused ? <span className="cook-timer__state"> (paused)</span> : null}
                   </span>
+                  <span className="cook-timer__left" role="timer" aria-label={`${name}: time left`}>
+                    {formatClock(timeLeft(timer, now))}
+                  </span>
+                  <button
+                    type="button"
+                    className="button button--ghost button--small"
+                    aria-label={`${paused ? "Resume" : "Pause"} timer ${name}`}
+                    onClick={() => (paused ? resume(timer.id) : pause(timer.id))}
+                  >
+                    {paused ? "Resume" : "Pause"}
+                  </button>
                   <button type="button" className="button button--ghost button--small" aria-label={`Cancel timer ${name}`} onClick={() => onCancel(timer.id)}>
                     Cancel
                   </button>

@@ -53,15 +53,19 @@ export function LikeControls({
             type="submit"
             name="intent"
             value={shownLiked ? "unlike" : "like"}
-            className={shownLiked ? "icon-button is-on" : "icon-button"}
+            className={shownLiked ? "icon-button icon-button--only is-on" : "icon-button icon-button--only"}
             aria-pressed={shownLiked}
+            title={shownLiked ? "Liked" : "Like"}
           >
-            <Icon name="heart" filled={shownLiked} /> {shownLiked ? "Unlike" : "Like"}
+            {/* A heart that fills: its name stays "Like", the pressed state says whether it is. */}
+            <Icon name="heart" filled={shownLiked} />
+            <span className="visually-hidden">Like</span>
           </button>
         </FetcherForm>
       ) : (
-        <Link to={paths.login(returnTo)} className="icon-button">
-          <Icon name="heart" /> Like
+        <Link to={paths.login(returnTo)} className="icon-button icon-button--only" title="Like">
+          <Icon name="heart" />
+          <span className="visually-hidden">Like</span>
         </Link>
       )}
       {shownLikes > 0 ? (

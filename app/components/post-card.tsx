@@ -9,6 +9,7 @@ import { Icon } from "./icons";
 import { Link } from "./link";
 import { RelativeTime } from "./relative-time";
 import { Photo } from "./photo";
+import { SaveButton } from "./save-button";
 
 /**
  * A post in the feed (docs/rules.md#home-and-post-cards). Memoized: the router's state changes
@@ -67,10 +68,27 @@ export const PostCard = memo(function PostCard({
           <Link to={`${recipeHref}#comments`} className="icon-button">
             <Icon name="comment" /> {post.comments} {post.comments === 1 ? "comment" : "comments"}
           </Link>
+          <span className="post-card__save">
+            {signedIn ? (
+              <SaveButton recipeId={post.recipe_id} saved={post.saved} returnTo={returnTo} look="card" />
+            ) : (
+              <Link to={paths.login(returnTo)} className="icon-button icon-button--only" title="Save recipe">
+                <Icon name="bookmark" />
+                <span className="visually-hidden">Save recipe</span>
+              </Link>
+            )}
+          </span>
         </div>
         <h2 className="post-card__title" id={`post-${post.post_id}-title`}>
           <Link to={recipeHref}>{post.title}</Link>
         </h2>
+        {/* The recipe's facts when it has them; none made up. */}
+        {post.total_time || post.serves !== null ? (
+          <p className="post-card__facts">
+            {post.total_time ? <span>{post.total_time}</span> : null}
+            {post.serves !== null ? <span>Serves {post.serves}</span> : null}
+          </p>
+        ) : null}
         {post.caption ? <p className="post-card__caption">{post.caption}</p> : null}
       </div>
     </article>

@@ -22,8 +22,11 @@ export function SaveButton({
   recipeId: string;
   saved: boolean;
   returnTo: string;
-  /** "button": an outlined button beside the page's other buttons; "icon": a borderless toggle on a card. */
-  look?: "icon" | "button";
+  /**
+   * "button": an outlined button beside the page's other buttons; "icon": a borderless toggle with
+   * its words; "card": the bookmark alone (its words for screen readers, its state in aria-pressed).
+   */
+  look?: "icon" | "button" | "card";
 }) {
   const fetcher = useFetcher<SaveResult>();
   let shown = saved;
@@ -38,11 +41,13 @@ export function SaveButton({
         type="submit"
         name="intent"
         value={shown ? "unsave" : "save"}
-        className={clsx(look === "button" ? "button button--ghost" : "icon-button", shown && "is-on")}
+        className={clsx(look === "button" ? "button button--ghost" : "icon-button", look === "card" && "icon-button--only", shown && "is-on")}
         disabled={fetcher.state !== "idle"}
+        aria-pressed={look === "card" ? shown : undefined}
+        title={look === "card" ? (shown ? "Saved" : "Save recipe") : undefined}
       >
         <Icon name="bookmark" filled={shown} />
-        <span>{shown ? "Unsave recipe" : "Save recipe"}</span>
+        {look === "card" ? <span className="visually-hidden">Save recipe</span> : <span>{shown ? "Unsave recipe" : "Save recipe"}</span>}
       </button>
       <InlineError message={error} />
     </FetcherForm>

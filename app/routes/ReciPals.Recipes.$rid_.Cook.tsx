@@ -7,7 +7,7 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
 
 import { CookLink, StepText, useArrowKeys, useGo, useSwipe } from "~/components/cook-navigation";
-import { CookTimerPanel, useCookTimers } from "~/components/cook-timers";
+import { CookTimerPanel, StepTimerButtons, useCookTimers } from "~/components/cook-timers";
 import { KeepScreenOn } from "~/components/cook-wake-lock";
 import { ErrorPage } from "~/components/error-page";
 import { useHydrated } from "~/lib/hooks";
@@ -15,7 +15,8 @@ import { stylesheetLinks, type StyledRoute } from "~/root";
 import { loadCookPage } from "~/server/pages/cook-page.server";
 import cookStyles from "~/styles/cook.css";
 
-export const handle: StyledRoute = { styles: [cookStyles] };
+// Full screen: the page is the kitchen's, with no site navigation around it (ReciPals.tsx).
+export const handle: StyledRoute = { styles: [cookStyles], fullScreen: true };
 export const links: LinksFunction = () => stylesheetLinks(handle);
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
@@ -47,6 +48,9 @@ export default function CookRoute() {
         <KeepScreenOn />
       </header>
 
+      {/* Running timers stay in view at the top while the step is read (sticky). */}
+      <CookTimerPanel timers={timers} />
+
       {total === 0 ? (
         <p className="notice cook__empty">This recipe has no steps yet.</p>
       ) : (
@@ -59,15 +63,7 @@ export default function CookRoute() {
               </h2>
               <StepText text={text} durations={durations} />
             </div>
-            {hydrated && offered.length > 0 ? (
-              <div className="cook__start-timers">
-                {offered.map((duration) => (
-                  <button key={duration.label} type="button" className="button" onClick={() => timers.start(duration.label, step, duration.seconds)}>
-                    Start timer {duration.label}
-                  </button>
-                ))}
-              </div>
-            ) : null}
+            {hydrated && offered.length > 0 ? <StepTimerButtons durations={offered} step={step} timers={timers} /> : null}
             {mentioned.length > 0 ? (
               <div className="cook__mentioned">
                 <h3>In this step</h3>
@@ -99,7 +95,6 @@ export default function CookRoute() {
               )}
             </nav>
           </section>
-          <CookTimerPanel timers={timers.timers} now={timers.now} onCancel={timers.cancel} onDismiss={timers.dismiss} />
           <section className="cook__ingredients" aria-labelledby="cook-ingredients-heading">
             <h2 id="cook-ingredients-heading">Ingredients</h2>
             {amountsNote ? <p className="cook__amounts">{amountsNote}</p> : null}

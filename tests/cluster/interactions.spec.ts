@@ -92,7 +92,7 @@ test("a like and a comment made on one server show at once on the other, to visi
     expect(liked.status(), "the like was accepted").toBeLessThan(400);
     const likedOn = upstreamOf(cluster, liked.headers());
     expect(likedOn, "nginx names the server that took the like").not.toBeNull();
-    await expect(viewer.getByRole("button", { name: "Unlike" })).toHaveAttribute("aria-pressed", "true");
+    await expect(viewer.getByRole("button", { name: "Like", exact: true, pressed: true })).toHaveAttribute("aria-pressed", "true");
 
     const text = `Made it on one server, ${uniqueName("seen")} on the other`;
     await page.goto(recipePage);
@@ -115,7 +115,7 @@ test("a like and a comment made on one server show at once on the other, to visi
     for (const server of SERVERS) {
       await gotoOn(page, postPage, server, cluster);
       await expect(page.getByRole("dialog").getByText(likesText(likes + 1)), `signed in, server ${server}`).toBeVisible();
-      await expect(page.getByRole("dialog").getByRole("button", { name: "Unlike" }), `signed in, server ${server}`).toHaveAttribute(
+      await expect(page.getByRole("dialog").getByRole("button", { name: "Like", exact: true, pressed: true }), `signed in, server ${server}`).toHaveAttribute(
         "aria-pressed",
         "true",
       );

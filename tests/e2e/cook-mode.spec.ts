@@ -156,6 +156,62 @@ test.describe("cook mode", () => {
     await expect(done).toHaveCount(0);
   });
 
+  test("fills the screen: no site navigation around the step, only its way Back to recipe", async ({ page }) => {
+    await openPage(page, `${NOODLES}/Cook`);
+    await expect(stepHeading(page, 1, 10)).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Main" })).toHaveCount(0);
+    await expect(page.getByRole("banner")).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Back to recipe" })).toBeVisible();
+    // The recipe page keeps the site's navigation.
+    await page.getByRole("link", { name: "Back to recipe" }).click();
+    await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+  });
+
+  test("on a phone a started timer's button shows its state (Pause, Resume, Cancel) and running timers stay at the top", async ({ page, javaScriptEnabled }) => {
+    test.skip(!javaScriptEnabled, "Timers need JavaScript.");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await countBeeps(page);
+    await page.clock.install();
+    await openPage(page, `${STROGANOFF}/Cook`);
+    const step = page.getByRole("region", { name: "Step 1 of 10" });
+    await step.getByRole("button", { name: "Start timer 15 min" }).click();
+    await expect(step.getByRole("button", { name: "Start timer 15 min" })).toHaveCount(0);
+    await expect(step.getByRole("button", { name: "Pause timer 15 min" })).toBeVisible();
+    await expect(step.getByRole("button", { name: "Cancel timer 15 min" })).toBeVisible();
+
+    // Read on down the page: the running timer stays on screen, at the top, and nothing covers it.
+    const timers = page.getByRole("region", { name: "Timers" });
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
+    await expect(timers.getByRole("timer")).toBeInViewport();
+    const box = await timers.boundingBox();
+    expect(box && box.y).toBeLessThan(10);
+    const uncovered = await timers.evaluate((panel) => {
+      const { left, top, width, height } = panel.getBoundingClientRect();
+      const hit = document.elementFromPoint(left + width / 2, top + height / 2);
+      return hit !== null && panel.contains(hit);
+    });
+    expect(uncovered).toBe(true);
+
+    // Pause holds the time left; Resume runs it on from there.
+    await timers.getByRole("button", { name: "Pause timer 15 min — Step 1" }).click();
+    await expect(timers.getByText("(paused)")).toBeVisible();
+    const heldAt = await timers.getByRole("timer").textContent();
+    await page.clock.fastForward("03:00");
+    await expect(timers.getByRole("timer")).toHaveText(heldAt ?? "");
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expect(step.getByRole("button", { name: "Resume timer 15 min" })).toBeVisible();
+    await step.getByRole("button", { name: "Resume timer 15 min" }).click();
+    await expect(timers.getByText("(paused)")).toHaveCount(0);
+    await page.clock.fastForward("03:00");
+    await expect(timers.getByRole("timer")).toHaveText(/^(?:12:00|11:5\d)$/);
+
+    // Cancel from the step: the step offers Start again and the panel goes.
+    await step.getByRole("button", { name: "Cancel timer 15 min" }).click();
+    await expect(step.getByRole("button", { name: "Start timer 15 min" })).toBeVisible();
+    await expect(page.getByRole("region", { name: "Timers" })).toHaveCount(0);
+  });
+
   test("two timers run at once, survive moving between steps and a reload, and can be cancelled", async ({ page, javaScriptEnabled }) => {
     test.skip(!javaScriptEnabled, "Timers need JavaScript.");
     await countBeeps(page);

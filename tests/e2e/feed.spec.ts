@@ -53,7 +53,7 @@ test.describe("likes", () => {
       page.waitForResponse((r) => r.url().includes("/Like") && r.request().method() === "POST"),
       viewer.getByRole("button", { name: "Like" }).click(),
     ]);
-    await expect(viewer.getByRole("button", { name: "Unlike" })).toHaveAttribute("aria-pressed", "true");
+    await expect(viewer.getByRole("button", { name: "Like", exact: true, pressed: true })).toHaveAttribute("aria-pressed", "true");
     await viewer.getByRole("link", { name: "1 like" }).click();
     const likes = page.getByRole("dialog", { name: "Likes" });
     await expect(likes.getByRole("link", { name: new RegExp(me.username) })).toBeVisible();
@@ -63,7 +63,7 @@ test.describe("likes", () => {
     // Stored before the page is loaded again (a reload would cancel a request still on its way).
     await Promise.all([
       page.waitForResponse((r) => r.url().includes("/Like") && r.request().method() === "POST"),
-      page.getByRole("dialog").getByRole("button", { name: "Unlike" }).click(),
+      page.getByRole("dialog").getByRole("button", { name: "Like", exact: true, pressed: true }).click(),
     ]);
     await expect(page.getByRole("dialog").getByRole("button", { name: "Like" })).toHaveAttribute("aria-pressed", "false");
     await expect(page.getByRole("dialog").getByText("0 likes")).toBeVisible();

@@ -115,7 +115,7 @@ const CONTROLS: Record<string, Control> = {
     signedIn: true,
     press: (page) => page.getByRole("article").first().getByRole("button", { name: "Like" }).click(),
     check: async (page, user) => {
-      await expect(page.getByRole("article").first().getByRole("button", { name: "Unlike" })).toHaveAttribute("aria-pressed", "true");
+      await expect(page.getByRole("article").first().getByRole("button", { name: "Like", exact: true, pressed: true })).toHaveAttribute("aria-pressed", "true");
       await expect.poll(() => count("select count(*) from likes where user_id = ?", user!.id)).toBe(1);
     },
   },

@@ -96,7 +96,7 @@ const profileUrl = (userId: string) => `/ReciPals/Account/Profile/${userId}`;
 async function like(page: Page, owner: { id: string }, postId: string) {
   await open(page, postUrl(owner, postId));
   await press(page, page.getByRole("dialog").getByRole("button", { name: "Like", exact: true }), `/Posts/${postId}/Like`);
-  await expect(page.getByRole("dialog").getByRole("button", { name: "Unlike" })).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByRole("dialog").getByRole("button", { name: "Like", exact: true, pressed: true })).toHaveAttribute("aria-pressed", "true");
 }
 
 async function comment(page: Page, recipeId: string, text: string) {
@@ -256,7 +256,7 @@ test.describe("notifications", () => {
     await signInAs(page, fan);
     await follow(page, owner.id, "Unfollow");
     await open(page, postUrl(owner, recipe.postId));
-    await press(page, page.getByRole("dialog").getByRole("button", { name: "Unlike" }), `/Posts/${recipe.postId}/Like`);
+    await press(page, page.getByRole("dialog").getByRole("button", { name: "Like", exact: true, pressed: true }), `/Posts/${recipe.postId}/Like`);
     await expect(page.getByRole("dialog").getByRole("button", { name: "Like", exact: true })).toHaveAttribute("aria-pressed", "false");
     await open(page, recipeUrl(recipe.recipeId));
     await press(page, page.getByRole("button", { name: "Unsave recipe" }), `/Recipes/${recipe.recipeId}/Save`);

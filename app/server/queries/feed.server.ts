@@ -29,6 +29,11 @@ export interface PostCardData {
   likes: number;
   liked: boolean;
   comments: number;
+  /** The recipe's facts, shown on the card when it has them ("" and null when not). */
+  total_time: string;
+  serves: number | null;
+  /** The viewer has saved the recipe. */
+  saved: boolean;
 }
 
 /** Where a seed's walk of the shuffle index starts (a key in 0…P-1) and which way it goes. */
@@ -58,6 +63,7 @@ export function postCardQuery(database: DB, viewerId: string | null) {
   return database
     .selectFrom("posts as p")
     .leftJoin("users as u", "u.id", "p.created_by")
+    .leftJoin("recipes as r", "r.id", "p.recipe_id")
     .select([
       "p.id as post_id",
       "p.recipe_id",
@@ -68,6 +74,8 @@ export function postCardQuery(database: DB, viewerId: string | null) {
       "u.id as author_id",
       "u.username as author_username",
       "u.profile as author_profile",
+      "r.total_time",
+      "r.serves",
       (eb) =>
         eb
           .selectFrom("likes")
@@ -87,6 +95,13 @@ export function postCardQuery(database: DB, viewerId: string | null) {
           .whereRef("likes.post_id", "=", "p.id")
           .where("likes.user_id", "=", viewerId ?? "")
           .as("liked"),
+      (eb) =>
+        eb
+          .selectFrom("saved_recipes as s")
+          .select(sql<number>`1`.as("one"))
+          .whereRef("s.recipe_id", "=", "p.recipe_id")
+          .where("s.user_id", "=", viewerId ?? "")
+          .as("saved"),
     ]);
 }
 
@@ -103,6 +118,9 @@ type PostCardRow = {
   likes: number | null;
   comments: number | null;
   liked: number | null;
+  total_time: string | null;
+  serves: number | null;
+  saved: number | null;
 };
 
 export function toPostCard(row: PostCardRow): PostCardData {
@@ -120,6 +138,9 @@ export function toPostCard(row: PostCardRow): PostCardData {
     likes: Number(row.likes ?? 0),
     liked: row.liked !== null,
     comments: Number(row.comments ?? 0),
+    total_time: row.total_time ?? "",
+    serves: row.serves === null ? null : Number(row.serves),
+    saved: row.saved !== null,
   };
 }
 
