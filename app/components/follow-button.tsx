@@ -30,21 +30,24 @@ function useFollowFetcher() {
 /**
  * A Follow toggle (aria-pressed). Optimistic: while the request runs the button already shows
  * the new state, derived from the submission so a failure falls back to the server's truth.
- * `variant="profile"` reads Follow / Unfollow, `variant="row"` Follow / Following.
+ * `variant="profile"` reads Follow / Unfollow, `variant="row"` Follow / Following, `variant="back"`
+ * (a new follower) Follow back / Following; `whom` adds the person's name where several are listed.
  */
 export function FollowButton({
   userId,
   following,
   variant = "profile",
+  whom,
 }: {
   userId: string;
   following: boolean;
-  variant?: "profile" | "row";
+  variant?: "profile" | "row" | "back";
+  whom?: string;
 }) {
   const returnTo = useReturnTo();
   const { fetcher, pendingIntent, error } = useFollowFetcher();
   const on = pendingIntent ? pendingIntent === "follow" : following;
-  const label = on ? (variant === "profile" ? "Unfollow" : "Following") : "Follow";
+  const label = `${on ? (variant === "profile" ? "Unfollow" : "Following") : variant === "back" ? "Follow back" : "Follow"}${whom ? ` ${whom}` : ""}`;
   return (
     <FetcherForm fetcher={fetcher} action={paths.follow(userId)} className="follow-form" id={`follow-${userId}`} preventScrollReset>
       <InteractionFields redirectTo={returnTo} anchor={`follow-${userId}`} />

@@ -50,6 +50,7 @@ export const PHOTO_SIZES = {
   recipe: "(min-width: 1024px) 36rem, (min-width: 768px) calc(100vw - 16rem), calc(100vw - 2rem)",
   grid: "(min-width: 768px) 16rem, calc((100vw - 2rem) / 3)",
   card: "(min-width: 768px) 18rem, calc(100vw - 2rem)",
+  thumb: "3.5rem",
 } as const;
 
 /**

@@ -5,8 +5,10 @@ import { useEffect, useRef } from "react";
 
 import { Avatar } from "~/components/avatar";
 import { EmptyState } from "~/components/empty-state";
+import { FollowButton } from "~/components/follow-button";
 import { FormAlert } from "~/components/forms";
 import { Link } from "~/components/link";
+import { Photo } from "~/components/photo";
 import { RelativeTime } from "~/components/relative-time";
 import { FETCHER_FIELD } from "~/lib/interaction";
 import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
@@ -76,13 +78,35 @@ export default function NotificationsRoute() {
             return (
               <li key={group.key} className={clsx("notification", group.unread && "is-unread")}>
                 <Avatar src={newest?.profile || DEFAULT_PROFILE_IMAGE} size={40} />
-                <Link to={group.href} className="notification__text">
-                  {group.text}
-                  {group.unread ? <span className="visually-hidden"> (unread)</span> : null}
-                </Link>
-                <span className="notification__time">
-                  <RelativeTime iso={group.created_at} />
-                </span>
+                <div className="notification__body">
+                  <Link to={group.href} className="notification__text">
+                    {group.text}
+                    {group.unread ? <span className="visually-hidden"> (unread)</span> : null}
+                  </Link>
+                  {group.preview ? <q className="notification__preview">{group.preview}</q> : null}
+                  <span className="notification__time">
+                    <RelativeTime iso={group.created_at} />
+                  </span>
+                  {group.followers.length > 0 ? (
+                    <div className="notification__follow">
+                      {group.followers.map((person) => (
+                        <FollowButton
+                          key={person.id}
+                          userId={person.id}
+                          following={person.following}
+                          variant="back"
+                          whom={group.followers.length > 1 ? person.username : undefined}
+                        />
+                      ))}
+                    </div>
+                  ) : null}
+                </div>
+                {group.photo ? (
+                  // The recipe it is about; the text beside it is the link (this is a picture of it).
+                  <Link to={group.href} className="notification__thumb" tabIndex={-1} aria-hidden="true">
+                    <Photo src={group.photo} slot="thumb" alt="" name={group.subject ?? ""} width={56} height={56} />
+                  </Link>
+                ) : null}
               </li>
             );
           })}

@@ -240,6 +240,43 @@ test.describe("notifications", () => {
     await expect(page.getByRole("dialog").getByRole("link", { name: "4 likes" })).toBeVisible();
   });
 
+  test("each notification shows what it is about: the recipe's photo, the comment's words, Follow back on a new follower, how long ago", async ({ page }) => {
+    const owner = await createUser("cowner");
+    const fan = await createUser("cfan");
+    const recipe = createRecipeFor(owner, { name: uniqueName("Pictured Stew"), serves: 2, ingredients: ["Stock (500 ml)"] });
+    // The post gets a real photo (the seeded noodles' one).
+    writeDb((db) => db.prepare("update posts set photo = (select photo from posts where recipe_id = 'jd-R1') where id = ?").run(recipe.postId));
+    const said = `This stew kept us warm all week. ${"We added more pepper each night and it only got better. ".repeat(3)}Thank you!`;
+
+    await signInAs(page, fan);
+    await comment(page, recipe.recipeId, said);
+    await follow(page, owner.id, "Follow");
+
+    await signInAs(page, owner);
+    await open(page, "/ReciPals/Notifications");
+    const items = page.getByRole("list", { name: "Notifications" }).getByRole("listitem");
+    const commented = items.filter({ hasText: `${fan.username} commented on ${recipe.name}` });
+    // A preview of the comment: its first words, cut with an ellipsis.
+    const preview = commented.locator("q");
+    await expect(preview).toHaveText(`${[...said].slice(0, 119).join("").trimEnd()}…`);
+    // The recipe's photo beside it, loaded.
+    const thumb = commented.locator("img").last();
+    await expect(thumb).toBeVisible();
+    await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    expect(await thumb.evaluate((img: HTMLImageElement) => img.currentSrc)).toMatch(/noodleDish/);
+    await expect(commented.getByText("just now")).toBeVisible();
+
+    // A new follower: Follow back, pressed once, stays Following.
+    const followed = items.filter({ hasText: `${fan.username} started following you` });
+    await expect(followed.locator("img")).toHaveCount(1); // the avatar only: a follow has no recipe photo
+    const back = followed.getByRole("button", { name: "Follow back" });
+    await expect(back).toHaveAttribute("aria-pressed", "false");
+    await press(page, back, `/Account/Follow/${fan.id}`);
+    await expect(followed.getByRole("button", { name: "Following" })).toHaveAttribute("aria-pressed", "true");
+    await page.reload();
+    await expect(page.getByRole("list", { name: "Notifications" }).getByRole("listitem").filter({ hasText: "started following you" }).getByRole("button", { name: "Following" })).toBeVisible();
+  });
+
   test("an undone follow, like or save takes its unread notification with it; a read one stays", async ({ page, javaScriptEnabled }) => {
     const owner = await createUser("uowner");
     const fan = await createUser("ufan");

@@ -1,3 +1,5 @@
+import { sql } from "kysely";
+
 import { db, type DB } from "../db/connection.server";
 import type { NotificationKind } from "../db/schema.server";
 import { nowIso } from "./seq.server";
@@ -36,6 +38,12 @@ export interface NotificationRow {
   post: { id: string; title: string; owner_id: string | null } | null;
   recipe: { id: string; name: string } | null;
   comment_id: string | null;
+  /** The photo of what it is about (the post's, else the recipe's); null for a follow. */
+  photo: string | null;
+  /** The comment's words, for a comment still there. */
+  comment_text: string | null;
+  /** The reader follows the actor already (what "Follow back" needs). */
+  actor_followed: boolean;
 }
 
 /** A person's notifications, newest first, but none by the people in `without` (their lens). */
@@ -49,6 +57,7 @@ export async function listNotifications(
     .leftJoin("users as a", "a.id", "n.actor_id")
     .leftJoin("posts as p", "p.id", "n.post_id")
     .leftJoin("recipes as r", "r.id", "n.recipe_id")
+    .leftJoin("comments as c", "c.id", "n.comment_id")
     .select([
       "n.id",
       "n.kind",
@@ -63,6 +72,16 @@ export async function listNotifications(
       "p.created_by as post_owner",
       "r.id as recipe_id",
       "r.name as recipe_name",
+      "p.photo as post_photo",
+      "r.photo as recipe_photo",
+      "c.text as comment_text",
+      (eb) =>
+        eb
+          .selectFrom("follows as f")
+          .select(sql<number>`1`.as("one"))
+          .where("f.follower_id", "=", userId)
+          .whereRef("f.followee_id", "=", "n.actor_id")
+          .as("actor_followed"),
     ])
     .where("n.user_id", "=", userId)
     .where(shownPerson("n.actor_id", without))
@@ -79,6 +98,9 @@ export async function listNotifications(
     post: row.post_id ? { id: row.post_id, title: row.post_title ?? "", owner_id: row.post_owner ?? null } : null,
     recipe: row.recipe_id ? { id: row.recipe_id, name: row.recipe_name ?? "" } : null,
     comment_id: row.comment_id,
+    photo: row.kind === "follow" || row.kind === "report" ? null : row.post_photo || row.recipe_photo || null,
+    comment_text: row.comment_text ?? null,
+    actor_followed: row.actor_followed !== null,
   }));
 }
 

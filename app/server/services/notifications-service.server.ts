@@ -121,6 +121,23 @@ export interface NotificationGroup {
   subject: string | null;
   href: string;
   text: string;
+  /** A thumbnail of the recipe it is about; null for a follow. */
+  photo: string | null;
+  /** The newest comment's words, cut to a line or two; null when not a comment (or it was removed). */
+  preview: string | null;
+  /** A follow's new followers, newest first (at most three), and whether the reader follows them: "Follow back". */
+  followers: Array<{ id: string; username: string; following: boolean }>;
+}
+
+/** The most of a comment a notification shows. */
+export const COMMENT_PREVIEW_LENGTH = 120;
+const FOLLOWERS_MOST = 3;
+
+function previewOf(text: string | null): string | null {
+  if (!text) return null;
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat.length <= COMMENT_PREVIEW_LENGTH) return flat;
+  return `${[...flat].slice(0, COMMENT_PREVIEW_LENGTH - 1).join("").trimEnd()}…`;
 }
 
 const VERBS: Record<NotificationKind, string> = {
@@ -172,7 +189,9 @@ export function groupNotifications(rows: readonly NotificationRow[], viewerId: s
   for (const row of rows) {
     const key = groupKey(row);
     const group = groups.get(key);
+    const follower = row.kind === "follow" && row.actor ? { id: row.actor.id, username: row.actor.username, following: row.actor_followed } : null;
     if (group) {
+      if (follower && group.followers.length < FOLLOWERS_MOST && !group.followers.some((person) => person.id === follower.id)) group.followers.push(follower);
       group.actors.push(row.actor);
       group.ids.push(row.id);
       group.count += 1;
@@ -190,6 +209,9 @@ export function groupNotifications(rows: readonly NotificationRow[], viewerId: s
       subject: row.kind === "follow" || row.kind === "report" ? null : (row.recipe?.name ?? row.post?.title ?? null),
       href: hrefOf(row, viewerId),
       text: "",
+      photo: row.photo,
+      preview: row.kind === "comment" ? previewOf(row.comment_text) : null,
+      followers: follower ? [follower] : [],
     });
   }
   for (const group of groups.values()) {
