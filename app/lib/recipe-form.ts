@@ -212,18 +212,43 @@ export function firstThreeTags(value: string): string {
  * (a list-wide message focuses that list's first row).
  */
 export function firstInvalidField(errors: Record<string, string>, draft: RecipeDraft): string | null {
-  const order: string[] = [FIELD.name, FIELD.description];
+  const order: string[] = [FIELD.photo, FIELD.name, FIELD.description];
   draft.sections.forEach((section, i) => {
     order.push(ERROR_KEY.sectionTitle(i));
     section.ingredients.forEach((_, j) => order.push(ERROR_KEY.ingredient(i, j)));
   });
   order.push(ERROR_KEY.ingredients);
   draft.steps.forEach((_, k) => order.push(ERROR_KEY.step(k)));
-  order.push(ERROR_KEY.steps, FIELD.totalTime, FIELD.serves, FIELD.tags, FIELD.photo);
+  order.push(ERROR_KEY.steps, FIELD.totalTime, FIELD.serves, FIELD.tags);
   const first = order.find((key) => errors[key]);
   if (first === ERROR_KEY.ingredients) return ERROR_KEY.ingredient(0, 0);
   if (first === ERROR_KEY.steps) return ERROR_KEY.step(0);
   return first ?? null;
+}
+
+/**
+ * What the browser can tell at once when Save is pressed, before anything is sent: the missing
+ * name, description, ingredient or step, a name or description too long, servings that are not
+ * a whole number. The same rules and words as the server's check
+ * (app/server/validation/recipe-schema.server.ts), which still decides every save; a unit test
+ * keeps the two in step.
+ */
+export function quickDraftErrors(draft: RecipeDraft): Record<string, string> {
+  const errors: Record<string, string> = {};
+  const name = draft.name.trim();
+  const description = draft.description.trim();
+  if (!name) errors[FIELD.name] = RECIPE_MESSAGES.nameRequired;
+  else if (name.length > RECIPE_LIMITS.name) errors[FIELD.name] = RECIPE_MESSAGES.nameTooLong;
+  if (!description) errors[FIELD.description] = RECIPE_MESSAGES.descriptionRequired;
+  else if (description.length > RECIPE_LIMITS.description) errors[FIELD.description] = RECIPE_MESSAGES.descriptionTooLong;
+  if (!draft.sections.some((section) => section.ingredients.some((line) => line.trim() !== ""))) errors[ERROR_KEY.ingredients] = RECIPE_MESSAGES.ingredientRequired;
+  if (!draft.steps.some((step) => step.trim() !== "")) errors[ERROR_KEY.steps] = RECIPE_MESSAGES.stepRequired;
+  const serves = draft.serves.trim();
+  if (serves !== "") {
+    if (!/^[0-9]+$/.test(serves) || Number(serves) < 1) errors[FIELD.serves] = RECIPE_MESSAGES.servesInvalid;
+    else if (Number(serves) > RECIPE_LIMITS.serves) errors[FIELD.serves] = RECIPE_MESSAGES.servesTooLarge;
+  }
+  return errors;
 }
 
 export function countLines(draft: RecipeDraft): number {

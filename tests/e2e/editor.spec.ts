@@ -195,6 +195,48 @@ test.describe("recipe editor", () => {
     expect(recipeRow(rid)).toBeUndefined();
   });
 
+  test("starts with the photo, and a Save with something missing shows its messages at once", async ({ page, javaScriptEnabled }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signInAs(page, SEEDED_USER);
+    const rid = await openNewEditor(page);
+    // The photo is the form's first field, on the phone's first screen.
+    const firstField = await page.locator("form.editor").evaluate((form) => {
+      const field = form.querySelector<HTMLInputElement>("input:not([type=hidden]):not([tabindex='-1']), textarea, select");
+      return field ? (field.labels?.[0]?.textContent ?? field.name) : null;
+    });
+    expect(firstField).toContain("Recipe Photo");
+    const photo = await page.getByLabel("Recipe Photo").boundingBox();
+    const name = await page.getByLabel("Recipe Name").boundingBox();
+    expect(photo && name && photo.y < name.y).toBe(true);
+    await expect(page.getByText("Recipe Photo").first()).toBeInViewport();
+
+    const posts: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST") posts.push(request.url());
+    });
+    await page.getByLabel("Description (Caption)").fill("Only a description so far.");
+    await page.getByRole("button", { name: "Save" }).click();
+    const alerts = page.getByRole("alert");
+    await expect(alerts.filter({ hasText: "Please enter a recipe name." })).toBeVisible();
+    await expect(alerts.filter({ hasText: "Please add at least one ingredient." })).toBeVisible();
+    await expect(page.getByLabel("Recipe Name")).toBeFocused();
+    if (javaScriptEnabled) {
+      // Told in the browser: nothing was sent, and no "Saving…" came first.
+      expect(posts).toEqual([]);
+      await expect(page.getByText("Saving…")).toHaveCount(0);
+      // Fixed, the save goes through to the server.
+      await page.getByLabel("Recipe Name").fill("Told at once");
+      await ingredient(page).first().fill("Water (1 cup)");
+      await page.getByLabel("Step 1").fill("Boil it.");
+      await page.getByRole("button", { name: "Save" }).click();
+      await expect(page).toHaveURL(/\/Posts\/[0-9a-f-]{36}$/);
+      expect(recipeRow(rid)?.name).toBe("Told at once");
+    } else {
+      expect(posts).toHaveLength(1);
+      expect(recipeRow(rid)).toBeUndefined();
+    }
+  });
+
   test("refuses a photo over 10 MB and keeps what was typed", async ({ page, javaScriptEnabled }) => {
     test.setTimeout(60_000); // 10 MB through the browser on a shared machine
     await signInAs(page, SEEDED_USER);

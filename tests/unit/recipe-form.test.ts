@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 
+import { validateRecipeDraft } from "~/server/validation/recipe-schema.server";
+
 import {
   applyRowIntent,
   draftFromFormData,
@@ -10,6 +12,7 @@ import {
   firstThreeTags,
   normalizeDraft,
   parseRowIntent,
+  quickDraftErrors,
   RECIPE_LIMITS,
   RECIPE_MESSAGES,
   rowIntent,
@@ -154,5 +157,33 @@ describe("drafts and forms", () => {
     expect(splitTags(" a, ,b ,, c,d ")).toEqual(["a", "b", "c", "d"]);
     expect(firstThreeTags("a, b, c, d")).toBe("a, b, c");
     expect(firstThreeTags("a, b")).toBe("a, b");
+  });
+});
+
+describe("the browser's quick check before a save", () => {
+  // What the browser says at once must be what the server would say: the same message for each
+  // field it checks, and nothing where the server has nothing.
+  const drafts: Array<[string, RecipeDraft]> = [
+    ["a good draft", sample()],
+    ["an empty form", { ...emptyDraft(), serves: "" }],
+    ["blanks only", { ...sample(), name: "   ", description: " \n ", sections: [{ id: "", title: "", ingredients: ["  "] }], steps: [" "] }],
+    ["too long", { ...sample(), name: "n".repeat(RECIPE_LIMITS.name + 1), description: "d".repeat(RECIPE_LIMITS.description + 1) }],
+    ["just long enough", { ...sample(), name: ` ${"n".repeat(RECIPE_LIMITS.name)} `, description: "d".repeat(RECIPE_LIMITS.description) }],
+    ["serves negative", { ...sample(), serves: "-3" }],
+    ["serves a fraction", { ...sample(), serves: "1.5" }],
+    ["serves zero", { ...sample(), serves: "0" }],
+    ["serves huge", { ...sample(), serves: String(RECIPE_LIMITS.serves + 1) }],
+    ["serves blank", { ...sample(), serves: "" }],
+    ["a second section holds the only ingredient", { ...sample(), sections: [{ id: "", title: "", ingredients: [""] }, { id: "", title: "", ingredients: ["Salt"] }] }],
+  ];
+  it.each(drafts)("agrees with the server on %s", (_, draft) => {
+    const quick = quickDraftErrors(draft);
+    const server = validateRecipeDraft(draft);
+    const serverErrors = server.ok ? {} : server.fieldErrors;
+    for (const [field, message] of Object.entries(quick)) expect(serverErrors[field], field).toBe(message);
+    if (server.ok) expect(quick).toEqual({});
+  });
+  it("finds the four missing things of an empty form", () => {
+    expect(Object.keys(quickDraftErrors({ ...emptyDraft(), serves: "-1" })).sort()).toEqual(["description", "ingredients", "name", "serves", "steps"]);
   });
 });

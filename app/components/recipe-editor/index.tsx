@@ -10,6 +10,7 @@ import {
   firstThreeTags,
   IMPORT_INTENT,
   parseRowIntent,
+  quickDraftErrors,
   RECIPE_LIMITS,
   RECIPE_MESSAGES,
   splitTags,
@@ -55,6 +56,9 @@ export function RecipeEditor({ mode, initialDraft, result, refusal, currentPhoto
   const [tagsNotice, setTagsNotice] = useState<string | null>(null);
   // After a row moves, messages tied to row numbers no longer point at the right row.
   const [rowsMoved, setRowsMoved] = useState(false);
+  // A Save the browser held back: what it found missing, shown at once (a new object each time,
+  // so the first field with a message is focused again).
+  const [quickCheck, setQuickCheck] = useState<{ fieldErrors: Record<string, string> } | null>(null);
 
   // A new answer from the server (a refused save) replaces the draft with what it echoes.
   const [seen, setSeen] = useState(result);
@@ -63,11 +67,12 @@ export function RecipeEditor({ mode, initialDraft, result, refusal, currentPhoto
     if (result) setDraft(result.draft);
     setRowMessage(result?.kind === "draft" ? result.formError : null);
     setRowsMoved(false);
+    setQuickCheck(null);
     // After an import (the only draft answer that reaches a page with JavaScript): the name to
     // review, or the link field with its message.
     if (result?.kind === "draft" && result.focus) setFocusRow(result.focus);
   }
-  useFocusInvalid(formRef, result?.kind === "invalid" ? result : null);
+  useFocusInvalid(formRef, quickCheck ?? (result?.kind === "invalid" ? result : null));
 
   useEffect(() => {
     if (!focusRow) return;
@@ -75,11 +80,11 @@ export function RecipeEditor({ mode, initialDraft, result, refusal, currentPhoto
     setFocusRow(null);
   }, [focusRow]);
 
-  const answered = result?.kind === "invalid" || result?.kind === "draft" ? result.fieldErrors : {};
+  const answered = quickCheck ? quickCheck.fieldErrors : result?.kind === "invalid" || result?.kind === "draft" ? result.fieldErrors : {};
   const errors = rowsMoved
     ? Object.fromEntries(Object.entries(answered).filter(([key]) => !/^(ingredient|sectionTitle|step)-/.test(key)))
     : answered;
-  const formError = result?.kind === "invalid" ? result.formError : null;
+  const formError = !quickCheck && result?.kind === "invalid" ? result.formError : null;
   const serverFocus = result?.kind === "draft" ? result.focus : null;
   const submittingIntent = navigation.state === "submitting" ? navigation.formData?.get(FIELD.intent) : null;
   const saving = submittingIntent === "save" || submittingIntent === "";
@@ -97,9 +102,22 @@ export function RecipeEditor({ mode, initialDraft, result, refusal, currentPhoto
   }
 
   function handleSubmit(event: React.FormEvent<HTMLFormElement>) {
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    // A Save with something missing is not sent: its messages show at once, the server's own
+    // check (the same words) stays for anything the browser cannot tell.
+    if (submitter instanceof HTMLButtonElement && submitter.value === "save") {
+      const found = quickDraftErrors(draft);
+      if (Object.keys(found).length > 0) {
+        event.preventDefault();
+        setRowsMoved(false);
+        setQuickCheck({ fieldErrors: found });
+        return;
+      }
+    }
+    setQuickCheck(null);
     if (!photoBusy) return;
     event.preventDefault();
-    waitingSubmitter.current = (event.nativeEvent as SubmitEvent).submitter;
+    waitingSubmitter.current = submitter;
     setSaveWaits(true);
   }
 
@@ -162,6 +180,16 @@ export function RecipeEditor({ mode, initialDraft, result, refusal, currentPhoto
           {rowMessage}
         </p>
       ) : null}
+
+      {/* The photo first: what a post leads with, and what a cook has in hand when starting. */}
+      <RecipePhotoField
+        currentPhoto={currentPhoto}
+        pendingPhoto={result?.pendingPhoto ?? null}
+        error={errors[FIELD.photo]}
+        photoNotKept={result?.photoNotKept ?? false}
+        onBusyChange={setPhotoBusy}
+        autoFocus={invalidFocus === FIELD.photo}
+      />
 
       <ImportFromLink
         initialLink={result?.importLink ?? ""}
@@ -241,15 +269,6 @@ export function RecipeEditor({ mode, initialDraft, result, refusal, currentPhoto
         liveHint
         error={errors[FIELD.tags]}
         {...autoFocus(FIELD.tags)}
-      />
-
-      <RecipePhotoField
-        currentPhoto={currentPhoto}
-        pendingPhoto={result?.pendingPhoto ?? null}
-        error={errors[FIELD.photo]}
-        photoNotKept={result?.photoNotKept ?? false}
-        onBusyChange={setPhotoBusy}
-        autoFocus={invalidFocus === FIELD.photo}
       />
 
       <div className="actions editor-actions">

@@ -92,7 +92,12 @@ export function processImage(input: Buffer | Uint8Array, options: Partial<Limits
   return imageDecodes(() => processImageNow(input, options));
 }
 
-async function processImageNow(input: Buffer | Uint8Array, options: Partial<Limits>): Promise<ProcessedImage> {
+/**
+ * What the file's header tells without decoding a pixel: an accepted format, not too many bytes
+ * or pixels. Enough for a save refused anyway (the photo is not stored then), in milliseconds
+ * where processing takes a second or two.
+ */
+export async function checkImageHeader(input: Buffer | Uint8Array, options: Partial<Limits> = {}): Promise<void> {
   const limits: Limits = { ...IMAGE_LIMITS, ...options };
   if (input.byteLength === 0) throw new ImageError(IMAGE_MESSAGES.notAnImage, 400);
   if (input.byteLength > limits.maxFileBytes) throw new ImageError(IMAGE_MESSAGES.tooLarge, 413);
@@ -109,6 +114,11 @@ async function processImageNow(input: Buffer | Uint8Array, options: Partial<Limi
   if (!metadata.format || !ACCEPTED_FORMATS.has(metadata.format)) throw new ImageError(IMAGE_MESSAGES.notAnImage, 400);
   if (!metadata.width || !metadata.height) throw new ImageError(IMAGE_MESSAGES.failed, 400);
   if (metadata.width * metadata.height > limits.maxInputPixels) throw new ImageError(IMAGE_MESSAGES.tooManyPixels, 413);
+}
+
+async function processImageNow(input: Buffer | Uint8Array, options: Partial<Limits>): Promise<ProcessedImage> {
+  const limits: Limits = { ...IMAGE_LIMITS, ...options };
+  await checkImageHeader(input, limits);
 
   // Decode and shrink once to raw pixels; each quality attempt below only re-encodes.
   let raw: { data: Buffer; info: OutputInfo };

@@ -2,7 +2,7 @@ import { FIELD, type RecipeDraft } from "~/lib/recipe-form";
 import { RECIPE_PLACEHOLDER_IMAGE } from "~/lib/paths";
 
 import { LimitReachedError, takeUploadSlot } from "../auth/limits.server";
-import { IMAGE_MESSAGES, ImageError, processImage, type ProcessedImage } from "../media/images.server";
+import { checkImageHeader, IMAGE_MESSAGES, ImageError, processImage, type ProcessedImage } from "../media/images.server";
 import type { PicturePlan } from "../media/pictures.server";
 import { dropPendingUpload, storePendingUpload } from "../media/uploads.server";
 import { validateRecipeDraft } from "../validation/recipe-schema.server";
@@ -57,8 +57,13 @@ export async function saveEditorDraft({ actor, recipeId, existing, draft, claime
   else if (photo.bytes) {
     photoChosen = true;
     try {
-      await takeUploadSlot(actor.id);
-      processed = await processImage(photo.bytes);
+      if (!validation.ok || formError) {
+        // Refused anyway, so nothing is stored: the header tells whether the photo would do.
+        await checkImageHeader(photo.bytes);
+      } else {
+        await takeUploadSlot(actor.id);
+        processed = await processImage(photo.bytes);
+      }
     } catch (error) {
       if (!(error instanceof ImageError) && !(error instanceof LimitReachedError)) throw error;
       fieldErrors[FIELD.photo] = error.message;
