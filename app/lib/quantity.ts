@@ -77,7 +77,7 @@ const WORD_UNITS: [singular: string, plural: string, ...misspellings: string[]][
   ["pack", "packs"], ["jar", "jars"], ["pot", "pots"], ["tub", "tubs"], ["bottle", "bottles"], ["bag", "bags"],
   ["sachet", "sachets"], ["head", "heads"], ["leaf", "leaves"], ["strip", "strips"], ["stalk", "stalks"],
   ["stem", "stems"], ["pod", "pods"], ["bulb", "bulbs"], ["drop", "drops"], ["piece", "pieces"],
-  ["fillet", "fillets"], ["rasher", "rashers"], ["sheet", "sheets"],
+  ["fillet", "fillets"], ["rasher", "rashers"], ["sheet", "sheets"], ["portion", "portions"], ["ear", "ears"],
 ];
 const WORD_UNIT = new Map(WORD_UNITS.flatMap(([singular, ...forms]) => [singular, ...forms].map((form) => [form, singular])));
 export const PLURAL_WORD = new Map(WORD_UNITS.map(([singular, plural]) => [singular, plural]));

@@ -30,6 +30,7 @@ import {
   type Measure,
   type UnitKind,
 } from "./quantity";
+import { roundLarge, roundMetric } from "./units";
 
 export { MAX_LINE };
 
@@ -259,7 +260,9 @@ function displayMeasure(amount: number, kind: "mass" | "volume", written: Set<st
 }
 
 function formatMeasured(amount: number, measure: Measure): string {
-  const value = amount / measure.size;
+  // Metric totals rounded as the recipe page rounds them ("955 g", "1.9 l"), never "953.59 g".
+  const exact = amount / measure.size;
+  const value = measure === GRAM || measure === MILLILITRE ? roundMetric(exact) : measure === KILOGRAM || measure === LITRE ? roundLarge(exact) : exact;
   const text = formatQuantity(value, measure.metric ? "decimal" : "auto");
   const unit = value > 1 ? (PLURAL_MEASURES.get(measure.unit) ?? measure.unit) : measure.unit;
   return `${text} ${unit}`;

@@ -50,9 +50,10 @@ interface Display {
 
 const toStep = (value: number, step: number) => Math.round(value / step) * step;
 
-// Grams and millilitres: whole below 100, to 5 from 100; kilograms and litres: two decimals.
-const roundMetric = (value: number) => (value < 100 ? Math.round(value) : toStep(value, 5));
-const roundLarge = (value: number) => Math.round(value * 100) / 100;
+// Grams and millilitres: whole below 100, to 5 from 100; kilograms and litres to one decimal, as
+// a cookbook writes them ("1.4 l", not "1.44 l").
+export const roundMetric = (value: number) => (value < 100 ? Math.round(value) : toStep(value, 5));
+export const roundLarge = (value: number) => Math.round(value * 10) / 10;
 
 /** Cups to the nearest quarter or third (1¼, 1⅓, 1½, 1⅔, 1¾): the marks on measuring cups. */
 function roundCups(value: number): number {

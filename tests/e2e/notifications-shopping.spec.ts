@@ -372,6 +372,33 @@ test.describe("notifications", () => {
 });
 
 test.describe("shopping list", () => {
+  test("follows the units chosen on a recipe page, by recipe and by item", async ({ page }) => {
+    await signInNewUser(page, "unitshopper");
+    await open(page, `${recipeUrl(JD_R1.id)}?serves=4`);
+    await addToList(page, `${recipeUrl(JD_R1.id)}?serves=4`);
+    await open(page, "/ReciPals/ShoppingList");
+    const section = recipeSection(page, JD_R1.name);
+    // No choice made: as the recipe writes it.
+    await expect(section.getByRole("button", { name: "Beef (1 lb.)", exact: true })).toBeVisible();
+
+    // Metric chosen on a recipe page: the list says grams, by recipe and by item.
+    await open(page, recipeUrl(JD_R1.id));
+    const units = page.getByRole("group", { name: "Units" });
+    await press(page, units.getByRole("button", { name: "Metric" }), recipeUrl(JD_R1.id));
+    await expect(units.getByRole("button", { name: "Metric" })).toHaveAttribute("aria-pressed", "true");
+    await open(page, "/ReciPals/ShoppingList");
+    await expect(recipeSection(page, JD_R1.name).getByRole("button", { name: "Beef (455 g)", exact: true })).toBeVisible();
+    await open(page, "/ReciPals/ShoppingList?view=item");
+    await expect(page.getByRole("list", { name: "Items" }).getByRole("button", { name: "Beef (455 g)", exact: true })).toBeVisible();
+
+    // US: back in pounds.
+    await open(page, recipeUrl(JD_R1.id));
+    await press(page, page.getByRole("group", { name: "Units" }).getByRole("button", { name: "US" }), recipeUrl(JD_R1.id));
+    await expect(page.getByRole("group", { name: "Units" }).getByRole("button", { name: "US" })).toHaveAttribute("aria-pressed", "true");
+    await open(page, "/ReciPals/ShoppingList");
+    await expect(recipeSection(page, JD_R1.name).getByRole("button", { name: "Beef (1 lb.)", exact: true })).toBeVisible();
+  });
+
   test("adds a recipe at the servings shown; adding it again updates it, never a second copy", async ({ page }) => {
     await signInNewUser(page, "shopper");
     await open(page, "/ReciPals/ShoppingList");

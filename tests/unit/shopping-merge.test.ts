@@ -107,6 +107,21 @@ describe("reading a shopping line", () => {
 });
 
 describe("merging a shopping list", () => {
+  it("names merged items as a person would say them: the word unit beside the amount", () => {
+    const list = mergeShoppingList(
+      ["3 portions fresh ramen noodles", "2 ears of corn", "2 ears corn", "1 portion fresh ramen noodles"].map((text, i) => ({ id: String(i + 1), recipeId: `r${i % 2}`, recipeName: `R${i % 2}`, text, checked: false })),
+    );
+    expect(list.byItem.map((item) => item.text)).toEqual(["corn (4 ears)", "fresh ramen noodles (4 portions)"]);
+    expect(list.unmerged).toEqual([]);
+  });
+
+  it("rounds metric totals as the recipe page does", () => {
+    const list = mergeShoppingList(
+      ["Stock (700 ml)", "Stock (744 ml)", "Flour (1 lb)", "Flour (100 g)"].map((text, i) => ({ id: String(i + 1), recipeId: "r", recipeName: "R", text, checked: false })),
+    );
+    expect(list.byItem.map((item) => item.text)).toEqual(["Flour (555 g)", "Stock (1.4 l)"]);
+  });
+
   it("adds 2 eggs and 3 eggs from two recipes into 5 Eggs, with both ids and recipes", () => {
     const list = mergeShoppingList(itemsOf(["r2", "eggs (3)"], ["r1", "Eggs (2)"]));
     expect(list).toEqual({
@@ -135,7 +150,7 @@ describe("merging a shopping list", () => {
 
   it("adds pounds and grams in grams, and keeps pounds when every line used pounds", () => {
     const mixed = mergeShoppingList(itemsOf(["r1", "Beef (1 lb.)"], ["r2", "Beef (500g)"]));
-    expect(mixed.byItem).toMatchObject([{ text: "Beef (953.59 g)", unit: "g" }]);
+    expect(mixed.byItem).toMatchObject([{ text: "Beef (955 g)", unit: "g" }]);
     expect(mixed.byItem[0]!.amount).toBeCloseTo(953.59237, 6);
     expect(mergedTexts(["r1", "Beef (1 lb.)"], ["r2", "beef (2 lbs)"])).toEqual(["Beef (3 lb)"]);
   });

@@ -79,8 +79,8 @@ describe("ingredient lines to metric", () => {
     ["Cream Cheese (1 1/4 oz)", "Cream Cheese (35 g)"],
     ["Tomato Puree (8 ounces)", "Tomato Puree (225 g)"],
     ["Red Snapper (2 Pounds)", "Red Snapper (905 g)"],
-    ["Potatoes (3 Lbs)", "Potatoes (1.36 kg)"],
-    ["Beef Brisket (4-5 pound)", "Beef Brisket (1.81-2.27 kg)"],
+    ["Potatoes (3 Lbs)", "Potatoes (1.4 kg)"],
+    ["Beef Brisket (4-5 pound)", "Beef Brisket (1.8-2.3 kg)"],
     // Cups and fluid ounces to millilitres, from 1000 ml on to litres.
     ["Milk (2 cups)", "Milk (480 ml)"],
     ["Sugar (1/2 cup)", "Sugar (120 ml)"],
@@ -88,6 +88,11 @@ describe("ingredient lines to metric", () => {
     ["Potato starch (1/3 cup)", "Potato starch (80 ml)"],
     ["Cream (¾ cup)", "Cream (180 ml)"],
     ["Beef Stock (5 Cups)", "Beef Stock (1.2 l)"],
+    // Litres and kilograms to one decimal, as a cookbook writes them.
+    ["Milk (6 cups)", "Milk (1.4 l)"],
+    // Spoons are spoons in both systems.
+    ["Butter (2 tbsp)", "Butter (2 tbsp)"],
+    ["Oil (3 tsp)", "Oil (3 tsp)"],
     ["Cream (4 fl oz)", "Cream (120 ml)"],
     ["Parmesan (½ cup freshly grated)", "Parmesan (120 ml freshly grated)"],
     ["Saffron (½ tsp dissolved in ½ cup warm milk)", "Saffron (½ tsp dissolved in 120 ml warm milk)"],
@@ -201,7 +206,7 @@ describe("servings scaling, then the chosen system", () => {
   it.each([
     ["Flour (200g)", 2, "us", "Flour (14oz)"],
     ["Milk (1/2 cup)", 3, "metric", "Milk (360 ml)"],
-    ["Chicken (1.5 lb)", 2, "metric", "Chicken (1.36 kg)"],
+    ["Chicken (1.5 lb)", 2, "metric", "Chicken (1.4 kg)"],
     ["Butter (250 g)", 0.5, "us", "Butter (4½ oz)"],
     ["Water (1 l)", 0.5, "us", "Water (2 cups)"],
     ["Flour (200-250 g)", 2, "us", "Flour (14-17½ oz)"],

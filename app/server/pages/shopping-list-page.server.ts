@@ -3,11 +3,13 @@
 import { redirect } from "@remix-run/node";
 
 import { paths } from "~/lib/paths";
+import { convertIngredientLine } from "~/lib/units";
 import { getLens, requireUser } from "~/server/auth/session.server";
 import { db } from "~/server/db/connection.server";
 import { readForm } from "~/server/http/body.server";
 import { isFetcherSubmission, redirectBack, refuseInteraction } from "~/server/http/interaction.server";
 import { readIntent } from "~/server/http/responses.server";
+import { unitsOf } from "~/server/http/units.server";
 import {
   addRecipeToList,
   clearChecked,
@@ -23,7 +25,21 @@ export async function loadShoppingListPage(request: Request) {
   // Merged only for the view that shows it: the page's data carries each line once.
   const byItem = new URL(request.url).searchParams.get("view") === "item";
   const { hidden } = await getLens(request);
-  return { ...(await getShoppingList(user.id, db, { merge: byItem, without: hidden })), byItem };
+  const list = await getShoppingList(user.id, db, { merge: byItem, without: hidden });
+  // In the units chosen on the recipe pages (Metric or US), when a choice was made; as added otherwise.
+  const units = unitsOf(request.headers.get("Cookie"));
+  if (!units) return { ...list, byItem, units };
+  const inUnits = <T extends { text: string }>(item: T): T => ({ ...item, text: convertIngredientLine(item.text, units) });
+  return {
+    ...list,
+    recipes: list.recipes.map((recipe) => ({ ...recipe, items: recipe.items.map(inUnits) })),
+    merged: list.merged && {
+      byItem: list.merged.byItem.map(inUnits),
+      unmerged: list.merged.unmerged.map((group) => ({ ...group, items: group.items.map(inUnits) })),
+    },
+    byItem,
+    units,
+  };
 }
 
 /** Every control of the list (and "Add to shopping list" of a recipe page) posts here. */
