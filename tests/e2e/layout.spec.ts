@@ -49,6 +49,10 @@ const PAGES: Record<Who, string[]> = {
     // Like, Follow and Share on a recipe, and who liked it.
     "/ReciPals/Recipes/jd-R1/Likes",
     `/ReciPals/Account/Profile/${SEEDED_USER.id}?tab=cooked`,
+    // Notifications with a thumbnail, a comment's words and Follow back; the editor; the list.
+    "/ReciPals/Notifications",
+    "/ReciPals/Editor/jd-R1",
+    "/ReciPals/ShoppingList",
   ],
   admin: ["/ReciPals/Account/Admin/Users", "/ReciPals/Account/Admin/Recipes", "/ReciPals/Account/Admin/Users/123"],
 };
@@ -64,6 +68,18 @@ test.beforeAll(() => {
       )
       .run(SEEDED_USER.id, new Date().toISOString(), new Date().toISOString()),
   );
+  // A new follower and a comment for the seeded user's notifications (read, so counts elsewhere stay).
+  writeDb((db) => {
+    const insert = db.prepare(
+      `insert into notifications (id, user_id, actor_id, kind, post_id, recipe_id, comment_id, created_at, read_at, seq)
+       values (?, ?, '234', ?, ?, ?, ?, ?, ?, (select coalesce(max(seq), 0) + 1 from notifications where user_id = ?))
+       on conflict (id) do nothing`,
+    );
+    const now = new Date().toISOString();
+    const comment = db.prepare("select c.id, c.post_id from comments c join posts p on p.id = c.post_id where p.recipe_id = 'jd-R1' limit 1").get() as { id: string; post_id: string } | undefined;
+    insert.run("layout-follow", SEEDED_USER.id, "follow", null, null, null, now, now, SEEDED_USER.id);
+    if (comment) insert.run("layout-comment", SEEDED_USER.id, "comment", comment.post_id, "jd-R1", comment.id, now, now, SEEDED_USER.id);
+  });
 });
 
 async function signIn(page: Page, who: Who) {
