@@ -36,8 +36,6 @@ import { ErrorPage } from "./components/error-page";
 /** What a styled route exports as its `handle`. */
 export interface StyledRoute {
   styles: readonly string[];
-  /** The page fills the screen: the layout leaves out the site's navigation (cook mode). */
-  fullScreen?: boolean;
 }
 
 let writtenByServer: ((href: string) => boolean) | null = null;

@@ -1,4 +1,4 @@
-import { useFetcher, useFetchers, useLocation } from "@remix-run/react";
+import { useFetcher, useLocation } from "@remix-run/react";
 import clsx from "clsx";
 
 import { paths } from "~/lib/paths";
@@ -17,7 +17,7 @@ export function useReturnTo(): string {
   return `${location.pathname}${location.search}`;
 }
 
-function useFollowFetcher() {
+export function useFollowFetcher() {
   const fetcher = useFetcher<typeof followAction>();
   const pendingIntent = fetcher.formData ? (String(fetcher.formData.get("intent")) as FollowIntent) : null;
   // The action's own refusal ({ ok: false, message }), or one the server gave before it ran (app/lib/refusal.ts).
@@ -67,64 +67,4 @@ export function FollowButton({
       ) : null}
     </FetcherForm>
   );
-}
-
-/**
- * A button that ends a follow from the owner's side of a dialog row: `Remove` (a follower)
- * or `Unfollow` (someone followed). The dialog hides the row while the request runs
- * (usePendingFollowDelta); the reloaded list then no longer has it.
- */
-export function EndFollowButton({ userId, intent }: { userId: string; intent: "remove" | "unfollow" }) {
-  const returnTo = useReturnTo();
-  const { fetcher, error } = useFollowFetcher();
-  return (
-    <FetcherForm fetcher={fetcher} action={paths.follow(userId)} className="follow-form" preventScrollReset>
-      <InteractionFields redirectTo={returnTo} />
-      <button type="submit" name="intent" value={intent} className="button button--ghost follow-button">
-        {intent === "remove" ? "Remove" : "Unfollow"}
-      </button>
-      {error ? (
-        <p className="field__error" role="alert">
-          {error}
-        </p>
-      ) : null}
-    </FetcherForm>
-  );
-}
-
-/**
- * Pending follow submissions of this page, for optimistic counts: how the counts of
- * `profileId` move while requests run (they settle when the page's data reloads).
- */
-export function usePendingFollowDelta({
-  profileId,
-  isOwn,
-  viewerFollows,
-}: {
-  profileId: string;
-  isOwn: boolean;
-  viewerFollows: boolean;
-}): { followers: number; following: number; hidden: Set<string> } {
-  const fetchers = useFetchers();
-  let followers = 0;
-  let following = 0;
-  const hidden = new Set<string>();
-  const prefix = paths.follow("");
-  for (const f of fetchers) {
-    if (!f.formData || !f.formAction?.startsWith(prefix)) continue;
-    const target = decodeURIComponent(f.formAction.slice(prefix.length));
-    const intent = f.formData.get("intent");
-    if (!isOwn) {
-      if (target !== profileId) continue;
-      if (intent === "follow" && !viewerFollows) followers += 1;
-      if (intent === "unfollow" && viewerFollows) followers -= 1;
-    } else if (intent === "remove") {
-      followers -= 1;
-      hidden.add(`followers:${target}`);
-    } else if (intent === "unfollow") {
-      following -= 1;
-      hidden.add(`following:${target}`);
-    }
-  }
-  return { followers, following, hidden };
 }

@@ -4,7 +4,8 @@ import { paths } from "~/lib/paths";
 import type { FollowRow } from "~/server/queries/follows.server";
 
 import { EmptyState } from "./empty-state";
-import { EndFollowButton, FollowButton, usePendingFollowDelta } from "./follow-button";
+import { FollowButton } from "./follow-button";
+import { EndFollowButton, usePendingFollowDelta } from "./follow-list-controls";
 import { PersonLink } from "./person-link";
 import { profileTabHref } from "./profile-view";
 import { RouteDialog } from "./route-dialog";

@@ -2,7 +2,8 @@
 // Report: a <details>, so it opens without JavaScript), the counts (followers and following open
 // their dialogs), name, bio and tags.
 import { Avatar } from "~/components/avatar";
-import { FollowButton, usePendingFollowDelta } from "~/components/follow-button";
+import { FollowButton } from "~/components/follow-button";
+import { usePendingFollowDelta } from "~/components/follow-list-controls";
 import { Link } from "~/components/link";
 import { PersonActions } from "~/components/person-actions";
 import { countLabel, profileTabHref } from "~/components/profile-view";

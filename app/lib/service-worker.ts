@@ -56,7 +56,7 @@ export function useServiceWorkerSync(userId: string | null): void {
   const shopping = shoppingVersion(matches.find((match) => match.id === "routes/ReciPals.ShoppingList")?.data as ShoppingRouteData | undefined);
   // On a cook page, which recipe's and what they show: the worker takes its copies of a saved
   // recipe's cook pages again when they changed (docs/rules.md#cook-mode). The same on every step.
-  const cook = (matches.find((match) => match.id === "routes/ReciPals.Recipes.$rid_.Cook")?.data as CookRouteData | undefined)?.offline ?? null;
+  const cook = (matches.find((match) => match.id === "routes/ReciPals_.Recipes.$rid_.Cook")?.data as CookRouteData | undefined)?.offline ?? null;
   const message = JSON.stringify({ type: "sync", user: userId, saved: pages, shopping, cook });
   useEffect(() => {
     if (!("serviceWorker" in navigator)) return;

@@ -1,21 +1,13 @@
-import { Outlet, useMatches, useSearchParams } from "@remix-run/react";
+import { Outlet, useSearchParams } from "@remix-run/react";
 
 import { SiteNav, TopBar } from "~/components/site-nav";
 import { noticeText } from "~/lib/notices";
-import { useOptionalUser, useUnreadCount, type StyledRoute } from "~/root";
+import { useOptionalUser, useUnreadCount } from "~/root";
 
 export default function ReciPalsLayout() {
   const user = useOptionalUser();
   const unread = useUnreadCount();
   const notice = noticeText(useSearchParams()[0].get("notice"));
-  // A page that fills the screen (cook mode) has no site navigation around it.
-  const fullScreen = useMatches().some((match) => (match.handle as StyledRoute | undefined)?.fullScreen);
-  if (fullScreen)
-    return (
-      <main className="shell__main shell__main--full" id="main" tabIndex={-1}>
-        <Outlet />
-      </main>
-    );
   return (
     <div className="shell">
       {/* The first Tab lands here, so keyboard users can pass the navigation by. */}

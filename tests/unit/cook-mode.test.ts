@@ -16,8 +16,8 @@ import {
 import * as entry from "~/entry.server";
 import * as rootRoute from "~/root";
 import * as layoutRoute from "~/routes/ReciPals";
-import * as cookRoute from "~/routes/ReciPals.Recipes.$rid_.Cook";
-import { loader as cookLoader } from "~/routes/ReciPals.Recipes.$rid_.Cook";
+import * as cookRoute from "~/routes/ReciPals_.Recipes.$rid_.Cook";
+import { loader as cookLoader } from "~/routes/ReciPals_.Recipes.$rid_.Cook";
 import { db } from "~/server/db/connection.server";
 import { writeRecipeParts } from "~/server/queries/recipe-writes.server";
 import { setBlock } from "~/server/services/people-service.server";
@@ -358,7 +358,7 @@ describe("the cook page as served", () => {
     serverBuildOf(entry, {
       root: { path: "", module: rootRoute },
       "routes/ReciPals": { parentId: "root", path: "ReciPals", module: layoutRoute },
-      "routes/ReciPals.Recipes.$rid_.Cook": { parentId: "routes/ReciPals", path: "Recipes/:rid/Cook", module: cookRoute },
+      "routes/ReciPals_.Recipes.$rid_.Cook": { parentId: "root", path: "ReciPals/Recipes/:rid/Cook", module: cookRoute },
     }),
     "production",
   );
