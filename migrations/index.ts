@@ -17,6 +17,7 @@ import * as writersSideBySide from "./20261129T0000-writers-side-by-side";
 import * as cooks from "./20261130T0000-cooks";
 import * as reportCooks from "./20261201T0000-report-cooks";
 import * as cookPhotosUploaded from "./20261201T0100-cook-photos-uploaded";
+import * as accountEmail from "./20261202T0000-account-email";
 
 // Static imports, not FileMigrationProvider: Node 20 cannot load .ts migrations at run
 // time, while this module is compiled into the server build, the seed and the tests alike.
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   "20261130T0000-cooks": cooks,
   "20261201T0000-report-cooks": reportCooks,
   "20261201T0100-cook-photos-uploaded": cookPhotosUploaded,
+  "20261202T0000-account-email": accountEmail,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -5,6 +5,8 @@
 export const NOTICES = {
   "tags-cut": "Only the first three tags were kept.",
   "shopping-added": "Added to your shopping list.",
+  "password-changed": "Your password was changed. Every other session was signed out.",
+  "email-confirmed": "Your email address is confirmed.",
 } as const;
 
 export type NoticeCode = keyof typeof NOTICES;

@@ -76,6 +76,9 @@ export default function LoginRoute() {
         </button>
       </Form>
       <p>
+        <Link to={paths.forgotPassword()}>Forgot password?</Link>
+      </p>
+      <p>
         New to ReciPals? <Link to={paths.signup()}>Sign up</Link>
       </p>
     </section>

@@ -72,6 +72,17 @@ const EnvSchema = z
       .refine((value) => /^https?:\/\//i.test(value), { message: "must be an http:// or https:// address" })
       .transform((value) => new URL(value).origin)
       .optional(),
+    // Outgoing mail (docs/operator-guide.md, "Mail"): smtp://user:pass@host:587 or smtps://…; unset,
+    // mail is written to the outbox folder beside the database as .eml files.
+    SMTP_URL: z
+      .string()
+      .optional()
+      .transform((value) => (value?.trim() ? value.trim() : undefined))
+      .refine((value) => value === undefined || /^smtps?:\/\//i.test(value), { message: "must start with smtp:// or smtps://" }),
+    // How long the SMTP server may take at each step before a mail counts as not sent.
+    SMTP_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(300).default(10),
+    // Who mail comes from; default "ReciPals <no-reply@{PUBLIC_URL's host}>".
+    MAIL_FROM: z.string().min(3).optional(),
     ALLOWED_ORIGINS: z
       .string()
       .optional()

@@ -13,6 +13,22 @@ export interface UsersTable {
   seq: number;
   /** When an admin suspended the account (docs/rules.md#suspension); null otherwise. */
   suspended_at: Generated<string | null>;
+  /** The account's email address (docs/rules.md#account-email), as typed; one account per address, without case. */
+  email: Generated<string | null>;
+  /** When that address was confirmed by its link; null until then. */
+  email_confirmed_at: Generated<string | null>;
+}
+
+export interface AccountTokensTable {
+  /** sha256 of the token in the link; the token itself is only ever in the mail. */
+  token_hash: string;
+  user_id: string;
+  purpose: "verify" | "reset";
+  email: string;
+  password_stamp: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 export interface UserTagsTable {
@@ -257,6 +273,7 @@ export interface Database {
   moderation_log: ModerationLogTable;
   mutes: MutesTable;
   sessions: SessionsTable;
+  account_tokens: AccountTokensTable;
   seed_runs: SeedRunsTable;
   sign_in_failures: SignInFailuresTable;
   rate_events: RateEventsTable;

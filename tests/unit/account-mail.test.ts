@@ -1,0 +1,239 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+
+import * as forgotRoute from "~/routes/ReciPals.Account.Forgot";
+import * as resetRoute from "~/routes/ReciPals.Account.Reset.$token";
+import * as verifyRoute from "~/routes/ReciPals.Account.Verify.$token";
+import { getUserId } from "~/server/auth/session.server";
+import { verifyPassword } from "~/server/auth/password.server";
+import { db } from "~/server/db/connection.server";
+import { ACCOUNT_MAIL_MESSAGES, changeEmail, FORGOT_REQUEST_LIMIT, sendEmailConfirmation, sendPasswordResetFor } from "~/server/services/account-mail-service.server";
+
+import { cookiesFrom, dataOf, expectRedirect, formRequest, getRequest, makeUser, settle, signedInCookie, uniqueUsername } from "../support/app";
+import { linkIn, startMailServer, type TestMailServer } from "../support/mail-server";
+import { useSetting } from "../support/settings";
+
+// Getting back into an account by email (docs/rules.md#account-email), against a real SMTP server
+// the app talks to over a local port: the test reads each mail it received and follows its link.
+
+const PUBLIC_URL = "https://recipes.example";
+let mail: TestMailServer;
+const restore: Array<() => void> = [];
+
+beforeAll(async () => {
+  mail = await startMailServer();
+  restore.push(useSetting("SMTP_URL", mail.url), useSetting("PUBLIC_URL", PUBLIC_URL), useSetting("SMTP_TIMEOUT_SECONDS", 1));
+});
+afterAll(async () => {
+  for (const undo of restore.reverse()) undo();
+  await mail.stop();
+});
+beforeEach(() => {
+  mail.refuse = false;
+  mail.stall = false;
+});
+
+const address = () => `${uniqueUsername()}@mail.example`;
+
+/** A person with a confirmed address (as if its link had been followed). */
+async function personWithAddress(password = "old password") {
+  const user = await makeUser({ password });
+  const email = address();
+  await db.updateTable("users").set({ email, email_confirmed_at: new Date().toISOString() }).where("id", "=", user.id).execute();
+  return { ...user, email };
+}
+
+async function forgot(login: string, { host, from }: { host?: string; from?: string } = {}) {
+  const request = formRequest("/ReciPals/Account/Forgot", { login });
+  const headers = new Headers(request.headers);
+  if (host) headers.set("Host", host);
+  const forged = new Request(host ? `http://${host}/ReciPals/Account/Forgot` : request.url, { method: "POST", body: await request.text(), headers });
+  const result = await settle(() => forgotRoute.action({ request: forged, params: {}, context: from ? { clientAddress: from } : {} }));
+  return result;
+}
+
+const resetPath = (link: string) => new URL(link).pathname;
+const tokenOf = (link: string) => decodeURIComponent(resetPath(link).split("/").pop()!);
+
+describe("forgot password", () => {
+  it("mails a link on PUBLIC_URL; the new password works, the old one and every old session do not, and a mail says so", async () => {
+    const person = await personWithAddress();
+    const oldSession = await signedInCookie(person.id);
+    const answer = dataOf<{ sent: string }>(await forgot(person.username));
+    expect(answer.status).toBe(200);
+    expect(answer.data.sent).toBe(ACCOUNT_MAIL_MESSAGES.forgotAnswer);
+
+    const message = await mail.waitFor(person.email, /Choose a new password/);
+    expect(message.subject).toContain("ReciPals");
+    expect(message.text).toContain("ReciPals");
+    expect(message.html).toContain("<a href=");
+    const link = linkIn(message, `${PUBLIC_URL}/ReciPals/Account/Reset/`);
+    const token = tokenOf(link);
+    // Only a hash of the token is stored.
+    const stored = await db.selectFrom("account_tokens").selectAll().where("user_id", "=", person.id).execute();
+    expect(stored).toHaveLength(1);
+    expect(JSON.stringify(stored)).not.toContain(token);
+
+    const page = dataOf<{ usable: boolean }>(await settle(() => resetRoute.loader({ request: getRequest(resetPath(link)), params: { token }, context: {} })));
+    expect(page.data.usable).toBe(true);
+    const saved = await settle(() => resetRoute.action({ request: formRequest(resetPath(link), { password: "new password", verifyPassword: "new password" }), params: { token }, context: {} }));
+    const response = expectRedirect(saved, `/ReciPals/Account/Profile/${encodeURIComponent(person.id)}?notice=password-changed`);
+    // Signed in here; the old session is gone.
+    const newCookie = cookiesFrom(response);
+    expect(await getUserId(getRequest("/ReciPals/Home", newCookie))).toBe(person.id);
+    expect(await getUserId(getRequest("/ReciPals/Home", oldSession))).toBeNull();
+    const row = await db.selectFrom("users").select("password_hash").where("id", "=", person.id).executeTakeFirstOrThrow();
+    expect(await verifyPassword("new password", row.password_hash)).toBe(true);
+    expect(await verifyPassword("old password", row.password_hash)).toBe(false);
+    await mail.waitFor(person.email, /password was changed/);
+
+    // Used once.
+    const again = dataOf<{ formError: string }>(await settle(() => resetRoute.action({ request: formRequest(resetPath(link), { password: "third one", verifyPassword: "third one" }), params: { token }, context: {} })));
+    expect(again.status).toBe(400);
+    expect(again.data.formError).toBe(ACCOUNT_MAIL_MESSAGES.linkInvalid);
+  });
+
+  it("keeps the link on PUBLIC_URL whatever Host the request names", async () => {
+    const person = await personWithAddress();
+    await forgot(person.email.toUpperCase(), { host: "attacker.example" });
+    const message = await mail.waitFor(person.email, /Choose a new password/);
+    expect(message.text).toContain(`${PUBLIC_URL}/ReciPals/Account/Reset/`);
+    expect(message.text).not.toContain("attacker.example");
+    expect(message.html).not.toContain("attacker.example");
+  });
+
+  it("answers the same, in the same time, for a known account, an unknown name and an unconfirmed address", async () => {
+    const known = await personWithAddress();
+    const unconfirmed = await makeUser();
+    await db.updateTable("users").set({ email: address() }).where("id", "=", unconfirmed.id).execute();
+    const cases = [known.username, `nobody-${uniqueUsername()}`, unconfirmed.username];
+    const answers = new Set<string>();
+    const times: number[][] = cases.map(() => []);
+    for (let round = 0; round < 8; round++) {
+      for (const [index, login] of cases.entries()) {
+        const started = performance.now();
+        const result = dataOf<{ sent: string }>(await forgot(login));
+        times[index]!.push(performance.now() - started);
+        answers.add(`${result.status} ${result.data.sent}`);
+      }
+    }
+    expect([...answers]).toEqual([`200 ${ACCOUNT_MAIL_MESSAGES.forgotAnswer}`]);
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const medians = times.map(median);
+    // Within noise: the known account's answer does not wait for its mail.
+    expect(Math.max(...medians) - Math.min(...medians)).toBeLessThan(Math.max(5, Math.min(...medians) * 0.5));
+    // Only the account with a confirmed address got mail (at most three an hour).
+    await mail.waitFor(known.email, /Choose a new password/);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(mail.to(known.email).length).toBe(3);
+  });
+
+  it("refuses a forged token, an expired one, one for another purpose, one made before the password changed another way, and mismatched passwords", async () => {
+    const person = await personWithAddress();
+    const tryToken = async (token: string, password = "brand new", verify = password) =>
+      dataOf<{ formError: string | null; fieldErrors: Record<string, string> }>(
+        await settle(() => resetRoute.action({ request: formRequest(`/ReciPals/Account/Reset/${token}`, { password, verifyPassword: verify }), params: { token }, context: {} })),
+      );
+    expect((await tryToken("forged-token-forged-token-forged-token")).data.formError).toBe(ACCOUNT_MAIL_MESSAGES.linkInvalid);
+
+    await forgot(person.username);
+    const token = tokenOf(linkIn(await mail.waitFor(person.email, /Choose a new password/), `${PUBLIC_URL}/`));
+    const before = await db.selectFrom("users").select("password_hash").where("id", "=", person.id).executeTakeFirstOrThrow();
+    const mismatched = await tryToken(token, "brand new", "brand old");
+    expect(mismatched.status).toBe(400);
+    expect(mismatched.data.fieldErrors.verifyPassword).toBe("Passwords don't match");
+    // Nothing changed, and the link still works.
+    expect((await db.selectFrom("users").select("password_hash").where("id", "=", person.id).executeTakeFirstOrThrow()).password_hash).toBe(before.password_hash);
+    expect(dataOf<{ usable: boolean }>(await settle(() => resetRoute.loader({ request: getRequest("/"), params: { token }, context: {} }))).data.usable).toBe(true);
+    // A reset link does not confirm an address.
+    expect(dataOf<{ email: string | null }>(await settle(() => verifyRoute.loader({ request: getRequest("/"), params: { token }, context: {} }))).data.email).toBeNull();
+
+    // The password changed another way: the link is void.
+    await db.updateTable("users").set({ password_hash: `${before.password_hash}x` }).where("id", "=", person.id).execute();
+    expect((await tryToken(token)).data.formError).toBe(ACCOUNT_MAIL_MESSAGES.linkInvalid);
+    await db.updateTable("users").set({ password_hash: before.password_hash }).where("id", "=", person.id).execute();
+    // Past its hour.
+    await db.updateTable("account_tokens").set({ expires_at: Date.now() - 1 }).where("user_id", "=", person.id).execute();
+    expect((await tryToken(token)).data.formError).toBe(ACCOUNT_MAIL_MESSAGES.linkInvalid);
+  });
+
+  it("counts requests from one network address: the 21st in ten minutes is refused with 429, whatever account it names", async () => {
+    const from = `198.51.100.${Math.floor(Math.random() * 200) + 1}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < FORGOT_REQUEST_LIMIT.limit + 5; i++) statuses.push(dataOf(await forgot(`nobody${i}-${uniqueUsername()}`, { from })).status);
+    expect(statuses.slice(0, FORGOT_REQUEST_LIMIT.limit).every((status) => status === 200)).toBe(true);
+    expect(statuses.slice(FORGOT_REQUEST_LIMIT.limit).every((status) => status === 429)).toBe(true);
+  });
+});
+
+describe("the address on the account", () => {
+  it("a new address gets 'Confirm your email'; the link's button confirms it; the old confirmed address is told of a change", async () => {
+    const user = await makeUser();
+    const first = address();
+    const set = await changeEmail({ userId: user.id, email: first });
+    expect(set).toMatchObject({ ok: true, value: { email: first, mailed: true } });
+    const link = linkIn(await mail.waitFor(first, /Confirm your email/), `${PUBLIC_URL}/ReciPals/Account/Verify/`);
+    const token = tokenOf(link);
+    const page = dataOf<{ email: string | null }>(await settle(() => verifyRoute.loader({ request: getRequest(new URL(link).pathname), params: { token }, context: {} })));
+    expect(page.data.email).toBe(first);
+    // Opening the link confirms nothing; the button does.
+    expect((await db.selectFrom("users").select("email_confirmed_at").where("id", "=", user.id).executeTakeFirstOrThrow()).email_confirmed_at).toBeNull();
+    const cookie = await signedInCookie(user.id);
+    expectRedirect(await settle(() => verifyRoute.action({ request: formRequest(new URL(link).pathname, {}, cookie), params: { token }, context: {} })), `/ReciPals/Account/Profile/${encodeURIComponent(user.id)}/Edit?notice=email-confirmed`);
+    expect((await db.selectFrom("users").select("email_confirmed_at").where("id", "=", user.id).executeTakeFirstOrThrow()).email_confirmed_at).not.toBeNull();
+
+    // A second account cannot take the address, in any letter case.
+    const other = await makeUser();
+    expect(await changeEmail({ userId: other.id, email: first.toUpperCase() })).toMatchObject({ ok: false, status: 409, message: ACCOUNT_MAIL_MESSAGES.emailTaken });
+
+    const second = address();
+    await changeEmail({ userId: user.id, email: second });
+    const told = await mail.waitFor(first, /email address was changed/);
+    expect(told.text).toContain(second);
+    await mail.waitFor(second, /Confirm your email/);
+    // The old link no longer confirms anything.
+    expect(dataOf<{ email: string | null }>(await settle(() => verifyRoute.loader({ request: getRequest("/"), params: { token }, context: {} }))).data.email).toBeNull();
+    expect(await changeEmail({ userId: user.id, email: "not an address" })).toMatchObject({ ok: false, status: 400, message: ACCOUNT_MAIL_MESSAGES.emailInvalid });
+  });
+
+  it("an SMTP server that refuses or times out: the person is told, and no link is left behind", async () => {
+    const user = await makeUser();
+    await db.updateTable("users").set({ email: address() }).where("id", "=", user.id).execute();
+    for (const fault of ["refuse", "stall"] as const) {
+      mail[fault] = true;
+      const sent = await sendEmailConfirmation(user.id);
+      mail[fault] = false;
+      expect(sent).toMatchObject({ ok: false, status: 503, message: "We could not send the mail; try again later." });
+      expect(await db.selectFrom("account_tokens").select("token_hash").where("user_id", "=", user.id).execute()).toEqual([]);
+    }
+    // Each failure is logged for the operator (and only that).
+    const logged = vi.mocked(console.error).mock.calls.map((call) => String(call[0]));
+    expect(logged).toHaveLength(2);
+    expect(logged.every((line) => line.startsWith(`Mail to `) && line.includes(" not sent: "))).toBe(true);
+    vi.mocked(console.error).mockClear();
+    // Working again: it goes.
+    expect(await sendEmailConfirmation(user.id)).toMatchObject({ ok: true });
+  });
+
+  it("an admin's 'Send password reset' needs a confirmed address", async () => {
+    const user = await makeUser();
+    expect(await sendPasswordResetFor(user.id)).toMatchObject({ ok: false, status: 409, message: ACCOUNT_MAIL_MESSAGES.needsConfirmedAddress });
+    const person = await personWithAddress();
+    expect(await sendPasswordResetFor(person.id)).toMatchObject({ ok: true, value: { email: person.email } });
+    await mail.waitFor(person.email, /Choose a new password/);
+  });
+});
+
+describe("without PUBLIC_URL", () => {
+  it("sends no mail with links", async () => {
+    const undo = useSetting("PUBLIC_URL", undefined);
+    try {
+      const user = await makeUser();
+      await db.updateTable("users").set({ email: address() }).where("id", "=", user.id).execute();
+      expect(await sendEmailConfirmation(user.id)).toMatchObject({ ok: false, status: 503 });
+    } finally {
+      undo();
+    }
+  });
+});
+
+
