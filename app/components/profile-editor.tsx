@@ -17,6 +17,9 @@ export interface ProfileEditorUser {
   bio: string;
   profile: string;
   tags: string[];
+  /** The address on the account, for its owner and ADMINs (docs/rules.md#account-email). */
+  email: string | null;
+  emailConfirmed: boolean;
 }
 
 export interface ProfileEditorFailure {
@@ -114,6 +117,10 @@ export function ProfileEditor({
         ref={formRef}
         aria-labelledby="profile-editor-title"
       >
+        {/* Enter in a field saves: the first submit button of the form is this Save, not "Send again". */}
+        <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true">
+          Save
+        </button>
         <FormAlert message={refusal ?? failure?.formError} />
         <PhotoField current={user.profile} failure={failure} />
         <TextField
@@ -135,6 +142,31 @@ export function ProfileEditor({
           defaultValue={kept("username", user.username)}
           {...fieldError(failure, "username")}
         />
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          maxLength={254}
+          defaultValue={kept("email", user.email ?? "")}
+          hint={ownProfile ? "To get back in if you forget your password. Changing it needs your current password." : "The account's address for password resets."}
+          {...fieldError(failure, "email")}
+        />
+        {user.email ? (
+          user.emailConfirmed ? (
+            <p className="profile-editor__email-state">Confirmed</p>
+          ) : (
+            <p className="profile-editor__email-state">
+              <span>Not confirmed yet</span>{" "}
+              {/* Sends the confirmation link again; the server reads nothing else of the form then. */}
+              <button type="submit" name="intent" value="send-confirmation" className="button button--ghost button--small" formNoValidate>
+                Send again
+              </button>
+            </p>
+          )
+        ) : null}
         <TextField
           label="Password"
           key={`password-${resultKey}`}

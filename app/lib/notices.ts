@@ -7,6 +7,8 @@ export const NOTICES = {
   "shopping-added": "Added to your shopping list.",
   "password-changed": "Your password was changed. Every other session was signed out.",
   "email-confirmed": "Your email address is confirmed.",
+  "email-sent": "We sent a link to confirm your email address.",
+  "email-not-sent": "Your email address was saved, but we could not send the mail; try again later.",
 } as const;
 
 export type NoticeCode = keyof typeof NOTICES;

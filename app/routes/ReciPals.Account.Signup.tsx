@@ -51,6 +51,18 @@ export default function SignupRoute() {
           {...fieldError(failure, "username")}
         />
         <TextField
+          label="Email (optional)"
+          name="email"
+          type="email"
+          autoComplete="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          maxLength={254}
+          hint="To get back in if you forget your password. We send a link to confirm it."
+          defaultValue={failure?.fields.email ?? draft.email}
+          {...fieldError(failure, "email")}
+        />
+        <TextField
           label="Password"
           key={`password-${resultKey}`}
           name="password"

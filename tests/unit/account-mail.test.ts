@@ -237,3 +237,55 @@ describe("without PUBLIC_URL", () => {
 });
 
 
+
+describe("email on the sign-up and profile pages", () => {
+  it("a sign-up with an address gets 'Confirm your email'; a taken or malformed address is refused at step one", async () => {
+    const signupRoute = await import("~/routes/ReciPals.Account.Signup");
+    const tagsRoute = await import("~/routes/ReciPals.Account.SignupTags");
+    const email = address();
+    const username = uniqueUsername("mailer");
+    const step = (fields: Record<string, string>) =>
+      settle(() => signupRoute.action({ request: formRequest("/ReciPals/Account/Signup", { name: "Mail Cook", username, password: "pw one", verifyPassword: "pw one", ...fields }), params: {}, context: {} }));
+    const malformed = dataOf<{ fieldErrors: Record<string, string>; fields: Record<string, string> }>(await step({ email: "no-at-sign" }));
+    expect(malformed.status).toBe(400);
+    expect(malformed.data.fieldErrors.email).toBe(ACCOUNT_MAIL_MESSAGES.emailInvalid);
+    expect(malformed.data.fields.email).toBe("no-at-sign");
+    const holder = await personWithAddress();
+    expect(dataOf<{ fieldErrors: Record<string, string> }>(await step({ email: holder.email.toUpperCase() })).data.fieldErrors.email).toBe(ACCOUNT_MAIL_MESSAGES.emailTaken);
+
+    const first = expectRedirect(await step({ email }), "/ReciPals/Account/SignupTags");
+    const done = expectRedirect(await settle(() => tagsRoute.action({ request: formRequest("/ReciPals/Account/SignupTags", {}, cookiesFrom(first)), params: {}, context: {} })), /\/ReciPals\/Account\/Profile\//);
+    const userId = decodeURIComponent(new URL(done.headers.get("Location")!, "http://x").pathname.split("/").pop()!);
+    const link = linkIn(await mail.waitFor(email, /Confirm your email/), `${PUBLIC_URL}/ReciPals/Account/Verify/`);
+    expect((await db.selectFrom("users").select(["email", "email_confirmed_at"]).where("id", "=", userId).executeTakeFirstOrThrow())).toEqual({ email, email_confirmed_at: null });
+    const token = tokenOf(link);
+    expectRedirect(await settle(() => verifyRoute.action({ request: formRequest(new URL(link).pathname, {}), params: { token }, context: {} })), "/ReciPals/Account/Login?notice=email-confirmed");
+    expect((await db.selectFrom("users").select("email_confirmed_at").where("id", "=", userId).executeTakeFirstOrThrow()).email_confirmed_at).not.toBeNull();
+  });
+
+  it("the profile editor changes the address only with the current password; 'Send again' mails the link again", async () => {
+    const editRoute = await import("~/routes/ReciPals.Account.Profile.$uid_.Edit");
+    const user = await makeUser({ password: "my password" });
+    const cookie = await signedInCookie(user.id);
+    const edit = (fields: Record<string, string>) => {
+      const body = new FormData();
+      for (const [name, value] of Object.entries({ name: user.name, username: user.username, password: "", role: "USER", bio: "", ...fields })) body.append(name, value);
+      return settle(() => editRoute.action({ request: new Request(`http://localhost:4000/ReciPals/Account/Profile/${user.id}/Edit`, { method: "POST", body, headers: { Cookie: cookie } }), params: { uid: user.id }, context: {} }));
+    };
+    const email = address();
+    const without = dataOf<{ fieldErrors: Record<string, string> }>(await edit({ email }));
+    expect(without.status).toBe(400);
+    expect(without.data.fieldErrors.currentPassword).toBe("Please enter your current password to change it.");
+    const wrong = dataOf<{ fieldErrors: Record<string, string> }>(await edit({ email, currentPassword: "not it" }));
+    expect(wrong.status).toBe(403);
+    expect((await db.selectFrom("users").select("email").where("id", "=", user.id).executeTakeFirstOrThrow()).email).toBeNull();
+    expectRedirect(await edit({ email, currentPassword: "my password" }), `/ReciPals/Account/Profile/${encodeURIComponent(user.id)}?notice=email-sent`);
+    await mail.waitFor(email, /Confirm your email/);
+    const loaded = (await settle(() => editRoute.loader({ request: getRequest(`/ReciPals/Account/Profile/${user.id}/Edit`, cookie), params: { uid: user.id }, context: {} }))) as { user: { email: string; emailConfirmed: boolean } };
+    expect(loaded.user).toMatchObject({ email, emailConfirmed: false });
+
+    expectRedirect(await edit({ intent: "send-confirmation" }), `/ReciPals/Account/Profile/${encodeURIComponent(user.id)}/Edit?notice=email-sent`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(mail.to(email).filter((message) => /Confirm your email/.test(message.subject ?? "")).length).toBe(2);
+  });
+});

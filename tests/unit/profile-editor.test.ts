@@ -60,7 +60,7 @@ describe("profile editor: who may open it", () => {
     const user = await makeUser({ tags: ["Baker"] });
     const result = await editLoader(routeArgs(getRequest(editPath(user.id), await signedInCookie(user.id)), { uid: user.id }));
     expect(result).toEqual({
-      user: { id: user.id, username: user.username, name: user.name, role: "USER", profile: "/images/profile.png", bio: "", tags: ["Baker"] },
+      user: { id: user.id, username: user.username, name: user.name, role: "USER", profile: "/images/profile.png", bio: "", tags: ["Baker"], email: null, emailConfirmed: false },
       viewerIsAdmin: false,
       blocked: [],
       muted: [],

@@ -62,7 +62,7 @@ describe("sign-up limit", () => {
     const { status, data } = dataOf<{ formError: string; fields: Record<string, string> }>(refused);
     expect(status).toBe(429);
     expect(data.formError).toBe(USER_MESSAGES.tooManySignups);
-    expect(data.fields).toEqual({ name: "Flood Cook", username: "kept_name_1" });
+    expect(data.fields).toEqual({ name: "Flood Cook", username: "kept_name_1", email: "" });
     expect((await api(address)).status).toBe(429);
   });
 

@@ -94,7 +94,7 @@ describe("sign-up, step one", () => {
     expect(payload).not.toContain(fields.password);
     expect(payload).toMatch(/scrypt\$/);
     const loaded = await signupLoader(routeArgs(getRequest(SIGNUP, cookie)));
-    expect(loaded).toEqual({ name: fields.name, username: fields.username });
+    expect(loaded).toEqual({ name: fields.name, username: fields.username, email: "" });
   });
 });
 

@@ -215,6 +215,8 @@ export interface SignupDraft {
   name: string;
   username: string;
   passwordHash: string;
+  /** The optional email address (docs/rules.md#account-email); "" for none. */
+  email?: string;
 }
 
 export async function getSignupDraft(request: Request): Promise<SignupDraft | null> {
@@ -223,7 +225,8 @@ export async function getSignupDraft(request: Request): Promise<SignupDraft | nu
   const username = session.get("username");
   const passwordHash = session.get("passwordHash");
   if (typeof name !== "string" || typeof username !== "string" || typeof passwordHash !== "string") return null;
-  return { name, username, passwordHash };
+  const email = session.get("email");
+  return { name, username, passwordHash, email: typeof email === "string" ? email : "" };
 }
 
 export async function commitSignupDraft(request: Request, draft: SignupDraft): Promise<string> {
@@ -231,6 +234,7 @@ export async function commitSignupDraft(request: Request, draft: SignupDraft): P
   session.set("name", draft.name);
   session.set("username", draft.username);
   session.set("passwordHash", draft.passwordHash);
+  session.set("email", draft.email ?? "");
   return signupDraftStorage.commitSession(session);
 }
 

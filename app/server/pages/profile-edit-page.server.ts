@@ -2,6 +2,7 @@
 // own blocks and mutes) and what a save does. Its owner or an ADMIN only; the rules are the users service's.
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
 
+import { withNotice } from "~/lib/notices";
 import { paths } from "~/lib/paths";
 import { canActFor } from "~/lib/permissions";
 import { TAG_LIMIT_MESSAGE } from "~/lib/tags";
@@ -15,7 +16,8 @@ import { ImageError, IMAGE_MESSAGES, processImage } from "~/server/media/images.
 import type { PicturePlan } from "~/server/media/pictures.server";
 import { getUserProfile } from "~/server/queries/users.server";
 import { listBlocked, listMuted } from "~/server/queries/visibility.server";
-import { updateProfile } from "~/server/services/users-service.server";
+import { ACCOUNT_MAIL_MESSAGES, emailStateOf, EmailSchema, isEmailTaken, changeEmail, sendEmailConfirmation } from "~/server/services/account-mail-service.server";
+import { checkCurrentPassword, updateProfile } from "~/server/services/users-service.server";
 import {
   ADMIN_SECRET_UNSET,
   IMAGE_FAILED,
@@ -45,7 +47,9 @@ export async function loadProfileEditPage(request: Request, uid: string) {
   const ownProfile = viewer.id === user.id;
   // One's own blocks and mutes, each with its undo (an admin editing someone sees neither).
   const [blocked, muted] = ownProfile ? await Promise.all([listBlocked(user.id), listMuted(user.id)]) : [[], []];
-  return { user, viewerIsAdmin: viewer.role === "ADMIN", ownProfile, blocked, muted };
+  // The address only for its owner and ADMINs (this page is theirs alone).
+  const emailState = await emailStateOf(user.id);
+  return { user: { ...user, ...emailState }, viewerIsAdmin: viewer.role === "ADMIN", ownProfile, blocked, muted };
 }
 
 function refuseSave(status: number, failure: Omit<ProfileEditFailure, "formError"> & { formError?: string | null }) {
@@ -73,6 +77,12 @@ export async function profileEditPageAction(request: Request, uid: string, conte
     if (error.textField !== null) return refuseSave(error.status, { formError: error.message, fieldErrors: {}, fields: {}, tags: user.tags });
     return refuseSave(error.status, { formError: IMAGE_FAILED, fieldErrors: { photo: error.message }, fields: {}, tags: user.tags });
   }
+  // "Send again": the confirmation link of the address on file, nothing else of the form.
+  if (formData.get("intent") === "send-confirmation") {
+    const sent = await sendEmailConfirmation(uid);
+    if (!sent.ok) return refuseSave(sent.status, { formError: sent.message, fieldErrors: { email: sent.message }, fields: {}, tags: user.tags });
+    return redirect(withNotice(paths.profileEdit(uid), "email-sent"));
+  }
   const tags = readTags(formData);
   const fields = keptFields(formData, PROFILE_FIELDS);
   if (photoTooLarge) {
@@ -92,6 +102,20 @@ export async function profileEditPageAction(request: Request, uid: string, conte
   }
 
   const typed = formValues(formData, PROFILE_FIELDS);
+  // A new email address (docs/rules.md#account-email): checked before anything is saved; one's own
+  // needs the current password (a borrowed session must not be able to take the account's mail).
+  const typedEmail = formData.has("email") ? String(formData.get("email") ?? "").trim() : null;
+  const emailBefore = (await emailStateOf(uid)).email;
+  const emailChanging = typedEmail !== null && typedEmail.toLowerCase() !== (emailBefore ?? "").toLowerCase();
+  if (emailChanging) {
+    const refuse = (status: number, message: string, field = "email") => refuseSave(status, { formError: null, fieldErrors: { [field]: message }, fields: { ...fields, email: typedEmail }, tags });
+    if (typedEmail !== "" && !EmailSchema.safeParse(typedEmail).success) return refuse(400, ACCOUNT_MAIL_MESSAGES.emailInvalid);
+    if (typedEmail !== "" && (await isEmailTaken(typedEmail, uid))) return refuse(409, ACCOUNT_MAIL_MESSAGES.emailTaken);
+    if (viewer.id === uid) {
+      const refused = await checkCurrentPassword(user, typed.currentPassword, clientAddress(context));
+      if (refused) return refuse(refused.status, refused.message, "currentPassword");
+    }
+  }
   const outcome = await updateProfile({
     actor: viewer,
     userId: uid,
@@ -121,7 +145,11 @@ export async function profileEditPageAction(request: Request, uid: string, conte
     const alert = ALERT_MESSAGES.has(outcome.message) || outcome.status === 429 || outcome.status === 503 || outcome.errors?.role ? outcome.message : null;
     return refuseSave(outcome.status, { formError: alert, fieldErrors, fields: { ...fields, ...(role ? { role } : {}) }, tags });
   }
-  const to = outcome.value.grantedAdmin ? `${paths.profile(uid)}?admin=granted` : paths.profile(uid);
+  let to = outcome.value.grantedAdmin ? `${paths.profile(uid)}?admin=granted` : paths.profile(uid);
+  if (emailChanging) {
+    const changed = await changeEmail({ userId: uid, email: typedEmail });
+    if (changed.ok && changed.value.email) to = withNotice(to, changed.value.mailed ? "email-sent" : "email-not-sent");
+  }
   // A new password ended every session of the account; whoever changed their own starts a fresh one.
   if (outcome.value.passwordChanged && viewer.id === uid) return createUserSession({ request, userId: uid, redirectTo: to });
   return redirect(to);

@@ -10,6 +10,7 @@ import { readForm } from "~/server/http/body.server";
 import { formValues, toFailure, type FormFailure } from "~/server/http/forms.server";
 import { clientAddress } from "~/server/http/ip.server";
 import { isUsernameTaken } from "~/server/queries/users.server";
+import { ACCOUNT_MAIL_MESSAGES, changeEmail, EmailSchema, isEmailTaken } from "~/server/services/account-mail-service.server";
 import { createAccount, takeSignupSlot } from "~/server/services/users-service.server";
 import {
   FILL_ALL_FIELDS,
@@ -27,7 +28,7 @@ export async function loadSignupPage(request: Request, context: AppLoadContext) 
   scopeSharedCache(context);
   // Coming back from the tags step keeps name and username (never the password).
   const draft = await getSignupDraft(request);
-  return { name: draft?.name ?? "", username: draft?.username ?? "" };
+  return { name: draft?.name ?? "", username: draft?.username ?? "", email: draft?.email ?? "" };
 }
 
 /** The first step: checked details become the draft cookie and on to the tags step, or the form again with why. */
@@ -41,11 +42,19 @@ export async function signupPageAction(request: Request, context: AppLoadContext
     });
   }
   const { name, username, password } = parsed.data;
-  if (await isUsernameTaken(username)) {
+  // The email address is optional (docs/rules.md#account-email): checked here, kept in the draft.
+  const typedEmail = String(formData.get("email") ?? "").trim();
+  const email = typedEmail === "" ? { success: true as const, data: "" } : EmailSchema.safeParse(typedEmail);
+  if (!email.success) {
+    const failure: FormFailure<(typeof SIGNUP_FIELDS)[number]> = { formError: null, fieldErrors: { email: ACCOUNT_MAIL_MESSAGES.emailInvalid }, fields: { name, username, email: typedEmail } };
+    return data(failure, { status: 400 });
+  }
+  const usernameTaken = await isUsernameTaken(username);
+  if (usernameTaken || (email.data !== "" && (await isEmailTaken(email.data)))) {
     const failure: FormFailure<(typeof SIGNUP_FIELDS)[number]> = {
       formError: null,
-      fieldErrors: { username: USERNAME_TAKEN },
-      fields: { name, username },
+      fieldErrors: usernameTaken ? { username: USERNAME_TAKEN } : { email: ACCOUNT_MAIL_MESSAGES.emailTaken },
+      fields: { name, username, email: typedEmail },
     };
     return data(failure, { status: 409 });
   }
@@ -53,11 +62,11 @@ export async function signupPageAction(request: Request, context: AppLoadContext
   // stores what this one prepared.
   const slot = await takeSignupSlot(clientAddress(context));
   if (!slot.ok) {
-    const failure: FormFailure<(typeof SIGNUP_FIELDS)[number]> = { formError: slot.message, fieldErrors: {}, fields: { name, username } };
+    const failure: FormFailure<(typeof SIGNUP_FIELDS)[number]> = { formError: slot.message, fieldErrors: {}, fields: { name, username, email: typedEmail } };
     return data(failure, { status: 429, headers: { "Retry-After": String(slot.retryAfterSeconds ?? 3600) } });
   }
   // The draft cookie is signed and carries only a hash of the password (docs/rules.md#sign-up-draft).
-  const cookie = await commitSignupDraft(request, { name, username, passwordHash: await hashPassword(password) });
+  const cookie = await commitSignupDraft(request, { name, username, email: email.data, passwordHash: await hashPassword(password) });
   return redirect(paths.signupTags(), { headers: { "Set-Cookie": cookie } });
 }
 
@@ -79,6 +88,9 @@ export async function signupTagsPageAction(request: Request) {
   const created = await createAccount({ name: draft.name, username: draft.username, passwordHash: draft.passwordHash, tags: submitted });
   if (!created.ok) return data({ formError: created.message, tags: submitted }, { status: created.status });
   const user = created.value;
+  // The address gets its "Confirm your email" (a mail that cannot go now can be sent again from
+  // the profile editor, which says the address is not confirmed yet).
+  if (draft.email) await changeEmail({ userId: user.id, email: draft.email });
   const headers = new Headers({ "Set-Cookie": await clearSignupDraft(request) });
   return createUserSession({ request, userId: user.id, redirectTo: paths.profile(user.id), headers });
 }

@@ -75,6 +75,12 @@ async function accountByLogin(login: string, database: DB = db): Promise<Account
   return database.selectFrom("users").select(accountColumns).where(equals(column, login)).executeTakeFirst();
 }
 
+/** The account's address and whether it is confirmed (for its owner and ADMINs only). */
+export async function emailStateOf(userId: string, database: DB = db): Promise<{ email: string | null; emailConfirmed: boolean }> {
+  const row = await database.selectFrom("users").select(["email", "email_confirmed_at"]).where("id", "=", userId).executeTakeFirst();
+  return { email: row?.email ?? null, emailConfirmed: Boolean(row?.email && row.email_confirmed_at) };
+}
+
 /** Whether another account holds `email` (compared without case). */
 export async function isEmailTaken(email: string, exceptUserId: string | null = null, database: DB = db): Promise<boolean> {
   let query = database.selectFrom("users").select("id").where(engineOf(database).equalsIgnoringCase("email", email));

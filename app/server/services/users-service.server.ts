@@ -149,7 +149,7 @@ export interface ProfileUpdated {
  * stolen cookie must not be enough to lock the owner out). Wrong guesses count as failed sign-ins
  * for the account and the address, under the same limits.
  */
-async function checkCurrentPassword(user: UserProfile, typed: string | undefined, address: string | null): Promise<Refusal | null> {
+export async function checkCurrentPassword(user: UserProfile, typed: string | undefined, address: string | null): Promise<Refusal | null> {
   if (!typed) return refusal(400, USER_MESSAGES.currentPasswordNeeded, { errors: { currentPassword: USER_MESSAGES.currentPasswordNeeded } });
   let attempt: number;
   try {

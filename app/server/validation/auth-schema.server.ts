@@ -47,5 +47,5 @@ export const SignupSchema = z
     path: ["verifyPassword"],
   });
 
-export const SIGNUP_FIELDS = ["name", "username", "password", "verifyPassword"] as const;
+export const SIGNUP_FIELDS = ["name", "username", "email", "password", "verifyPassword"] as const;
 export const LOGIN_FIELDS = ["username", "password"] as const;

@@ -16,7 +16,7 @@ export const ADMIN_SECRET_UNSET =
 export const USER_NOT_FOUND = "User not found.";
 export const NOT_ALLOWED = "You may only edit your own profile.";
 
-export const PROFILE_FIELDS = ["name", "username", "password", "currentPassword", "role", "bio", "adminPassword"] as const;
+export const PROFILE_FIELDS = ["name", "username", "email", "password", "currentPassword", "role", "bio", "adminPassword"] as const;
 export type ProfileField = (typeof PROFILE_FIELDS)[number] | "tags" | "photo";
 
 export const ProfileEditSchema = z.object({
