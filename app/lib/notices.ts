@@ -7,6 +7,7 @@ export const NOTICES = {
   "shopping-added": "Added to your shopping list.",
   "password-changed": "Your password was changed. Every other session was signed out.",
   "email-confirmed": "Your email address is confirmed.",
+  "reset-sent": "A link to choose a new password was sent to the account's email address.",
   "email-sent": "We sent a link to confirm your email address.",
   "email-not-sent": "Your email address was saved, but we could not send the mail; try again later.",
 } as const;

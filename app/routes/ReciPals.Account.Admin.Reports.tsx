@@ -19,7 +19,7 @@ export const loader = ({ request, context }: LoaderFunctionArgs) => loadAdminRep
 export const action = ({ request, context }: ActionFunctionArgs) => adminReportsPageAction(request, context);
 
 const KIND_WORDS = { post: "Recipe", comment: "Comment", user: "Person", cook: "“I made this” entry" } as const;
-const ACTION_WORDS = { dismiss: "dismissed the reports of", remove: "removed", suspend: "suspended", unsuspend: "lifted the suspension of" } as const;
+const ACTION_WORDS = { dismiss: "dismissed the reports of", remove: "removed", suspend: "suspended", unsuspend: "lifted the suspension of", "password-reset": "sent a password reset to" } as const;
 
 function targetHref(group: ReportGroup): string | null {
   const target = group.target;

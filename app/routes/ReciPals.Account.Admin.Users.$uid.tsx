@@ -20,7 +20,7 @@ export const loader = ({ request, params, context }: LoaderFunctionArgs) => load
 export const action = ({ request, params, context }: ActionFunctionArgs) => adminUserPageAction(request, params.uid ?? "", context);
 
 export default function AdminUserDetail() {
-  const { user, postIds, suspended } = useLoaderData<typeof loader>();
+  const { user, postIds, suspended, emailConfirmed } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
     <aside className="admin-detail" aria-label={`User ${user.username}`}>
@@ -74,6 +74,13 @@ export default function AdminUserDetail() {
         <button type="submit" name="intent" value={suspended ? "unsuspend" : "suspend"} className="button button--ghost">
           {suspended ? "Unsuspend" : "Suspend"}
         </button>
+      </Form>
+      <Form method="post" className="stack">
+        {/* docs/rules.md#account-email: only to a confirmed address; logged in the moderation log. */}
+        <button type="submit" name="intent" value="password-reset" className="button button--ghost" disabled={!emailConfirmed}>
+          Send password reset
+        </button>
+        {emailConfirmed ? null : <p className="field__hint">This account has no confirmed email address.</p>}
       </Form>
       <div className="actions">
         <ConfirmButton intent="delete" message={DELETE_USER_MESSAGE} label="Delete" />

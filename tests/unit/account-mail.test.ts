@@ -289,3 +289,44 @@ describe("email on the sign-up and profile pages", () => {
     expect(mail.to(email).filter((message) => /Confirm your email/.test(message.subject ?? "")).length).toBe(2);
   });
 });
+
+describe("the API", () => {
+  it("password-reset answers 202 with the same words for any login; confirm sets the password and signs in; signup and PUT take an email; profile says emailConfirmed", async () => {
+    const { call } = await import("../support/api");
+    const resetRoute = (await import("~/routes/api.users.password-reset")) as never;
+    const confirmRoute = (await import("~/routes/api.users.password-reset.confirm")) as never;
+    const signupRoute = (await import("~/routes/api.users.signup")) as never;
+    const profileRoute = (await import("~/routes/api.users.profile")) as never;
+    const userRoute = (await import("~/routes/api.users.$id")) as never;
+
+    const person = await personWithAddress("api password");
+    const known = await call(resetRoute, "POST", "/api/users/password-reset", { body: { login: person.email } });
+    const unknown = await call(resetRoute, "POST", "/api/users/password-reset", { body: { login: `nobody-${uniqueUsername()}` } });
+    expect([known.status, unknown.status]).toEqual([202, 202]);
+    expect(known.body).toEqual(unknown.body);
+    const token = tokenOf(linkIn(await mail.waitFor(person.email, /Choose a new password/), `${PUBLIC_URL}/`));
+    expect((await call(confirmRoute, "POST", "/api/users/password-reset/confirm", { body: { token: "forged-forged-forged-forged", password: "x y z" } })).status).toBe(400);
+    const confirmed = await call(confirmRoute, "POST", "/api/users/password-reset/confirm", { body: { token, password: "api password 2" } });
+    expect(confirmed.status).toBe(200);
+    const cookie = cookiesFrom(new Response(null, { headers: confirmed.headers }));
+    const own = await call(profileRoute, "GET", "/api/users/profile", { cookie });
+    expect(own.body).toMatchObject({ _id: person.id, email: person.email, emailConfirmed: true });
+
+    // Sign-up with an address: unconfirmed, and its link is mailed.
+    const email = address();
+    const made = await call(signupRoute, "POST", "/api/users/signup", { body: { name: "Api Cook", username: uniqueUsername("api"), password: "pw pw", email } });
+    expect(made.status).toBe(201);
+    const madeCookie = cookiesFrom(new Response(null, { headers: made.headers }));
+    expect((await call(profileRoute, "GET", "/api/users/profile", { cookie: madeCookie })).body).toMatchObject({ email, emailConfirmed: false });
+    await mail.waitFor(email, /Confirm your email/);
+    expect((await call(signupRoute, "POST", "/api/users/signup", { body: { name: "Api Cook", username: uniqueUsername("api"), password: "pw pw", email: email.toUpperCase() } })).status).toBe(409);
+
+    // PUT: one's own address needs the current password.
+    const newAddress = address();
+    const refused = await call(userRoute, "PUT", `/api/users/${person.id}`, { params: { id: person.id }, cookie, body: { email: newAddress } });
+    expect(refused.status).toBe(400);
+    expect((await call(userRoute, "PUT", `/api/users/${person.id}`, { params: { id: person.id }, cookie, body: { email: newAddress, currentPassword: "api password 2" } })).status).toBe(200);
+    expect((await call(profileRoute, "GET", "/api/users/profile", { cookie })).body).toMatchObject({ email: newAddress, emailConfirmed: false });
+    await mail.waitFor(newAddress, /Confirm your email/);
+  });
+});

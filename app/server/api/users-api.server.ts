@@ -6,11 +6,12 @@ import { canActFor, isAdmin } from "~/lib/permissions";
 import { checkCredentials, LoginError, throttledSignIn } from "../auth/sign-in.server";
 import { CacheScope } from "../cache/scopes.server";
 import { searchUsers } from "../queries/search.server";
-import { readUsersWithLists, type SessionUser } from "../queries/users.server";
+import { getUserProfile, readUsersWithLists, type SessionUser } from "../queries/users.server";
 import { readLens } from "../queries/visibility.server";
 import { removeFollower, setFollowing as setFollowingService } from "../services/follows-service.server";
 import { INTERACTION_MESSAGES, setSaved as setSavedService } from "../services/interactions-service.server";
-import { addPlaceholderUser, createAccount, deleteUser, updateProfile, USER_MESSAGES } from "../services/users-service.server";
+import { ACCOUNT_MAIL_MESSAGES, changeEmail, EmailSchema, emailStateOf, isEmailTaken } from "../services/account-mail-service.server";
+import { addPlaceholderUser, checkCurrentPassword, createAccount, deleteUser, updateProfile, USER_MESSAGES } from "../services/users-service.server";
 import { endSession, getLens, SIGNED_OUT_HEADERS, startSession } from "../auth/session.server";
 import { scopeSharedCache } from "../cache/shared-cache.server";
 import { clientAddress } from "../http/ip.server";
@@ -72,12 +73,18 @@ export async function signOut({ request }: ApiArgs): Promise<Response> {
 /** GET or POST /api/users/profile: the session user, or 401 (never `{}`). */
 export async function profile({ request }: ApiArgs): Promise<Response> {
   const user = await requireApiUser(request);
-  return json(await ownApiUser(user));
+  // With the account's address and whether it is confirmed (docs/rules.md#account-email): the caller's own.
+  return json({ ...(await ownApiUser(user)), ...(await emailStateOf(user.id)) });
 }
 
 /** POST /api/users/signup: creates a USER and signs them in (201). */
 export async function signUp({ request, context }: ApiArgs): Promise<Response> {
   const body = withoutNulls(await readJsonObject(request));
+  // An optional address (docs/rules.md#account-email), checked before the account is made.
+  const email = typeof body.email === "string" ? body.email.trim() : "";
+  if (body.email !== undefined && typeof body.email !== "string") throw invalid({ email: ACCOUNT_MAIL_MESSAGES.emailInvalid });
+  if (email !== "" && !EmailSchema.safeParse(email).success) throw invalid({ email: ACCOUNT_MAIL_MESSAGES.emailInvalid });
+  if (email !== "" && (await isEmailTaken(email))) throw new ApiError(409, ACCOUNT_MAIL_MESSAGES.emailTaken, { errors: { email: ACCOUNT_MAIL_MESSAGES.emailTaken } });
   // The picture is decoded only once the rest is known to be valid and the sign-up counted.
   const picture = () => planOptionalPicture(body.profile, { current: null, fallback: DEFAULT_PROFILE_IMAGE, field: "profile" });
   const created = unwrap(
@@ -87,6 +94,7 @@ export async function signUp({ request, context }: ApiArgs): Promise<Response> {
       { signupFrom: clientAddress(context) },
     ),
   );
+  if (email !== "") await changeEmail({ userId: created.id, email });
   return json(await apiUser(created.id), { status: 201, headers: { "Set-Cookie": await startSession(request, created.id) } });
 }
 
@@ -175,8 +183,10 @@ const UserPutSchema = z.object({
   posts: idList.optional(),
   saved_recipes: idList.optional(),
   adminPassword: z.string().max(1000).optional(),
-  // Asked of someone changing their own password (docs/rules.md#passwords).
+  // Asked of someone changing their own password (docs/rules.md#passwords) or address.
   currentPassword: z.string().max(1000).optional(),
+  // The account's email address (docs/rules.md#account-email); "" removes it.
+  email: z.string().max(1000).optional(),
 });
 
 /** User fields, as opposed to `_id`, `__v`, the admin secret, the current password and fields we do not know. */
@@ -278,7 +288,21 @@ export async function updateUser({ request, params, context }: ApiArgs): Promise
   const relations = relationChangesOf(actor, target, body, followersOnly);
   for (const [part, message] of relations.refused) refused.set(part, message);
   const ops = relations.ops;
+  // A new address: checked before anything is written; one's own needs the current password.
+  const emailBefore = (await emailStateOf(target.id)).email;
+  const emailChanging = body.email !== undefined && body.email.trim().toLowerCase() !== (emailBefore ?? "").toLowerCase();
+  if (emailChanging && !canActFor(actor, target.id)) refused.set("email", NOT_ALLOWED);
   if (refused.size > 0) throw new ApiError(403, [...refused.values()][0]!, { refused: [...refused.keys()] });
+  if (emailChanging) {
+    const email = body.email!.trim();
+    if (email !== "" && !EmailSchema.safeParse(email).success) throw invalid({ email: ACCOUNT_MAIL_MESSAGES.emailInvalid });
+    if (email !== "" && (await isEmailTaken(email, target.id))) throw new ApiError(409, ACCOUNT_MAIL_MESSAGES.emailTaken, { errors: { email: ACCOUNT_MAIL_MESSAGES.emailTaken } });
+    if (actor.id === target.id) {
+      const profileRow = await getUserProfile(target.id);
+      const wrong = profileRow ? await checkCurrentPassword(profileRow, body.currentPassword, clientAddress(context)) : null;
+      if (wrong) unwrap(wrong);
+    }
+  }
 
   let renewed: string | null = null;
   if (plainChanged) {
@@ -310,6 +334,7 @@ export async function updateUser({ request, params, context }: ApiArgs): Promise
     if (op.kind === "remove") unwrap(await removeFollower({ actor, ownerId: op.a, followerId: op.b }));
     else unwrap(await setFollowingService({ actor, targetId: op.b, following: op.kind === "follow" }));
   }
+  if (emailChanging) unwrap(await changeEmail({ userId: target.id, email: body.email }));
   return json(await apiUser(target.id, lens), renewed ? { headers: { "Set-Cookie": renewed } } : {});
 }
 

@@ -144,7 +144,7 @@ export interface ReportsTable {
 export interface ModerationLogTable {
   id: string;
   moderator_id: string | null;
-  action: "dismiss" | "remove" | "suspend" | "unsuspend";
+  action: "dismiss" | "remove" | "suspend" | "unsuspend" | "password-reset";
   /** `cook`: an "I made this" entry an ADMIN removed from its recipe page (never reported). */
   target_kind: "post" | "comment" | "user" | "cook";
   target_id: string;

@@ -3,6 +3,7 @@
 // both routes; the rules are the users and moderation services'.
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
 
+import { withNotice } from "~/lib/notices";
 import { paths } from "~/lib/paths";
 import { requireAdmin } from "~/server/auth/session.server";
 import { queryText, readForm } from "~/server/http/body.server";
@@ -12,6 +13,7 @@ import { parsePage } from "~/server/queries/feed.server";
 import { listUserPosts } from "~/server/queries/posts.server";
 import { getUserProfile } from "~/server/queries/users.server";
 import { isSuspendedPerson } from "~/server/queries/visibility.server";
+import { emailStateOf, sendPasswordResetFor } from "~/server/services/account-mail-service.server";
 import { suspend, unsuspend } from "~/server/services/moderation-service.server";
 import { addPlaceholderUser, changeRole, deleteUser } from "~/server/services/users-service.server";
 
@@ -41,7 +43,7 @@ export async function loadAdminUserPage(request: Request, userId: string, contex
   const user = await getUserProfile(userId);
   invariantResponse(user, "User not found.", 404);
   const posts = await listUserPosts(user.id);
-  return { user, postIds: posts.map((p) => p.post_id), suspended: await isSuspendedPerson(user.id) };
+  return { user, postIds: posts.map((p) => p.post_id), suspended: await isSuspendedPerson(user.id), emailConfirmed: (await emailStateOf(user.id)).emailConfirmed };
 }
 
 /** The detail's buttons: save the role, delete (after asking), suspend or unsuspend. */
@@ -61,6 +63,12 @@ export async function adminUserPageAction(request: Request, userId: string, cont
     const outcome = await deleteUser({ actor: admin, userId });
     if (!outcome.ok) return data({ error: outcome.message }, { status: outcome.status });
     return redirect(paths.adminUsers());
+  }
+  if (intent === "password-reset") {
+    // docs/rules.md#account-email: a link to the account's confirmed address, in the moderation log.
+    const outcome = await sendPasswordResetFor(userId, admin.id);
+    if (!outcome.ok) return data({ error: outcome.message }, { status: outcome.status });
+    return redirect(withNotice(paths.adminUser(userId), "reset-sent"));
   }
   if (intent === "suspend" || intent === "unsuspend") {
     // docs/rules.md#suspension: every session ends and what they made is hidden from all but admins, or shown again.

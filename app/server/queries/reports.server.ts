@@ -142,7 +142,7 @@ export async function resolveReports(
   return [...new Set(closed.map((row) => row.reporter_id))];
 }
 
-export type ModerationAction = "dismiss" | "remove" | "suspend" | "unsuspend";
+export type ModerationAction = "dismiss" | "remove" | "suspend" | "unsuspend" | "password-reset";
 
 export async function writeLog(
   entry: { moderatorId: string; action: ModerationAction; kind: ReportKind | "cook"; targetId: string; targetUserId: string | null; summary: string; why: string },

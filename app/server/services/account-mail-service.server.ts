@@ -9,6 +9,7 @@ import { LimitReachedError, takeRateLimited, type RateLimit } from "../auth/limi
 import { db, engineOf, writeTransaction, type DB } from "../db/connection.server";
 import { MAIL_FAILED_MESSAGE, MailError, mailOrigin, sendMail, type Mail } from "../mail/mailer.server";
 import { confirmEmailMail, emailChangedMail, passwordChangedMail, resetPasswordMail } from "../mail/messages.server";
+import { writeLog } from "../queries/reports.server";
 import { nowIso } from "../queries/seq.server";
 import { newPasswordField, PASSWORDS_DONT_MATCH, FILL_ALL_FIELDS } from "../validation/auth-schema.server";
 import { done, refusal, type Outcome } from "./outcome-service.server";
@@ -277,11 +278,18 @@ export async function changeEmail({ userId, email }: { userId: string; email: un
   return done({ email: next, mailed: sent.ok, mailError: sent.ok ? null : sent.message });
 }
 
-/** An admin's "Send password reset" (the account needs a confirmed address); the caller logs it. */
-export async function sendPasswordResetFor(userId: string, database: DB = db): Promise<Outcome<{ email: string }>> {
+/**
+ * An admin's "Send password reset" (the account needs a confirmed address), written to the
+ * moderation log once the mail went.
+ */
+export async function sendPasswordResetFor(userId: string, moderatorId: string | null = null, database: DB = db): Promise<Outcome<{ email: string }>> {
   const account = await accountById(userId, database);
   if (!account) return refusal(404, "User not found.");
   if (!account.email || !account.email_confirmed_at) return refusal(409, ACCOUNT_MAIL_MESSAGES.needsConfirmedAddress);
   const sent = await mailLink(account, "reset", account.email, database);
-  return sent.ok ? done({ email: account.email }) : sent;
+  if (!sent.ok) return sent;
+  if (moderatorId) {
+    await writeLog({ moderatorId, action: "password-reset", kind: "user", targetId: account.id, targetUserId: account.id, summary: account.username, why: "" }, database);
+  }
+  return done({ email: account.email });
 }
