@@ -11,6 +11,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
 process.env.NODE_ENV ??= "production";
 process.env.PORT ??= "4000";
+// The quick start writes mail to the outbox folder (no SMTP_URL): its links then lead to this
+// machine, so a newcomer can follow them. A real deployment sets PUBLIC_URL (docs/operator-guide.md).
+if (!process.env.PUBLIC_URL && !process.env.SMTP_URL) {
+  process.env.PUBLIC_URL = `http://localhost:${process.env.PORT}`;
+  console.log(`PUBLIC_URL not set: links in mail (written to the outbox folder) lead to ${process.env.PUBLIC_URL}.`);
+}
 
 const buildFile = path.join(root, process.env.RECIPALS_BUILD_DIR ?? "build", "index.js");
 

@@ -29,5 +29,7 @@ export function e2eServerEnv(port: number): Record<string, string> {
     IMPORT_ALLOW_PRIVATE: "1",
     // Passwords hashed at the tests' cost (app/server/auth/password.server.ts; docs/testing.md).
     RECIPALS_TEST_PASSWORD_COST: "low",
+    // Links in mail (written to the outbox beside the database: no SMTP_URL) lead back here.
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
   };
 }

@@ -20,6 +20,7 @@ import {
   sweepUnusedUploads,
   type SharedCacheHandle,
 } from "../facade.server";
+import { warnWithoutPublicUrl } from "../mail/mailer.server";
 import { precompressedAssets } from "./assets.server";
 import { capBodies, crossSiteGuard, earlyRefusals, gateHeavyBodies, refuseNulAddresses, securityHeaders } from "./guards.server";
 import { createPageCache } from "./page-cache.server";
@@ -119,6 +120,7 @@ export async function startServer(build: ServerBuild, { root }: Pick<ServeOption
   });
   const shownHost = env.HOST && env.HOST !== "0.0.0.0" && env.HOST !== "::" ? env.HOST : "localhost";
   console.log(`ReciPals listening on http://${shownHost}:${env.PORT}/ReciPals/Home`);
+  warnWithoutPublicUrl();
   // Photos nothing uses any more (abandoned forms'), a minute after start and every 6 hours.
   const sweep = () => sweepUnusedUploads().catch((error: unknown) => console.warn("Sweeping unused uploads failed:", error));
   setTimeout(sweep, 60_000).unref();
