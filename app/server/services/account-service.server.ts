@@ -17,6 +17,7 @@ import { readRecipesFull } from "../queries/recipes.server";
 import { forgetPersonInModeration } from "../queries/reports.server";
 import { deleteRecipe as deleteRecipeRows } from "../queries/recipe-writes.server";
 import { getUserProfile, isCurrentPassword, isLastAdmin } from "../queries/users.server";
+import { emailStateOf } from "./account-mail-service.server";
 import { done, refusal, refusing, RefusedError, type Actor, type Outcome } from "./outcome-service.server";
 
 // One's own account (docs/rules.md#own-account): everything one made, as a zip to take away, and
@@ -73,7 +74,8 @@ export async function exportAccount({ actor, origin }: { actor: Actor; origin: s
   const profile = await getUserProfile(actor.id);
   if (!profile) return refusal(404, ACCOUNT_MESSAGES.missing);
   const zip = new ZipFile();
-  zip.addBuffer(json({ id: profile.id, username: profile.username, name: profile.name, role: profile.role, bio: profile.bio, tags: profile.tags, picture: profile.profile }), "profile.json");
+  const { email, emailConfirmed } = await emailStateOf(profile.id);
+  zip.addBuffer(json({ id: profile.id, username: profile.username, name: profile.name, role: profile.role, bio: profile.bio, tags: profile.tags, picture: profile.profile, email, emailConfirmed }), "profile.json");
 
   const recipes = await db.selectFrom("recipes").select(["id", "photo"]).where("user_created", "=", actor.id).orderBy("seq").execute();
   const photos = new Set<string>();
