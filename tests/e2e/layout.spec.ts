@@ -33,6 +33,10 @@ const PAGES: Record<Who, string[]> = {
     "/ReciPals/Theme?returnTo=%2FReciPals%2FHome",
     "/ReciPals/Recipes/jd-R1/Cook?step=2",
     "/ReciPals/Recipes/recipeBot-R12/Cook?step=3",
+    // Getting back in by email: the form, and links that no longer work.
+    "/ReciPals/Account/Forgot",
+    "/ReciPals/Account/Reset/a-link-that-no-longer-works-0000",
+    "/ReciPals/Account/Verify/a-link-that-no-longer-works-0000",
   ],
   user: [
     "/ReciPals/Home",
