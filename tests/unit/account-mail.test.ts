@@ -108,10 +108,12 @@ describe("forgot password", () => {
     const cases = [known.username, `nobody-${uniqueUsername()}`, unconfirmed.username];
     const answers = new Set<string>();
     const times: number[][] = cases.map(() => []);
-    for (let round = 0; round < 8; round++) {
-      for (const [index, login] of cases.entries()) {
+    for (let round = 0; round < 10; round++) {
+      // A different order each round, so the mail sent after one answer does not always slow the same next one.
+      const order = cases.map((_, index) => index).sort(() => Math.random() - 0.5);
+      for (const index of order) {
         const started = performance.now();
-        const result = dataOf<{ sent: string }>(await forgot(login));
+        const result = dataOf<{ sent: string }>(await forgot(cases[index]!));
         times[index]!.push(performance.now() - started);
         answers.add(`${result.status} ${result.data.sent}`);
       }
@@ -119,12 +121,28 @@ describe("forgot password", () => {
     expect([...answers]).toEqual([`200 ${ACCOUNT_MAIL_MESSAGES.forgotAnswer}`]);
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     const medians = times.map(median);
-    // Within noise: the known account's answer does not wait for its mail.
-    expect(Math.max(...medians) - Math.min(...medians)).toBeLessThan(Math.max(5, Math.min(...medians) * 0.5));
+    // Within noise (a few milliseconds on a shared machine).
+    expect(Math.max(...medians) - Math.min(...medians)).toBeLessThan(Math.max(12, Math.min(...medians) * 0.5));
     // Only the account with a confirmed address got mail (at most three an hour).
     await mail.waitFor(known.email, /Choose a new password/);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(mail.to(known.email).length).toBe(3);
+  });
+
+  it("answers without waiting for the mail: an SMTP server that never answers does not hold the answer up", async () => {
+    const person = await personWithAddress();
+    mail.stall = true;
+    const started = performance.now();
+    const answer = dataOf<{ sent: string }>(await forgot(person.username));
+    const took = performance.now() - started;
+    expect(answer.data.sent).toBe(ACCOUNT_MAIL_MESSAGES.forgotAnswer);
+    // The SMTP timeout is a second here: an answer that waited for the mail would take longer.
+    expect(took).toBeLessThan(500);
+    // The mail that could not go is logged, and its link removed.
+    await expect.poll(() => vi.mocked(console.error).mock.calls.length, { timeout: 5_000 }).toBeGreaterThan(0);
+    vi.mocked(console.error).mockClear();
+    mail.stall = false;
+    expect(await db.selectFrom("account_tokens").select("token_hash").where("user_id", "=", person.id).execute()).toEqual([]);
   });
 
   it("refuses a forged token, an expired one, one for another purpose, one made before the password changed another way, and mismatched passwords", async () => {
