@@ -18,6 +18,8 @@ export { earlyRefusal } from "./http/early-answers.server";
 export { isPersonalRequest };
 export { requestRules } from "./http/route-rules.server";
 export { readStylesheets } from "./document/document-styles.server";
+export { readinessProblems, type ReadyProblem } from "./readiness.server";
+export { warnWithoutPublicUrl } from "./mail/mailer.server";
 
 /**
  * For the shared page cache: its `version` and `changes` (which page-cache scopes commits

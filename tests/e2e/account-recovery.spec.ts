@@ -4,6 +4,7 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { simpleParser } from "mailparser";
 
+import { axeViolations } from "../support/axe";
 import { createUser, failOnBrowserErrors, signInAs, uniqueName, writeDb } from "../support/e2e";
 import { E2E_DATA } from "../support/e2e-server";
 
@@ -26,6 +27,12 @@ async function mailTo(to: string, subject: RegExp): Promise<{ text: string; html
     if (Date.now() > deadline) throw new Error(`no mail to ${to} matching ${subject} in ${OUTBOX}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** axe finds nothing on the page as it is (WCAG 2.2 AA). */
+async function expectAxeClean(page: Page) {
+  const violations = await axeViolations(page, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
+  expect(violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
 const linkIn = (text: string, base: string, route: string) => {
@@ -71,6 +78,7 @@ test.describe("account recovery by email", () => {
     await page.getByLabel("Verify Password").fill("another one");
     await page.getByRole("button", { name: "Save password" }).click();
     await expect(page.getByRole("alert").filter({ hasText: "Passwords don't match" })).toBeVisible();
+    await expectAxeClean(page);
     await page.getByLabel("New password").fill("a new password");
     await page.getByLabel("Verify Password").fill("a new password");
     await page.getByRole("button", { name: "Save password" }).click();
@@ -114,10 +122,12 @@ test.describe("account recovery by email", () => {
     await expect(page.getByLabel("Email")).toHaveValue(email);
     await expect(page.getByText("Not confirmed yet")).toBeVisible();
     await expect(page.getByRole("button", { name: "Send again" })).toBeVisible();
+    await expectAxeClean(page);
 
     const link = linkIn((await mailTo(email, /Confirm your email/)).text, baseURL!, "/ReciPals/Account/Verify/");
     await page.goto(link);
     await expect(page.getByText(`Confirm ${email} as the email address of your account.`)).toBeVisible();
+    await expectAxeClean(page);
     await page.getByRole("button", { name: "Confirm email" }).click();
     await expect(page).toHaveURL(new RegExp(`/ReciPals/Account/Profile/${userId}/Edit\\?notice=email-confirmed$`));
     await expect(page.getByRole("status").filter({ hasText: "Your email address is confirmed." })).toBeVisible();

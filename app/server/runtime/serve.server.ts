@@ -18,10 +18,11 @@ import {
   replicaReadRouting,
   requestRules,
   sweepUnusedUploads,
+  warnWithoutPublicUrl,
   type SharedCacheHandle,
 } from "../facade.server";
-import { warnWithoutPublicUrl } from "../mail/mailer.server";
 import { precompressedAssets } from "./assets.server";
+import { healthRoutes } from "./health.server";
 import { capBodies, crossSiteGuard, earlyRefusals, gateHeavyBodies, refuseNulAddresses, securityHeaders } from "./guards.server";
 import { createPageCache } from "./page-cache.server";
 import { coalesceWrites, remixHandler } from "./remix-adapter.server";
@@ -56,6 +57,8 @@ export async function startServer(build: ServerBuild, { root }: Pick<ServeOption
   app.disable("x-powered-by");
   // Behind a proxy, TRUST_PROXY (e.g. "loopback" or 1) lets req.ip be the real client.
   if (env.TRUST_PROXY !== undefined) app.set("trust proxy", env.TRUST_PROXY);
+  // Health for the balancer (docs/operator-guide.md): before sessions, the page cache and the guards.
+  app.use(healthRoutes());
   app.use(securityHeaders(production));
 
   const refuse = earlyRefusals(allowedOrigins);

@@ -66,8 +66,16 @@ export function diskStore(dir: () => string, isStoredName: (name: string) => boo
       return files;
     },
 
-    // The folder is made by the first write.
-    async check() {},
+    // The folder can be written (made here if it is not there yet, as the first write would).
+    async check() {
+      const folder = dir();
+      try {
+        await fs.mkdir(folder, { recursive: true });
+        await fs.access(folder, fs.constants.W_OK);
+      } catch (error) {
+        throw new Error(`The uploads folder ${folder} cannot be written: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      }
+    },
 
     close() {},
   };
