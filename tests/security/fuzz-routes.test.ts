@@ -100,6 +100,8 @@ function paramValue(route: DiscoveredRoute, param: string, variant: Variant, ids
   if (/^(rid|recipe_?id)$/i.test(param)) return pick(ids.recipes);
   if (/^(pid|post_?id)$/i.test(param)) return pick(ids.posts);
   if (/^(cid|comment_?id)$/i.test(param)) return pick(ids.comments);
+  // A mailed link's token (reset, confirm): none of these was ever sent.
+  if (param === "token") return variant === "nonsense" ? NONSENSE_ID : `no-link-ever-had-this-token-${variant}`;
   throw new Error(`${route.file}: no sample value for the param "${param}" (teach paramValue about it)`);
 }
 

@@ -229,6 +229,12 @@ const PAGE_MATRIX: Record<string, Entry> = {
   "/ReciPals/Account/Admin/Users/:": {
     probes: [
       {
+        // Only to a confirmed address: the owner has none (409 for an ADMIN), nothing written.
+        name: "send the owner a password reset",
+        call: (w) => ({ url: "/x", params: [w.owner.id], form: { intent: "password-reset" } }),
+        expect: { anon: toLogin, other: forbidden, owner: forbidden, admin: { refused: 409 } },
+      },
+      {
         name: "make the owner an ADMIN",
         call: (w) => ({ url: "/x", params: [w.owner.id], form: { intent: "save", role: "ADMIN" } }),
         expect: {
@@ -456,6 +462,34 @@ const PAGE_MATRIX: Record<string, Entry> = {
         call: (w) => ({ url: "/ReciPals/Account/Login", form: { username: w.owner.username, password: "wrong password" } }),
         expect: same({ refused: 401 }),
         refusalMayWrite: ["sign_in_failures"],
+      },
+    ],
+  },
+  "/ReciPals/Account/Forgot": {
+    probes: [
+      {
+        // The owner has no confirmed address: the same answer, nothing written, no mail.
+        name: "ask for a reset link for the owner",
+        call: (w) => ({ url: "/x", form: { login: w.owner.username } }),
+        expect: same({ ok: 200, touches: [] }),
+      },
+    ],
+  },
+  "/ReciPals/Account/Reset/:": {
+    probes: [
+      {
+        name: "choose a new password with a token no link had",
+        call: () => ({ url: "/x", params: ["no-link-ever-had-this-token-0000"], form: { password: "pw-new-1", verifyPassword: "pw-new-1" } }),
+        expect: same({ refused: 400 }),
+      },
+    ],
+  },
+  "/ReciPals/Account/Verify/:": {
+    probes: [
+      {
+        name: "confirm an address with a token no link had",
+        call: () => ({ url: "/x", params: ["no-link-ever-had-this-token-0000"], form: {} }),
+        expect: same({ refused: 400 }),
       },
     ],
   },
@@ -850,6 +884,24 @@ const API_MATRIX: Record<string, Entry> = {
             for (const change of changes) if (change.table !== "sessions") expect(change.removed).toEqual([]);
           },
         }),
+      },
+    ],
+  },
+  "/api/users/password-reset": {
+    probes: [
+      {
+        name: "ask for a reset link for the owner (no confirmed address)",
+        call: (w) => ({ url: "/api/users/password-reset", json: { login: w.owner.username } }),
+        expect: same({ ok: 202, touches: [] }),
+      },
+    ],
+  },
+  "/api/users/password-reset/confirm": {
+    probes: [
+      {
+        name: "a new password with a token no link had",
+        call: () => ({ url: "/api/users/password-reset/confirm", json: { token: "no-link-ever-had-this-token-0000", password: "pw-new-1" } }),
+        expect: same({ refused: 400 }),
       },
     ],
   },

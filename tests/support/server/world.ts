@@ -70,7 +70,7 @@ export async function makeWorld() {
 }
 
 // Every table whose rows a request could change; a refused request must leave all of them as they were.
-export const TABLES = [...CONTENT_TABLES, "sessions", "sign_in_failures"] as const;
+export const TABLES = [...CONTENT_TABLES, "sessions", "sign_in_failures", "account_tokens"] as const;
 export type Table = (typeof TABLES)[number];
 
 export type Snapshot = Record<Table, string[]>;
