@@ -4,29 +4,11 @@
 // plain links, so it works without JavaScript; with it, arrow keys and swipes move between steps,
 // steps' durations become timers, and the screen can be kept on. What a step shows is
 // app/server/pages/cook-page.server.ts.
-import type {
-  LinksFunction,
-  LoaderFunctionArgs,
-  MetaFunction,
-} from "@remix-run/node";
-import {
-  isRouteErrorResponse,
-  useLoaderData,
-  useRouteError,
-} from "@remix-run/react";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
 
-import {
-  CookLink,
-  StepText,
-  useArrowKeys,
-  useGo,
-  useSwipe,
-} from "~/components/cook-navigation";
-import {
-  CookTimerPanel,
-  StepTimerButtons,
-  useCookTimers,
-} from "~/components/cook-timers";
+import { CookLink, StepText, useArrowKeys, useGo, useSwipe } from "~/components/cook-navigation";
+import { CookTimerPanel, StepTimerButtons, useCookTimers } from "~/components/cook-timers";
 import { KeepScreenOn } from "~/components/cook-wake-lock";
 import { ErrorPage } from "~/components/error-page";
 import { useHydrated } from "~/lib/hooks";
@@ -40,47 +22,24 @@ export const links: LinksFunction = () => stylesheetLinks(handle);
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   if (!data) return [{ title: "Recipe not found · ReciPals" }];
   // One page per step of a recipe page that is indexed already: search engines need none of them.
-  return [
-    { title: `Cook: ${data.recipe.name}` },
-    { name: "robots", content: "noindex" },
-  ];
+  return [{ title: `Cook: ${data.recipe.name}` }, { name: "robots", content: "noindex" }];
 };
 
-export const loader = ({ request, params, context }: LoaderFunctionArgs) =>
-  loadCookPage(request, params.rid ?? "", context);
+export const loader = ({ request, params, context }: LoaderFunctionArgs) => loadCookPage(request, params.rid ?? "", context);
 
 export default function CookRoute() {
-  const {
-    recipe,
-    step,
-    total,
-    text,
-    durations,
-    mentioned,
-    sections,
-    amountsNote,
-    links,
-    offline,
-  } = useLoaderData<typeof loader>();
+  const { recipe, step, total, text, durations, mentioned, sections, amountsNote, links, offline } = useLoaderData<typeof loader>();
   const hydrated = useHydrated();
   const go = useGo();
   useArrowKeys(links.previous, links.next, go);
   const swipe = useSwipe(links.previous, links.next, go);
   const timers = useCookTimers(recipe.id);
   // One button per different duration: "1-2 mins each side … 1-2 mins" is one timer.
-  const offered = durations.filter(
-    (duration, index) =>
-      durations.findIndex((other) => other.label === duration.label) === index
-  );
+  const offered = durations.filter((duration, index) => durations.findIndex((other) => other.label === duration.label) === index);
 
   return (
     <main className="shell__main shell__main--full" id="main" tabIndex={-1}>
-      <article
-        className="cook"
-        data-cook-steps={offline.steps}
-        data-cook-version={offline.version}
-        {...swipe}
-      >
+      <article className="cook" data-cook-steps={offline.steps} data-cook-version={offline.version} {...swipe}>
         <header className="cook__header">
           <CookLink to={links.back} go={go} className="cook__back">
             Back to recipe
@@ -105,13 +64,7 @@ export default function CookRoute() {
                 </h2>
                 <StepText text={text} durations={durations} />
               </div>
-              {hydrated && offered.length > 0 ? (
-                <StepTimerButtons
-                  durations={offered}
-                  step={step}
-                  timers={timers}
-                />
-              ) : null}
+              {hydrated && offered.length > 0 ? <StepTimerButtons durations={offered} step={step} timers={timers} /> : null}
               {mentioned.length > 0 ? (
                 <div className="cook__mentioned">
                   <h3>In this step</h3>
@@ -124,49 +77,28 @@ export default function CookRoute() {
               ) : null}
               <nav className="cook__pager" aria-label="Steps">
                 {links.previous ? (
-                  <CookLink
-                    to={links.previous}
-                    go={go}
-                    rel="prev"
-                    className="button button--ghost cook__page-link"
-                  >
+                  <CookLink to={links.previous} go={go} rel="prev" className="button button--ghost cook__page-link">
                     Previous step
                   </CookLink>
                 ) : (
-                  <span
-                    className="button button--ghost cook__page-link is-disabled"
-                    aria-hidden="true"
-                  >
+                  <span className="button button--ghost cook__page-link is-disabled" aria-hidden="true">
                     Previous step
                   </span>
                 )}
                 {links.next ? (
-                  <CookLink
-                    to={links.next}
-                    go={go}
-                    rel="next"
-                    className="button cook__page-link"
-                  >
+                  <CookLink to={links.next} go={go} rel="next" className="button cook__page-link">
                     Next step
                   </CookLink>
                 ) : (
-                  <span
-                    className="button cook__page-link is-disabled"
-                    aria-hidden="true"
-                  >
+                  <span className="button cook__page-link is-disabled" aria-hidden="true">
                     Next step
                   </span>
                 )}
               </nav>
             </section>
-            <section
-              className="cook__ingredients"
-              aria-labelledby="cook-ingredients-heading"
-            >
+            <section className="cook__ingredients" aria-labelledby="cook-ingredients-heading">
               <h2 id="cook-ingredients-heading">Ingredients</h2>
-              {amountsNote ? (
-                <p className="cook__amounts">{amountsNote}</p>
-              ) : null}
+              {amountsNote ? <p className="cook__amounts">{amountsNote}</p> : null}
               {sections.map((section) => (
                 <div key={section.id} className="cook__section">
                   <h3>For the {section.title}</h3>
@@ -188,16 +120,6 @@ export default function CookRoute() {
 export function ErrorBoundary() {
   const error = useRouteError();
   // The loader's own words: 'Recipe not found.', or 'This recipe is not available.' across a block.
-  if (isRouteErrorResponse(error) && error.status === 404)
-    return (
-      <ErrorPage
-        status={404}
-        message={
-          typeof error.data === "string" && error.data
-            ? error.data
-            : "Recipe not found."
-        }
-      />
-    );
+  if (isRouteErrorResponse(error) && error.status === 404) return <ErrorPage status={404} message={typeof error.data === "string" && error.data ? error.data : "Recipe not found."} />;
   throw error;
 }
