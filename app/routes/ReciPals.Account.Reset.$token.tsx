@@ -1,6 +1,6 @@
 // "Choose a new password" (/ReciPals/Account/Reset/{token}, docs/rules.md#account-email), opened
 // from the mail. What the post does is app/server/pages/account-recovery-page.server.ts.
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 
 import { FormAlert, TextField } from "~/components/forms";
@@ -11,6 +11,9 @@ import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
 import { loadResetPage, resetPageAction } from "~/server/pages/account-recovery-page.server";
 
 export const meta: MetaFunction = () => [{ title: "Choose a new password · ReciPals" }, { name: "robots", content: "noindex" }];
+
+// The token is in the address: the page is never stored or shared, and sends no Referer.
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export const loader = ({ params }: LoaderFunctionArgs) => loadResetPage(params.token ?? "");
 

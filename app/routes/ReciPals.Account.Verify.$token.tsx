@@ -1,7 +1,7 @@
 // "Confirm your email" (/ReciPals/Account/Verify/{token}, docs/rules.md#account-email), opened from
 // the mail: a button, so a mail scanner following the link confirms nothing. What the post does is
 // app/server/pages/account-recovery-page.server.ts.
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 
 import { Link } from "~/components/link";
@@ -10,6 +10,9 @@ import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
 import { loadVerifyPage, verifyPageAction } from "~/server/pages/account-recovery-page.server";
 
 export const meta: MetaFunction = () => [{ title: "Confirm your email · ReciPals" }, { name: "robots", content: "noindex" }];
+
+// The token is in the address: the page is never stored or shared, and sends no Referer.
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export const loader = ({ params }: LoaderFunctionArgs) => loadVerifyPage(params.token ?? "");
 

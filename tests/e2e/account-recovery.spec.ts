@@ -71,8 +71,11 @@ test.describe("account recovery by email", () => {
     const mail = await mailTo(person.email, /Choose a new password/);
     const link = linkIn(mail.text, baseURL!, "/ReciPals/Account/Reset/");
     expect(mail.html).toContain(link);
-    await page.goto(link);
+    const opened = await page.goto(link);
     await expect(page.getByRole("heading", { name: "Choose a new password" })).toBeVisible();
+    // The token is in the address: never stored or shared, no Referer sent on.
+    expect(opened?.headers()["cache-control"]).toBe("private, no-store");
+    expect(opened?.headers()["referrer-policy"]).toBe("no-referrer");
     // Two different passwords: said, nothing changed.
     await page.getByLabel("New password").fill("a new password");
     await page.getByLabel("Verify Password").fill("another one");
