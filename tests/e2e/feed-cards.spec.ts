@@ -1,20 +1,41 @@
 import { expect, test } from "@playwright/test";
 
-import { failOnBrowserErrors, openPage, signInNewUser, writeDb } from "../support/e2e";
+import crypto from "node:crypto";
+
+import { createUser, failOnBrowserErrors, openPage, signInNewUser, uniqueName, writeDb } from "../support/e2e";
 
 // The feed's cards (docs/rules.md#home-and-post-cards): a heart that fills, Save on the card, the
-// recipe's cook time and servings. The seeded "Beef Rice Noodles Stir Fry" (jd-R1, by
-// jasminduong09) takes 80 min and serves 4; a new user who follows its author sees it first.
-const NOODLES = "Beef Rice Noodles Stir Fry";
+// recipe's cook time and servings. Each test's cook shares one recipe (80min, serves 4), written
+// straight into the e2e database; a new user who follows the cook sees it first on Home.
+
+/** A cook with one recipe and its post; returns the recipe's id and name. */
+async function cookWithOneRecipe(): Promise<{ cookId: string; recipeId: string; name: string }> {
+  const cook = await createUser("cardcook");
+  const recipeId = `e2e-card-R-${crypto.randomUUID()}`;
+  const name = uniqueName("Card Stew");
+  const now = new Date().toISOString();
+  writeDb((db) => {
+    db.prepare(
+      `insert into recipes (id, user_created, name, description, total_time, serves, photo, created_at, seq)
+       values (?, ?, ?, 'Made for an end-to-end test.', '80min', 4, '', ?, (select coalesce(max(seq), 0) + 1 from recipes))`,
+    ).run(recipeId, cook.id, name, now);
+    db.prepare(
+      `insert into posts (id, recipe_id, created_by, title, caption, photo, created_at, seq)
+       values (?, ?, ?, ?, 'A card to test.', '', ?, (select coalesce(max(seq), 0) + 1 from posts))`,
+    ).run(`e2e-card-P-${crypto.randomUUID()}`, recipeId, cook.id, name, now);
+  });
+  return { cookId: cook.id, recipeId, name };
+}
 
 test.describe("feed cards", () => {
   failOnBrowserErrors();
 
   test("a card shows the recipe's cook time and servings, a heart with no words, and saves from the card", async ({ page, javaScriptEnabled }) => {
+    const { cookId, recipeId, name: cardName } = await cookWithOneRecipe();
     const me = await signInNewUser(page, "cards");
-    writeDb((db) => db.prepare("insert into follows (follower_id, followee_id, created_at) values (?, '123', ?)").run(me.id, new Date().toISOString()));
+    writeDb((db) => db.prepare("insert into follows (follower_id, followee_id, created_at) values (?, ?, ?)").run(me.id, cookId, new Date().toISOString()));
     await openPage(page, "/ReciPals/Home");
-    const card = page.getByRole("article", { name: NOODLES });
+    const card = page.getByRole("article", { name: cardName });
     await expect(card).toBeVisible();
     await expect(card.getByText("80min", { exact: true })).toBeVisible();
     await expect(card.getByText("Serves 4", { exact: true })).toBeVisible();
@@ -30,12 +51,12 @@ test.describe("feed cards", () => {
     // Save on the card, with JavaScript in place, without it back at the card.
     const save = card.getByRole("button", { name: "Save recipe" });
     await expect(save).toHaveAttribute("aria-pressed", "false");
-    await Promise.all([page.waitForResponse((r) => r.url().includes("/Recipes/jd-R1/Save") && r.request().method() === "POST"), save.click()]);
-    if (!javaScriptEnabled) await expect(page).toHaveURL(/\/ReciPals\/Home\?.*#save-jd-R1$/);
-    await expect(page.getByRole("article", { name: NOODLES }).getByRole("button", { name: "Save recipe" })).toHaveAttribute("aria-pressed", "true");
-    await expect(page.getByRole("article", { name: NOODLES }).getByRole("button", { name: "Save recipe" }).locator("svg path")).toHaveAttribute("fill", "currentColor");
+    await Promise.all([page.waitForResponse((r) => r.url().includes(`/Recipes/${recipeId}/Save`) && r.request().method() === "POST"), save.click()]);
+    if (!javaScriptEnabled) await expect(page).toHaveURL(new RegExp(`/ReciPals/Home\\?.*#save-${recipeId}$`));
+    await expect(page.getByRole("article", { name: cardName }).getByRole("button", { name: "Save recipe" })).toHaveAttribute("aria-pressed", "true");
+    await expect(page.getByRole("article", { name: cardName }).getByRole("button", { name: "Save recipe" }).locator("svg path")).toHaveAttribute("fill", "currentColor");
     await openPage(page, "/ReciPals/Saved");
-    await expect(page.getByRole("link", { name: new RegExp(NOODLES) }).first()).toBeVisible();
+    await expect(page.getByRole("link", { name: new RegExp(cardName) }).first()).toBeVisible();
   });
 
   test("a visitor's heart and bookmark lead to Login and back to the feed", async ({ page }) => {

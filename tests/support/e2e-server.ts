@@ -29,6 +29,9 @@ export function e2eServerEnv(port: number): Record<string, string> {
     IMPORT_ALLOW_PRIVATE: "1",
     // Passwords hashed at the tests' cost (app/server/auth/password.server.ts; docs/testing.md).
     RECIPALS_TEST_PASSWORD_COST: "low",
+    // Every sign-up of the suite comes from 127.0.0.1: the limit of 10 an hour per address
+    // (tested in tests/unit/signup-limit.test.ts) would refuse the suite's own later sign-ups.
+    SIGNUP_LIMIT: "100",
     // Links in mail (written to the outbox beside the database: no SMTP_URL) lead back here.
     PUBLIC_URL: `http://127.0.0.1:${port}`,
   };
