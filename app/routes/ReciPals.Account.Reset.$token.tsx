@@ -10,9 +10,9 @@ import { paths } from "~/lib/paths";
 import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
 import { loadResetPage, resetPageAction } from "~/server/pages/account-recovery-page.server";
 
-export const meta: MetaFunction = () => [{ title: "Choose a new password · ReciPals" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => [{ title: "Choose a new password · ReciPals" }, { name: "robots", content: "noindex" }, { name: "referrer", content: "same-origin" }];
 
-// The token is in the address: the page is never stored or shared, and sends no Referer.
+// The token is in the address: the page is never stored or shared (and its meta sends no Referer to another site).
 export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export const loader = ({ params }: LoaderFunctionArgs) => loadResetPage(params.token ?? "");

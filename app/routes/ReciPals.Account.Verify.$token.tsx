@@ -9,9 +9,9 @@ import { paths } from "~/lib/paths";
 import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
 import { loadVerifyPage, verifyPageAction } from "~/server/pages/account-recovery-page.server";
 
-export const meta: MetaFunction = () => [{ title: "Confirm your email · ReciPals" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => [{ title: "Confirm your email · ReciPals" }, { name: "robots", content: "noindex" }, { name: "referrer", content: "same-origin" }];
 
-// The token is in the address: the page is never stored or shared, and sends no Referer.
+// The token is in the address: the page is never stored or shared (and its meta sends no Referer to another site).
 export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export const loader = ({ params }: LoaderFunctionArgs) => loadVerifyPage(params.token ?? "");
