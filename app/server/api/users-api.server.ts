@@ -6,12 +6,12 @@ import { canActFor, isAdmin } from "~/lib/permissions";
 import { checkCredentials, LoginError, throttledSignIn } from "../auth/sign-in.server";
 import { CacheScope } from "../cache/scopes.server";
 import { searchUsers } from "../queries/search.server";
-import { getUserProfile, readUsersWithLists, type SessionUser } from "../queries/users.server";
+import { readUsersWithLists, type SessionUser } from "../queries/users.server";
 import { readLens } from "../queries/visibility.server";
 import { removeFollower, setFollowing as setFollowingService } from "../services/follows-service.server";
 import { INTERACTION_MESSAGES, setSaved as setSavedService } from "../services/interactions-service.server";
-import { ACCOUNT_MAIL_MESSAGES, changeEmail, EmailSchema, emailStateOf, isEmailTaken } from "../services/account-mail-service.server";
-import { addPlaceholderUser, checkCurrentPassword, createAccount, deleteUser, updateProfile, USER_MESSAGES } from "../services/users-service.server";
+import { changeEmail, checkNewEmail, emailStateOf } from "../services/account-mail-service.server";
+import { addPlaceholderUser, checkEmailChange, createAccount, deleteUser, updateProfile, USER_MESSAGES } from "../services/users-service.server";
 import { endSession, getLens, SIGNED_OUT_HEADERS, startSession } from "../auth/session.server";
 import { scopeSharedCache } from "../cache/shared-cache.server";
 import { clientAddress } from "../http/ip.server";
@@ -81,10 +81,7 @@ export async function profile({ request }: ApiArgs): Promise<Response> {
 export async function signUp({ request, context }: ApiArgs): Promise<Response> {
   const body = withoutNulls(await readJsonObject(request));
   // An optional address (docs/rules.md#account-email), checked before the account is made.
-  const email = typeof body.email === "string" ? body.email.trim() : "";
-  if (body.email !== undefined && typeof body.email !== "string") throw invalid({ email: ACCOUNT_MAIL_MESSAGES.emailInvalid });
-  if (email !== "" && !EmailSchema.safeParse(email).success) throw invalid({ email: ACCOUNT_MAIL_MESSAGES.emailInvalid });
-  if (email !== "" && (await isEmailTaken(email))) throw new ApiError(409, ACCOUNT_MAIL_MESSAGES.emailTaken, { errors: { email: ACCOUNT_MAIL_MESSAGES.emailTaken } });
+  const email = unwrap(await checkNewEmail(body.email, null));
   // The picture is decoded only once the rest is known to be valid and the sign-up counted.
   const picture = () => planOptionalPicture(body.profile, { current: null, fallback: DEFAULT_PROFILE_IMAGE, field: "profile" });
   const created = unwrap(
@@ -94,7 +91,7 @@ export async function signUp({ request, context }: ApiArgs): Promise<Response> {
       { signupFrom: clientAddress(context) },
     ),
   );
-  if (email !== "") await changeEmail({ userId: created.id, email });
+  if (email) await changeEmail({ userId: created.id, email });
   return json(await apiUser(created.id), { status: 201, headers: { "Set-Cookie": await startSession(request, created.id) } });
 }
 
@@ -289,20 +286,10 @@ export async function updateUser({ request, params, context }: ApiArgs): Promise
   for (const [part, message] of relations.refused) refused.set(part, message);
   const ops = relations.ops;
   // A new address: checked before anything is written; one's own needs the current password.
-  const emailBefore = (await emailStateOf(target.id)).email;
-  const emailChanging = body.email !== undefined && body.email.trim().toLowerCase() !== (emailBefore ?? "").toLowerCase();
-  if (emailChanging && !canActFor(actor, target.id)) refused.set("email", NOT_ALLOWED);
+  const emailChange = await checkEmailChange({ actor, userId: target.id, email: body.email, currentPassword: body.currentPassword, address: clientAddress(context) });
+  if (!emailChange.ok && emailChange.refused) for (const part of emailChange.refused) refused.set(part, emailChange.message);
   if (refused.size > 0) throw new ApiError(403, [...refused.values()][0]!, { refused: [...refused.keys()] });
-  if (emailChanging) {
-    const email = body.email!.trim();
-    if (email !== "" && !EmailSchema.safeParse(email).success) throw invalid({ email: ACCOUNT_MAIL_MESSAGES.emailInvalid });
-    if (email !== "" && (await isEmailTaken(email, target.id))) throw new ApiError(409, ACCOUNT_MAIL_MESSAGES.emailTaken, { errors: { email: ACCOUNT_MAIL_MESSAGES.emailTaken } });
-    if (actor.id === target.id) {
-      const profileRow = await getUserProfile(target.id);
-      const wrong = profileRow ? await checkCurrentPassword(profileRow, body.currentPassword, clientAddress(context)) : null;
-      if (wrong) unwrap(wrong);
-    }
-  }
+  const newEmail = unwrap(emailChange);
 
   let renewed: string | null = null;
   if (plainChanged) {
@@ -334,7 +321,7 @@ export async function updateUser({ request, params, context }: ApiArgs): Promise
     if (op.kind === "remove") unwrap(await removeFollower({ actor, ownerId: op.a, followerId: op.b }));
     else unwrap(await setFollowingService({ actor, targetId: op.b, following: op.kind === "follow" }));
   }
-  if (emailChanging) unwrap(await changeEmail({ userId: target.id, email: body.email }));
+  if (newEmail.changing) unwrap(await changeEmail({ userId: target.id, email: newEmail.email ?? "" }));
   return json(await apiUser(target.id, lens), renewed ? { headers: { "Set-Cookie": renewed } } : {});
 }
 

@@ -16,8 +16,8 @@ import { ImageError, IMAGE_MESSAGES, processImage } from "~/server/media/images.
 import type { PicturePlan } from "~/server/media/pictures.server";
 import { getUserProfile } from "~/server/queries/users.server";
 import { listBlocked, listMuted } from "~/server/queries/visibility.server";
-import { ACCOUNT_MAIL_MESSAGES, emailStateOf, EmailSchema, isEmailTaken, changeEmail, sendEmailConfirmation } from "~/server/services/account-mail-service.server";
-import { checkCurrentPassword, updateProfile } from "~/server/services/users-service.server";
+import { changeEmail, emailStateOf, sendEmailConfirmation } from "~/server/services/account-mail-service.server";
+import { checkEmailChange, updateProfile } from "~/server/services/users-service.server";
 import {
   ADMIN_SECRET_UNSET,
   IMAGE_FAILED,
@@ -104,18 +104,14 @@ export async function profileEditPageAction(request: Request, uid: string, conte
   const typed = formValues(formData, PROFILE_FIELDS);
   // A new email address (docs/rules.md#account-email): checked before anything is saved; one's own
   // needs the current password (a borrowed session must not be able to take the account's mail).
-  const typedEmail = formData.has("email") ? String(formData.get("email") ?? "").trim() : null;
-  const emailBefore = (await emailStateOf(uid)).email;
-  const emailChanging = typedEmail !== null && typedEmail.toLowerCase() !== (emailBefore ?? "").toLowerCase();
-  if (emailChanging) {
-    const refuse = (status: number, message: string, field = "email") => refuseSave(status, { formError: null, fieldErrors: { [field]: message }, fields: { ...fields, email: typedEmail }, tags });
-    if (typedEmail !== "" && !EmailSchema.safeParse(typedEmail).success) return refuse(400, ACCOUNT_MAIL_MESSAGES.emailInvalid);
-    if (typedEmail !== "" && (await isEmailTaken(typedEmail, uid))) return refuse(409, ACCOUNT_MAIL_MESSAGES.emailTaken);
-    if (viewer.id === uid) {
-      const refused = await checkCurrentPassword(user, typed.currentPassword, clientAddress(context));
-      if (refused) return refuse(refused.status, refused.message, "currentPassword");
-    }
-  }
+  const emailChange = await checkEmailChange({
+    actor: viewer,
+    userId: uid,
+    email: formData.has("email") ? String(formData.get("email") ?? "") : undefined,
+    currentPassword: typed.currentPassword,
+    address: clientAddress(context),
+  });
+  if (!emailChange.ok) return refuseSave(emailChange.status, { formError: null, fieldErrors: emailChange.errors ?? { email: emailChange.message }, fields, tags });
   const outcome = await updateProfile({
     actor: viewer,
     userId: uid,
@@ -146,8 +142,8 @@ export async function profileEditPageAction(request: Request, uid: string, conte
     return refuseSave(outcome.status, { formError: alert, fieldErrors, fields: { ...fields, ...(role ? { role } : {}) }, tags });
   }
   let to = outcome.value.grantedAdmin ? `${paths.profile(uid)}?admin=granted` : paths.profile(uid);
-  if (emailChanging) {
-    const changed = await changeEmail({ userId: uid, email: typedEmail });
+  if (emailChange.value.changing) {
+    const changed = await changeEmail({ userId: uid, email: emailChange.value.email ?? "" });
     if (changed.ok && changed.value.email) to = withNotice(to, changed.value.mailed ? "email-sent" : "email-not-sent");
   }
   // A new password ended every session of the account; whoever changed their own starts a fresh one.

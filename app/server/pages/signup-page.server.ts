@@ -10,7 +10,7 @@ import { readForm } from "~/server/http/body.server";
 import { formValues, toFailure, type FormFailure } from "~/server/http/forms.server";
 import { clientAddress } from "~/server/http/ip.server";
 import { isUsernameTaken } from "~/server/queries/users.server";
-import { ACCOUNT_MAIL_MESSAGES, changeEmail, EmailSchema, isEmailTaken } from "~/server/services/account-mail-service.server";
+import { changeEmail, checkNewEmail } from "~/server/services/account-mail-service.server";
 import { createAccount, takeSignupSlot } from "~/server/services/users-service.server";
 import {
   FILL_ALL_FIELDS,
@@ -43,21 +43,12 @@ export async function signupPageAction(request: Request, context: AppLoadContext
   }
   const { name, username, password } = parsed.data;
   // The email address is optional (docs/rules.md#account-email): checked here, kept in the draft.
-  const typedEmail = String(formData.get("email") ?? "").trim();
-  const email = typedEmail === "" ? { success: true as const, data: "" } : EmailSchema.safeParse(typedEmail);
-  if (!email.success) {
-    const failure: FormFailure<(typeof SIGNUP_FIELDS)[number]> = { formError: null, fieldErrors: { email: ACCOUNT_MAIL_MESSAGES.emailInvalid }, fields: { name, username, email: typedEmail } };
-    return data(failure, { status: 400 });
-  }
-  const usernameTaken = await isUsernameTaken(username);
-  if (usernameTaken || (email.data !== "" && (await isEmailTaken(email.data)))) {
-    const failure: FormFailure<(typeof SIGNUP_FIELDS)[number]> = {
-      formError: null,
-      fieldErrors: usernameTaken ? { username: USERNAME_TAKEN } : { email: ACCOUNT_MAIL_MESSAGES.emailTaken },
-      fields: { name, username, email: typedEmail },
-    };
-    return data(failure, { status: 409 });
-  }
+  const typedEmail = String(formData.get("email") ?? "");
+  const refuse = (status: 400 | 409, fieldErrors: Record<string, string>) =>
+    data<FormFailure<(typeof SIGNUP_FIELDS)[number]>>({ formError: null, fieldErrors, fields: { name, username, email: typedEmail } }, { status });
+  if (await isUsernameTaken(username)) return refuse(409, { username: USERNAME_TAKEN });
+  const email = await checkNewEmail(typedEmail, null);
+  if (!email.ok) return refuse(email.status === 409 ? 409 : 400, email.errors ?? { email: email.message });
   // Counted here, before the costly hash (docs/rules.md#sign-up-limit); the second step only
   // stores what this one prepared.
   const slot = await takeSignupSlot(clientAddress(context));
@@ -66,7 +57,7 @@ export async function signupPageAction(request: Request, context: AppLoadContext
     return data(failure, { status: 429, headers: { "Retry-After": String(slot.retryAfterSeconds ?? 3600) } });
   }
   // The draft cookie is signed and carries only a hash of the password (docs/rules.md#sign-up-draft).
-  const cookie = await commitSignupDraft(request, { name, username, email: email.data, passwordHash: await hashPassword(password) });
+  const cookie = await commitSignupDraft(request, { name, username, email: email.value ?? "", passwordHash: await hashPassword(password) });
   return redirect(paths.signupTags(), { headers: { "Set-Cookie": cookie } });
 }
 

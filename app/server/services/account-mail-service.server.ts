@@ -26,13 +26,10 @@ export const ACCOUNT_MAIL_MESSAGES = {
   linkInvalid: "This link is no longer valid. Please ask for a new one.",
   emailInvalid: "Please enter a valid email address.",
   emailTaken: "That email address is used by another account.",
-  emailConfirmed: "Your email address is confirmed.",
   noAddress: "Add an email address first.",
   alreadyConfirmed: "This email address is confirmed already.",
   needsConfirmedAddress: "This account has no confirmed email address.",
   mailFailed: MAIL_FAILED_MESSAGE,
-  passwordChanged: "Your password was changed. Every other session was signed out.",
-  verificationSent: "We sent a link to confirm your email address.",
 } as const;
 
 export const TOKEN_LIFETIME_MS = 60 * 60 * 1000;
@@ -44,7 +41,7 @@ export const FORGOT_REQUEST_LIMIT: RateLimit = { bucket: "forgot-from", limit: 2
 type Purpose = "verify" | "reset";
 
 /** An address as people type it: trimmed, at most 254 characters, one @ with something on each side. */
-export const EmailSchema = z
+const EmailSchema = z
   .string()
   .trim()
   .max(254, ACCOUNT_MAIL_MESSAGES.emailInvalid)
@@ -144,7 +141,7 @@ function tell(message: Mail): void {
  * does not wait for the mail (which would tell the two apart by time); a mail that cannot be
  * sent voids its link and is logged.
  */
-export async function requestPasswordReset({ login, from }: { login: unknown; from: string | null }, database: DB = db): Promise<Outcome<{ message: string; sending: Promise<void> }>> {
+export async function requestPasswordReset({ login, from }: { login: unknown; from: string | null }, database: DB = db): Promise<Outcome<{ message: string }>> {
   const parsed = z.string().trim().min(1).max(254).safeParse(login);
   if (!parsed.success) return refusal(400, ACCOUNT_MAIL_MESSAGES.loginRequired, { errors: { login: ACCOUNT_MAIL_MESSAGES.loginRequired } });
   if (from) {
@@ -155,12 +152,12 @@ export async function requestPasswordReset({ login, from }: { login: unknown; fr
       throw error;
     }
   }
-  const sending = (async () => {
+  void (async () => {
     const account = await accountByLogin(parsed.data, database);
     if (!account?.email || !account.email_confirmed_at || account.suspended_at) return;
     await mailLink(account, "reset", account.email, database);
   })().catch((error: unknown) => console.error(`Password reset mail failed: ${String((error as Error).message)}`));
-  return done({ message: ACCOUNT_MAIL_MESSAGES.forgotAnswer, sending });
+  return done({ message: ACCOUNT_MAIL_MESSAGES.forgotAnswer });
 }
 
 /** Whether `token` opens "Choose a new password" now (for the page, before anything is typed). */
@@ -246,22 +243,33 @@ export async function confirmEmail(token: string, database: DB = db): Promise<Ou
   return confirmed ? done({ userId: usable.account.id }) : refusal(400, ACCOUNT_MAIL_MESSAGES.linkInvalid);
 }
 
+const EMAIL_TAKEN = refusal(409, ACCOUNT_MAIL_MESSAGES.emailTaken, { errors: { email: ACCOUNT_MAIL_MESSAGES.emailTaken } });
+
+/**
+ * An address as typed for an account (sign-up, profile, API): the one to store, null for none
+ * ("" or nothing typed), or why not (malformed 400, another account's 409). Writes nothing.
+ */
+export async function checkNewEmail(email: unknown, exceptUserId: string | null, database: DB = db): Promise<Outcome<string | null>> {
+  if (email !== undefined && email !== null && typeof email !== "string") return refusal(400, ACCOUNT_MAIL_MESSAGES.emailInvalid, { errors: { email: ACCOUNT_MAIL_MESSAGES.emailInvalid } });
+  const raw = (email ?? "").trim();
+  if (raw === "") return done(null);
+  const parsed = EmailSchema.safeParse(raw);
+  if (!parsed.success) return refusal(400, ACCOUNT_MAIL_MESSAGES.emailInvalid, { errors: { email: ACCOUNT_MAIL_MESSAGES.emailInvalid } });
+  if (await isEmailTaken(parsed.data, exceptUserId, database)) return EMAIL_TAKEN;
+  return done(parsed.data);
+}
+
 /**
  * Sets (or clears, with "") the account's address, unconfirmed; a new address gets its link and
  * the old one is told. The caller has checked the current password.
  */
 export async function changeEmail({ userId, email }: { userId: string; email: unknown }, database: DB = db): Promise<Outcome<{ email: string | null; mailed: boolean; mailError: string | null }>> {
-  const raw = typeof email === "string" ? email.trim() : "";
-  let next: string | null = null;
-  if (raw !== "") {
-    const parsed = EmailSchema.safeParse(raw);
-    if (!parsed.success) return refusal(400, ACCOUNT_MAIL_MESSAGES.emailInvalid, { errors: { email: ACCOUNT_MAIL_MESSAGES.emailInvalid } });
-    next = parsed.data;
-  }
+  const checked = await checkNewEmail(email, userId, database);
+  if (!checked.ok) return checked;
+  const next = checked.value;
   const account = await accountById(userId, database);
   if (!account) return refusal(404, "User not found.");
   if (sameAddress(account.email, next) || (account.email === null && next === null)) return done({ email: account.email, mailed: false, mailError: null });
-  if (next && (await isEmailTaken(next, userId, database))) return refusal(409, ACCOUNT_MAIL_MESSAGES.emailTaken, { errors: { email: ACCOUNT_MAIL_MESSAGES.emailTaken } });
   try {
     await writeTransaction(database, async (trx) => {
       await trx.updateTable("users").set({ email: next, email_confirmed_at: null }).where("id", "=", userId).execute();
@@ -269,7 +277,7 @@ export async function changeEmail({ userId, email }: { userId: string; email: un
     });
   } catch (error) {
     // Two accounts taking one address at once: the unique index keeps one.
-    if (next && (await isEmailTaken(next, userId, database))) return refusal(409, ACCOUNT_MAIL_MESSAGES.emailTaken, { errors: { email: ACCOUNT_MAIL_MESSAGES.emailTaken } });
+    if (next && (await isEmailTaken(next, userId, database))) return EMAIL_TAKEN;
     throw error;
   }
   if (account.email && account.email_confirmed_at) tell(emailChangedMail(account.email, account.username, next ?? "(none)"));

@@ -26,6 +26,7 @@ import { ADMIN_SECRET_UNSET, INCORRECT_ADMIN_PASSWORD, NOT_ALLOWED, ProfileEditS
 import { ProfileTagsSchema } from "../validation/tags-schema.server";
 import { applyPicture, type PicturePlan } from "../media/pictures.server";
 import { deleteImageIfUnreferenced } from "../media/uploads.server";
+import { checkNewEmail, emailStateOf } from "./account-mail-service.server";
 import { deleteAccountRow } from "./account-service.server";
 import { done, refusal, type Actor, type Outcome, type Refusal } from "./outcome-service.server";
 
@@ -163,6 +164,42 @@ export async function checkCurrentPassword(user: UserProfile, typed: string | un
   }
   await forgetSignInAttempt(attempt);
   return null;
+}
+
+/**
+ * Before a profile save that may change the account's address (docs/rules.md#account-email):
+ * whether it changes, the address to store, and for one's own the current password (as
+ * `checkCurrentPassword`). Writes nothing: the caller stores it with `changeEmail` once the rest
+ * of the save went through, so a refused save changes nothing.
+ */
+export async function checkEmailChange({
+  actor,
+  userId,
+  email,
+  currentPassword,
+  address,
+}: {
+  actor: Actor;
+  userId: string;
+  /** As sent; undefined when the form or body had no address field. */
+  email: unknown;
+  currentPassword: string | undefined;
+  address: string | null;
+}): Promise<Outcome<{ changing: boolean; email: string | null }>> {
+  if (email === undefined) return done({ changing: false, email: null });
+  const before = (await emailStateOf(userId)).email;
+  const typed = typeof email === "string" ? email.trim() : email;
+  if (typeof typed === "string" && typed.toLowerCase() === (before ?? "").toLowerCase()) return done({ changing: false, email: before });
+  if (!canActFor(actor, userId)) return refusal(403, USER_MESSAGES.notAllowed, { refused: ["email"] });
+  const checked = await checkNewEmail(typed, userId);
+  if (!checked.ok) return checked;
+  if (actor.id === userId) {
+    const user = await getUserProfile(userId);
+    if (!user) return refusal(404, USER_MESSAGES.notFound);
+    const refused = await checkCurrentPassword(user, currentPassword, address);
+    if (refused) return refused;
+  }
+  return done({ changing: true, email: checked.value });
 }
 
 /**
