@@ -6,7 +6,7 @@ import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
 import type { action as followAction } from "~/routes/ReciPals.Account.Follow.$uid";
 
 import { InteractionFields } from "./interaction-fields";
-import { FetcherForm } from "./fetcher-form";
+import { FetcherForm, InlineError } from "./fetcher-form";
 
 
 type FollowIntent = "follow" | "unfollow" | "remove";
@@ -60,11 +60,7 @@ export function FollowButton({
       >
         {label}
       </button>
-      {error ? (
-        <p className="field__error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <InlineError message={error} />
     </FetcherForm>
   );
 }

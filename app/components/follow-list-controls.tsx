@@ -3,7 +3,7 @@ import { useFetchers } from "@remix-run/react";
 import { paths } from "~/lib/paths";
 
 import { InteractionFields } from "./interaction-fields";
-import { FetcherForm } from "./fetcher-form";
+import { FetcherForm, InlineError } from "./fetcher-form";
 import { useFollowFetcher, useReturnTo } from "./follow-button";
 
 // The owner's side of the follow lists (a profile's Followers and Following): ending a follow
@@ -24,11 +24,7 @@ export function EndFollowButton({ userId, intent }: { userId: string; intent: "r
       <button type="submit" name="intent" value={intent} className="button button--ghost follow-button">
         {intent === "remove" ? "Remove" : "Unfollow"}
       </button>
-      {error ? (
-        <p className="field__error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <InlineError message={error} />
     </FetcherForm>
   );
 }

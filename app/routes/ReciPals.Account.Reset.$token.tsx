@@ -20,7 +20,7 @@ export const loader = ({ params }: LoaderFunctionArgs) => loadResetPage(params.t
 export const action = ({ request, params }: ActionFunctionArgs) => resetPageAction(request, params.token ?? "");
 
 export default function ResetRoute() {
-  const { usable } = useLoaderData<typeof loader>();
+  const { usable, linkInvalid } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const result = isEarlyRefusal(answer) ? undefined : answer;
   const busy = useNavigation().state === "submitting";
@@ -40,7 +40,7 @@ export default function ResetRoute() {
       ) : (
         <>
           <p className="form-alert" role="alert">
-            {result?.formError ?? "This link is no longer valid. Please ask for a new one."}
+            {result?.formError ?? linkInvalid}
           </p>
           <p>
             <Link to={paths.forgotPassword()} className="button">

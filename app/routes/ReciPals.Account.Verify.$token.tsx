@@ -19,7 +19,7 @@ export const loader = ({ params }: LoaderFunctionArgs) => loadVerifyPage(params.
 export const action = ({ request, params }: ActionFunctionArgs) => verifyPageAction(request, params.token ?? "");
 
 export default function VerifyRoute() {
-  const { email } = useLoaderData<typeof loader>();
+  const { email, linkInvalid } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const refused = earlyRefusalMessage(answer) ?? (isEarlyRefusal(answer) ? null : answer?.formError) ?? null;
   const busy = useNavigation().state === "submitting";
@@ -38,7 +38,7 @@ export default function VerifyRoute() {
       ) : (
         <>
           <p className="form-alert" role="alert">
-            {refused ?? "This link is no longer valid. Please ask for a new one."}
+            {refused ?? linkInvalid}
           </p>
           <p>
             <Link to={paths.home()}>Go to Home</Link>

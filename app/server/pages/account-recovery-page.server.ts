@@ -37,7 +37,8 @@ export async function forgotPageAction(request: Request, context: AppLoadContext
 
 /** "Choose a new password", or why the link no longer works. Never cached: the token is in the address. */
 export async function loadResetPage(token: string) {
-  return data({ usable: await resetTokenIsUsable(token) }, { headers: { "Cache-Control": "private, no-store" } });
+  // `linkInvalid`: the words the page shows when the link does not work (the service's own).
+  return data({ usable: await resetTokenIsUsable(token), linkInvalid: ACCOUNT_MAIL_MESSAGES.linkInvalid }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 /** Sets the new password, ends every session, signs this browser in and goes to the profile. */
@@ -53,7 +54,7 @@ export async function resetPageAction(request: Request, token: string) {
 
 /** "Confirm {address}", or why the link no longer works: a button, so a mail scanner's visit confirms nothing. */
 export async function loadVerifyPage(token: string) {
-  return data({ email: await verifyTokenAddress(token) }, { headers: { "Cache-Control": "private, no-store" } });
+  return data({ email: await verifyTokenAddress(token), linkInvalid: ACCOUNT_MAIL_MESSAGES.linkInvalid }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 /** Confirms the address: on to the profile editor when signed in, else to sign in, with the news. */
