@@ -229,9 +229,9 @@ export function firstInvalidField(errors: Record<string, string>, draft: RecipeD
 /**
  * What the browser can tell at once when Save is pressed, before anything is sent: the missing
  * name, description, ingredient or step, a name or description too long, servings that are not
- * a whole number. The same rules and words as the server's check
- * (app/server/validation/recipe-schema.server.ts), which still decides every save; a unit test
- * keeps the two in step.
+ * a whole number. The server's check (app/server/validation/recipe-schema.server.ts) uses this
+ * for the ingredient, step and servings rules and still decides every save; its name and
+ * description limits are zod's, kept in step with these by a unit test.
  */
 export function quickDraftErrors(draft: RecipeDraft): Record<string, string> {
   const errors: Record<string, string> = {};

@@ -136,8 +136,10 @@ const FOLLOWERS_MOST = 3;
 function previewOf(text: string | null): string | null {
   if (!text) return null;
   const flat = text.replace(/\s+/g, " ").trim();
-  if (flat.length <= COMMENT_PREVIEW_LENGTH) return flat;
-  return `${[...flat].slice(0, COMMENT_PREVIEW_LENGTH - 1).join("").trimEnd()}…`;
+  // Counted in characters as people see them (an emoji is one), so none is cut in half.
+  const characters = [...flat];
+  if (characters.length <= COMMENT_PREVIEW_LENGTH) return flat;
+  return `${characters.slice(0, COMMENT_PREVIEW_LENGTH - 1).join("").trimEnd()}…`;
 }
 
 const VERBS: Record<NotificationKind, string> = {

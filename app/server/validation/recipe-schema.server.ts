@@ -3,6 +3,8 @@ import { z } from "zod";
 import {
   DEFAULT_SECTION_TITLE,
   ERROR_KEY,
+  FIELD,
+  quickDraftErrors,
   RECIPE_LIMITS as L,
   RECIPE_MESSAGES as M,
   splitTags,
@@ -45,18 +47,12 @@ export const RecipeDraftSchema = z
     // are refused with a message rather than silently dropped.
     const lines = draft.sections.reduce((sum, section) => sum + section.ingredients.length, 0);
     if (lines > L.lines) ctx.addIssue({ code: "custom", message: M.tooManyLines, path: ["sections"] });
-    if (!draft.sections.some((section) => section.ingredients.some((line) => line !== ""))) {
-      ctx.addIssue({ code: "custom", message: M.ingredientRequired, path: ["sections"] });
-    }
-    if (!draft.steps.some((step) => step !== "")) {
-      ctx.addIssue({ code: "custom", message: M.stepRequired, path: ["steps"] });
-    }
-    if (draft.serves !== "") {
-      if (!/^[0-9]+$/.test(draft.serves) || Number(draft.serves) < 1) {
-        ctx.addIssue({ code: "custom", message: M.servesInvalid, path: ["serves"] });
-      } else if (Number(draft.serves) > L.serves) {
-        ctx.addIssue({ code: "custom", message: M.servesTooLarge, path: ["serves"] });
-      }
+    // An ingredient and a step at least, and whole servings: the rules the browser also checks
+    // before sending (quickDraftErrors, shared so the two never differ).
+    const quick = quickDraftErrors(draft);
+    for (const [key, path] of [[ERROR_KEY.ingredients, "sections"], [ERROR_KEY.steps, "steps"], [FIELD.serves, "serves"]] as const) {
+      const message = quick[key];
+      if (message) ctx.addIssue({ code: "custom", message, path: [path] });
     }
     if (keptTags(draft.tags).some((tag) => tag.length > L.tag)) ctx.addIssue({ code: "custom", message: M.tagTooLong, path: ["tags"] });
   })
