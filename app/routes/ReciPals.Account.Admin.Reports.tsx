@@ -19,7 +19,20 @@ export const loader = ({ request, context }: LoaderFunctionArgs) => loadAdminRep
 export const action = ({ request, context }: ActionFunctionArgs) => adminReportsPageAction(request, context);
 
 const KIND_WORDS = { post: "Recipe", comment: "Comment", user: "Person", cook: "“I made this” entry" } as const;
-const ACTION_WORDS = { dismiss: "dismissed the reports of", remove: "removed", suspend: "suspended", unsuspend: "lifted the suspension of", "password-reset": "sent a password reset to" } as const;
+const ACTION_WORDS = {
+  dismiss: "dismissed the reports of",
+  remove: "removed",
+  suspend: "suspended",
+  unsuspend: "lifted the suspension of",
+  "password-reset": "sent a password reset to",
+  "password-set": "set a one-time password for",
+  "create-admin": "created the admin account",
+  promote: "made an admin of",
+  demote: "took the admin role from",
+} as const;
+// An entry names no moderator when it came from the operator's command line (npm run admin) or
+// its admin's account was deleted since: both leave moderator_id empty, so the log cannot tell them apart.
+const NO_MODERATOR = "Command line or a deleted account";
 
 function targetHref(group: ReportGroup): string | null {
   const target = group.target;
@@ -104,7 +117,7 @@ export default function AdminReports() {
       <ol className="moderation-log">
         {log.map((entry) => (
           <li key={entry.id}>
-            <time dateTime={entry.created_at}>{entry.created_at.slice(0, 16).replace("T", " ")}</time> {entry.moderator ?? "Unknown User"}{" "}
+            <time dateTime={entry.created_at}>{entry.created_at.slice(0, 16).replace("T", " ")}</time> {entry.moderator ?? NO_MODERATOR}{" "}
             {ACTION_WORDS[entry.action]}{" "}
             {entry.target_kind === "user" ? "@" : entry.target_kind === "cook" ? "an \u201cI made this\u201d entry: " : `a ${entry.target_kind === "post" ? "recipe" : "comment"}: `}
             {/* Empty once the account it was about is deleted: the log keeps none of their words. */}

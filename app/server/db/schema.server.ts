@@ -143,8 +143,9 @@ export interface ReportsTable {
 
 export interface ModerationLogTable {
   id: string;
+  /** null: the operator's command line (npm run admin), or an admin whose account was deleted since. */
   moderator_id: string | null;
-  action: "dismiss" | "remove" | "suspend" | "unsuspend" | "password-reset";
+  action: "dismiss" | "remove" | "suspend" | "unsuspend" | "password-reset" | "password-set" | "create-admin" | "promote" | "demote";
   /** `cook`: an "I made this" entry an ADMIN removed from its recipe page (never reported). */
   target_kind: "post" | "comment" | "user" | "cook";
   target_id: string;

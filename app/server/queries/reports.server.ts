@@ -142,10 +142,11 @@ export async function resolveReports(
   return [...new Set(closed.map((row) => row.reporter_id))];
 }
 
-export type ModerationAction = "dismiss" | "remove" | "suspend" | "unsuspend" | "password-reset";
+/** The last four are the operator's command line's (app/server/ops/admin-commands.server.ts). */
+export type ModerationAction = "dismiss" | "remove" | "suspend" | "unsuspend" | "password-reset" | "password-set" | "create-admin" | "promote" | "demote";
 
 export async function writeLog(
-  entry: { moderatorId: string; action: ModerationAction; kind: ReportKind | "cook"; targetId: string; targetUserId: string | null; summary: string; why: string },
+  entry: { moderatorId: string | null; action: ModerationAction; kind: ReportKind | "cook"; targetId: string; targetUserId: string | null; summary: string; why: string },
   database: DB,
 ): Promise<void> {
   await database

@@ -246,26 +246,41 @@ export async function moderate({ actor, kind, targetId, action, why }: { actor: 
  */
 export async function suspend({ actor, userId, why, about }: { actor: Actor; userId: string; why: unknown; about?: { kind: ReportKind; targetId: string } }): Promise<Outcome<{ action: ModerationAction }>> {
   if (!isAdmin(actor)) return refusal(403, MODERATION_MESSAGES.adminOnly);
+  if (userId === actor.id) return refusal(400, MODERATION_MESSAGES.selfSuspend);
+  return suspendAs({ moderatorId: actor.id, userId, why, about });
+}
+
+/**
+ * `suspend` once who acts has been checked: an ADMIN (their id goes to the log) or the operator's
+ * command line (`moderatorId` null: the log names no account; app/server/ops/admin-commands.server.ts).
+ */
+export async function suspendAs(
+  { moderatorId, userId, why, about }: { moderatorId: string | null; userId: string; why: unknown; about?: { kind: ReportKind; targetId: string } },
+  database: DB = db,
+): Promise<Outcome<{ action: ModerationAction }>> {
   const reason = WhySchema.safeParse(why ?? "");
   if (!reason.success) return refusal(400, MODERATION_MESSAGES.whyTooLong, { errors: { why: MODERATION_MESSAGES.whyTooLong } });
-  if (userId === actor.id) return refusal(400, MODERATION_MESSAGES.selfSuspend);
-  const person = await getSessionUserById(userId);
+  const person = await getSessionUserById(userId, database);
   if (!person) return refusal(404, MODERATION_MESSAGES.missingUser);
   if (person.role === "ADMIN") return refusal(400, MODERATION_MESSAGES.adminSuspend);
   return refusing(async () => {
-    await changing([CacheScope.everything], async (trx) => {
-      // From the queue: the group's reports must still be open. Closing them is what decides: a second
-      // admin acting on them at the same moment waits for this one, then finds nothing to close.
-      const fromGroup = about ? await resolveReports({ kind: about.kind, targetId: about.targetId, resolution: "suspended" }, trx) : [];
-      if (about && fromGroup.length === 0) throw new RefusedError(refusal(409, REPORT_MESSAGES.handled));
-      const changed = await setSuspended(userId, nowIso(), trx);
-      const others = await resolveReports({ kind: about?.kind ?? "user", targetId: about?.targetId ?? userId, ownerId: userId, resolution: "suspended" }, trx);
-      const reporters = [...new Set([...fromGroup, ...others])];
-      if (!changed && reporters.length === 0) throw new RefusedError(refusal(409, REPORT_MESSAGES.handled));
-      await endSessionsOf(userId, trx);
-      await writeLog({ moderatorId: actor.id, action: "suspend", kind: "user", targetId: userId, targetUserId: userId, summary: person.username, why: reason.data }, trx);
-      await tellReporters(reporters, trx);
-    });
+    await changing(
+      [CacheScope.everything],
+      async (trx) => {
+        // From the queue: the group's reports must still be open. Closing them is what decides: a second
+        // admin acting on them at the same moment waits for this one, then finds nothing to close.
+        const fromGroup = about ? await resolveReports({ kind: about.kind, targetId: about.targetId, resolution: "suspended" }, trx) : [];
+        if (about && fromGroup.length === 0) throw new RefusedError(refusal(409, REPORT_MESSAGES.handled));
+        const changed = await setSuspended(userId, nowIso(), trx);
+        const others = await resolveReports({ kind: about?.kind ?? "user", targetId: about?.targetId ?? userId, ownerId: userId, resolution: "suspended" }, trx);
+        const reporters = [...new Set([...fromGroup, ...others])];
+        if (!changed && reporters.length === 0) throw new RefusedError(refusal(409, REPORT_MESSAGES.handled));
+        await endSessionsOf(userId, trx);
+        await writeLog({ moderatorId, action: "suspend", kind: "user", targetId: userId, targetUserId: userId, summary: person.username, why: reason.data }, trx);
+        await tellReporters(reporters, trx);
+      },
+      database,
+    );
     return done({ action: "suspend" as const });
   });
 }
@@ -273,15 +288,24 @@ export async function suspend({ actor, userId, why, about }: { actor: Actor; use
 /** Lifts a suspension: the person may sign in again and what they made is shown again. */
 export async function unsuspend({ actor, userId, why = "" }: { actor: Actor; userId: string; why?: unknown }): Promise<Outcome<{ action: ModerationAction }>> {
   if (!isAdmin(actor)) return refusal(403, MODERATION_MESSAGES.adminOnly);
+  return unsuspendAs({ moderatorId: actor.id, userId, why });
+}
+
+/** `unsuspend` once who acts has been checked (as `suspendAs`: an ADMIN's id, or null for the command line). */
+export async function unsuspendAs({ moderatorId, userId, why = "" }: { moderatorId: string | null; userId: string; why?: unknown }, database: DB = db): Promise<Outcome<{ action: ModerationAction }>> {
   const reason = WhySchema.safeParse(why ?? "");
   if (!reason.success) return refusal(400, MODERATION_MESSAGES.whyTooLong, { errors: { why: MODERATION_MESSAGES.whyTooLong } });
-  const person = await getSessionUserById(userId);
+  const person = await getSessionUserById(userId, database);
   if (!person) return refusal(404, MODERATION_MESSAGES.missingUser);
   return refusing(async () => {
-    await changing([CacheScope.everything], async (trx) => {
-      if (!(await setSuspended(userId, null, trx))) throw new RefusedError(refusal(409, MODERATION_MESSAGES.notSuspended));
-      await writeLog({ moderatorId: actor.id, action: "unsuspend", kind: "user", targetId: userId, targetUserId: userId, summary: person.username, why: reason.data }, trx);
-    });
+    await changing(
+      [CacheScope.everything],
+      async (trx) => {
+        if (!(await setSuspended(userId, null, trx))) throw new RefusedError(refusal(409, MODERATION_MESSAGES.notSuspended));
+        await writeLog({ moderatorId, action: "unsuspend", kind: "user", targetId: userId, targetUserId: userId, summary: person.username, why: reason.data }, trx);
+      },
+      database,
+    );
     return done({ action: "unsuspend" as const });
   });
 }
