@@ -13,6 +13,8 @@ import { earlyRefusal } from "./server/http/early-answers.server";
 import { offerToSharedCache } from "./server/cache/shared-cache.server";
 import { inlineStylesheet, inlineStyleSources } from "./server/document/document-styles.server";
 import { hydrateAfterFirstPhoto } from "./server/document/hydrate-after-photo.server";
+import { log } from "./server/observability/log.server";
+import { currentRequestId } from "./server/observability/request-notes.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -120,8 +122,8 @@ export function handleError(error: unknown, { request }: LoaderFunctionArgs | Ac
   if (error instanceof Error && error.stack === undefined && erred.has(request)) return;
   erred.add(request);
   // One line, not a stack per request, while the database is away (the answer is a 503).
-  if (isUnavailable(error)) return void console.warn((error as Error).message);
-  console.error(error);
+  if (isUnavailable(error)) return void log.warn({ reqId: currentRequestId() }, (error as Error).message);
+  log.error({ err: error, reqId: currentRequestId() }, "request failed");
 }
 
 /** Requests an error was logged for. */

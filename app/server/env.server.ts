@@ -123,6 +123,11 @@ const EnvSchema = z
     // with upstream or to drop it once upstream catches up. Read by the patched packages themselves.
     RECIPALS_PATCH_ROUTE_MATCHING: z.enum(["on", "off"]).optional(),
     RECIPALS_PATCH_LOADER_REQUEST: z.enum(["on", "off"]).optional(),
+    // The log's level (docs/operator-guide.md, "Logs"): a request line each at info.
+    LOG_LEVEL: z.preprocess(emptyAsUnset, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info")),
+    // GET /metrics asks for `Authorization: Bearer {token}` when set; unset, it answers only on
+    // this machine (docs/operator-guide.md, "Metrics").
+    METRICS_TOKEN: z.preprocess(emptyAsUnset, z.string().min(16, { message: "must be at least 16 characters" }).optional()),
     // The address of this project's source, linked from the Info page (else package.json's repository).
     RECIPALS_SOURCE_URL: z.string().url().optional(),
   })

@@ -3,7 +3,9 @@ import type { RequestHandler } from "express";
 import { closeDatabaseHandle, db, openChangeFeed, readsMayUseReplicas, type ChangeFeed } from "./db/connection.server";
 import { env } from "./env.server";
 import { isPersonalRequest, wroteAtOf, wroteCookie } from "./http/cookies.server";
+import { imageDecodes } from "./media/images.server";
 import { sweepOrphanUploads } from "./media/uploads.server";
+import { counterReadAtScrape, gaugeReadAtScrape } from "./observability/metrics.server";
 
 // What the production server (app/server/runtime/) asks of the rest of the server, and all it
 // may import of it (a lint rule holds it to that): the rules of each request from the route it
@@ -20,6 +22,36 @@ export { requestRules } from "./http/route-rules.server";
 export { readStylesheets } from "./document/document-styles.server";
 export { readinessProblems, type ReadyProblem } from "./readiness.server";
 export { warnWithoutPublicUrl } from "./mail/mailer.server";
+export { log } from "./observability/log.server";
+export { metrics, requestSeconds, requestsServed } from "./observability/metrics.server";
+export { clusterMetricsText, gatherWorkerMetrics, joinWorkerMetrics } from "./observability/cluster-metrics.server";
+export { withRequestNotes, type RequestNotes } from "./observability/request-notes.server";
+
+/** What the server's parts report at each scrape of /metrics besides what is counted where it happens. */
+export function registerServerMetrics({
+  pageCache,
+  uploads,
+}: {
+  pageCache: { hits: number; misses: number } | null;
+  uploads: { readonly running: number; readonly waiting: number };
+}): void {
+  if (pageCache) {
+    counterReadAtScrape("recipals_page_cache_requests_total", "Visitors' requests the shared page cache answered (hit) or passed on (miss).", "result", () => ({
+      hit: pageCache.hits,
+      miss: pageCache.misses,
+    }));
+  }
+  gaugeReadAtScrape("recipals_upload_requests", "Requests bringing photos being read and processed, and waiting their turn.", "state", () => ({
+    running: uploads.running,
+    waiting: uploads.waiting,
+  }));
+  gaugeReadAtScrape("recipals_image_decodes", "Photos being decoded and resized, and waiting their turn.", "state", () => ({
+    running: imageDecodes.running,
+    waiting: imageDecodes.waiting,
+  }));
+  const poolSize: Record<string, number> = env.DATABASE_URL ? { postgres: env.DATABASE_POOL_SIZE } : { sqlite: 1 };
+  gaugeReadAtScrape("recipals_db_pool_size", "Database connections this process may open (SQLite: its one connection).", "engine", () => poolSize);
+}
 
 /**
  * For the shared page cache: its `version` and `changes` (which page-cache scopes commits

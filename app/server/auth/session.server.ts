@@ -8,6 +8,7 @@ import { COOKIE_NAMES } from "../http/cookies.server";
 import { db, onPrimary, writeTransaction, type DB } from "../db/connection.server";
 import { env, sessionSecret } from "../env.server";
 import { sessionUserColumns, type SessionUser } from "../queries/users.server";
+import { noteSignedIn } from "../observability/request-notes.server";
 import { readLens, type Lens } from "../queries/visibility.server";
 
 const SESSION_DAYS = 30;
@@ -50,6 +51,7 @@ async function readSessionUserId(request: Request): Promise<string | null> {
     db.selectFrom("sessions").select(["user_id", "expires_at"]).where("id", "=", sessionKey(sessionId)).executeTakeFirst(),
   );
   if (!row || row.expires_at <= Date.now()) return null;
+  noteSignedIn(row.user_id);
   return row.user_id;
 }
 
@@ -69,6 +71,7 @@ async function readUser(request: Request): Promise<SessionUser | null> {
       .where("users.suspended_at", "is", null)
       .executeTakeFirst(),
   );
+  if (user) noteSignedIn(user.id);
   return user ?? null;
 }
 
@@ -149,6 +152,7 @@ export async function startSession(request: Request, userId: string, { endOthers
       .values({ id: sessionKey(id), user_id: userId, created_at: new Date(now).toISOString(), expires_at: now + SESSION_MS })
       .execute();
   });
+  noteSignedIn(userId);
   return sessionCookie.serialize(id);
 }
 

@@ -4,7 +4,8 @@ import { FormStrategy } from "remix-auth-form";
 import { SUSPENDED_MESSAGE } from "~/lib/reports";
 
 import { verifyLogin, type SessionUser } from "../queries/users.server";
-import { beginSignInAttempt, clearSignInFailures, forgetSignInAttempt, type SignInSubject } from "./limits.server";
+import { signInRefusals } from "../observability/metrics.server";
+import { beginSignInAttempt, clearSignInFailures, forgetSignInAttempt, LimitReachedError, type SignInSubject } from "./limits.server";
 import { FILL_ALL_FIELDS, LoginSchema } from "../validation/auth-schema.server";
 
 export const LOGIN_MESSAGES = {
@@ -70,6 +71,9 @@ export async function authenticateForm(request: Request, formData: FormData): Pr
   }
 }
 
+/** How the sign-in refusals metric names each refusal. */
+const REFUSAL_REASONS = { 400: "incomplete", 401: "wrong-password", 403: "suspended", 404: "unknown-user" } as const;
+
 /**
  * Runs a sign-in attempt under the throttle (limits.server.ts): refused at once when the
  * username or address is over its limit, and counted before the password is checked; a wrong
@@ -77,12 +81,19 @@ export async function authenticateForm(request: Request, formData: FormData): Pr
  * and a form refused before any check (empty fields) is not counted. Used by the page and the API.
  */
 export async function throttledSignIn(subject: SignInSubject, attempt: () => Promise<SessionUser>): Promise<SessionUser> {
-  const id = await beginSignInAttempt(subject);
+  let id: number;
+  try {
+    id = await beginSignInAttempt(subject);
+  } catch (error) {
+    if (error instanceof LimitReachedError) signInRefusals.inc({ reason: "throttled" });
+    throw error;
+  }
   let user: SessionUser;
   try {
     user = await attempt();
   } catch (error) {
     const failed = error instanceof LoginError && (error.status === 401 || error.status === 404);
+    if (error instanceof LoginError && error.status !== 500) signInRefusals.inc({ reason: REFUSAL_REASONS[error.status] });
     if (!failed) await forgetSignInAttempt(id);
     throw error;
   }

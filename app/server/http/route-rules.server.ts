@@ -80,6 +80,8 @@ export interface RequestRules {
   bodyLimitFor(pathname: string, search: string, contentType: string): BodyLimit;
   /** How many differently shuffled copies the shared page cache may keep of the page at `url` (1 unless one of its routes says). */
   shuffledVariants(url: string): number;
+  /** The route that answers a request (a read: the deepest match; a write: the route whose action runs); null for no route. */
+  routeIdOf(method: string, pathname: string, search: string): string | null;
 }
 
 /** The rules of every request, from the routes of a server build. */
@@ -97,6 +99,11 @@ export function requestRules(routes: Record<string, BuildRoute | undefined>): Re
       const page = (matchesOf(tree, pathname) ?? []).filter((route) => route.shuffledCopies !== null).at(-1);
       const copies = page?.shuffledCopies?.(searchParams) ?? 1;
       return Number.isInteger(copies) && copies >= 1 ? copies : 1;
+    },
+    routeIdOf(method, pathname, search) {
+      const matches = matchesOf(tree, pathname);
+      if (!matches) return null;
+      return method === "GET" || method === "HEAD" ? matches[matches.length - 1]!.id : actionTarget(matches, search).id;
     },
   };
 }

@@ -7,6 +7,8 @@ import type SMTPTransport from "nodemailer/lib/smtp-transport";
 
 import { dataDir, env } from "../env.server";
 
+import { log } from "../observability/log.server";
+import { mailMessages } from "../observability/metrics.server";
 // Outgoing mail (docs/rules.md#account-email). Over SMTP when SMTP_URL is set; otherwise written
 // to `outbox/` beside the database as .eml files, one line in the log per mail, so a newcomer
 // running `npm start` can open every link. Links in mail are made from PUBLIC_URL only, never from
@@ -78,9 +80,11 @@ export async function sendMail(mail: Mail): Promise<void> {
       await fs.mkdir(dir, { recursive: true });
       const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${crypto.randomBytes(4).toString("hex")}.eml`);
       await fs.writeFile(file, (info as unknown as { message: Buffer }).message);
-      console.log(`Mail to ${mail.to} ("${mail.subject}") written to ${file}`);
+      log.info({ file }, "mail written to the outbox");
     }
+    mailMessages.inc({ result: "sent" });
   } catch (error) {
+    mailMessages.inc({ result: "failed" });
     throw new MailError(MAIL_FAILED_MESSAGE, { cause: error });
   }
 }

@@ -142,7 +142,11 @@ interface Waiting {
  * `queue` waiting, a request is answered 503 with Retry-After. A slot is given back when its answer
  * has been sent or its client has gone.
  */
-export function gateHeavyBodies(limitFor: LimitFor, refuse: Refuse, { concurrent = 4, queue = 64 } = {}): RequestHandler {
+export function gateHeavyBodies(
+  limitFor: LimitFor,
+  refuse: Refuse,
+  { concurrent = 4, queue = 64 } = {},
+): RequestHandler & { readonly running: number; readonly waiting: number } {
   let running = 0;
   const waiting: Waiting[] = [];
   const admitNext = () => {
@@ -154,7 +158,7 @@ export function gateHeavyBodies(limitFor: LimitFor, refuse: Refuse, { concurrent
       next.start();
     }
   };
-  return (req: Request, res: Response, next: NextFunction) => {
+  const gate: RequestHandler = (req: Request, res: Response, next: NextFunction) => {
     if (hasNoBody(req) || !limitOf(req, limitFor).heavy) return next();
     const entry: Waiting = {
       gone: false,
@@ -186,4 +190,9 @@ export function gateHeavyBodies(limitFor: LimitFor, refuse: Refuse, { concurrent
       if (at >= 0) waiting.splice(at, 1);
     });
   };
+  // How busy it is, for the metrics.
+  return Object.defineProperties(gate, {
+    running: { get: () => running },
+    waiting: { get: () => waiting.length },
+  }) as typeof gate & { readonly running: number; readonly waiting: number };
 }

@@ -189,7 +189,8 @@ function matchesTag(ifNoneMatch: string | undefined, etag: string): boolean {
 }
 
 // Not kept: set per connection or by the server's own middleware on every answer.
-const UNKEPT_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding", "date", "set-cookie"]);
+// x-request-id: each answer's own (observe.server.ts), never a kept one's.
+const UNKEPT_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding", "date", "set-cookie", "x-request-id"]);
 const NOT_MODIFIED_HEADERS = ["etag", "cache-control", "vary", "last-modified"];
 
 export function createPageCache({

@@ -12,9 +12,13 @@ import express from "express";
 import { env } from "../env.server";
 import {
   closeDatabase,
+  gatherWorkerMetrics,
   isPersonalRequest,
+  joinWorkerMetrics,
+  log,
   pageCacheChanges,
   readStylesheets,
+  registerServerMetrics,
   replicaReadRouting,
   requestRules,
   sweepUnusedUploads,
@@ -23,6 +27,7 @@ import {
 } from "../facade.server";
 import { precompressedAssets } from "./assets.server";
 import { healthRoutes } from "./health.server";
+import { metricsRoute, observeRequests } from "./observe.server";
 import { capBodies, crossSiteGuard, earlyRefusals, gateHeavyBodies, refuseNulAddresses, securityHeaders } from "./guards.server";
 import { createPageCache } from "./page-cache.server";
 import { coalesceWrites, remixHandler } from "./remix-adapter.server";
@@ -57,16 +62,31 @@ export async function startServer(build: ServerBuild, { root }: Pick<ServeOption
   app.disable("x-powered-by");
   // Behind a proxy, TRUST_PROXY (e.g. "loopback" or 1) lets req.ip be the real client.
   if (env.TRUST_PROXY !== undefined) app.set("trust proxy", env.TRUST_PROXY);
-  // Health for the balancer (docs/operator-guide.md): before sessions, the page cache and the guards.
+  // Health for the balancer and metrics for the operator (docs/operator-guide.md): before
+  // sessions, the page cache and the guards, and without a log line each.
   app.use(healthRoutes());
+  app.use(metricsRoute());
+  if (cluster.isWorker) joinWorkerMetrics();
+
+  // What is decided before a route runs comes from the route a request reaches (Remix's own route
+  // matching over the build's routes): body limits here, shuffled copies in the page cache, the
+  // route named in the log and the metrics.
+  const rules = requestRules(build.routes);
+  const publicDir = path.join(root, "public");
+  const publicNames = new Set(fs.readdirSync(publicDir));
+  app.use(
+    observeRequests((req) => {
+      if (req.path.startsWith(build.publicPath)) return "assets";
+      if (publicNames.has(req.path.split("/")[1] ?? "")) return "public";
+      return rules.routeIdOf(req.method, req.path, req.url.slice(req.path.length)) ?? "unmatched";
+    }),
+  );
   app.use(securityHeaders(production));
 
   const refuse = earlyRefusals(allowedOrigins);
   app.use(crossSiteGuard(allowedOrigins, refuse));
-  // What is decided before a route runs comes from the route a request reaches (Remix's own route
-  // matching over the build's routes): body limits here, shuffled copies in the page cache.
-  const rules = requestRules(build.routes);
-  app.use(gateHeavyBodies(rules.bodyLimitFor, refuse));
+  const uploads = gateHeavyBodies(rules.bodyLimitFor, refuse);
+  app.use(uploads);
   app.use(capBodies(rules.bodyLimitFor, refuse));
   // After the body limits, so an oversized body is a 413 whatever its address.
   app.use(refuseNulAddresses(refuse));
@@ -82,8 +102,6 @@ export async function startServer(build: ServerBuild, { root }: Pick<ServeOption
   app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
   // public/ holds a handful of files and folders: look there only for those names, so page and
   // API requests do not each cost a failed stat() on the disk.
-  const publicDir = path.join(root, "public");
-  const publicNames = new Set(fs.readdirSync(publicDir));
   const servePublic = express.static(publicDir, { maxAge: "1h" });
   app.use((req, res, next) => (publicNames.has(req.path.split("/")[1] ?? "") ? servePublic(req, res, next) : next()));
   // The JSON API is resource routes only: Remix's single-fetch `.data` URLs under /api would run
@@ -94,6 +112,7 @@ export async function startServer(build: ServerBuild, { root }: Pick<ServeOption
   });
   app.all("*", coalesceWrites);
   // Pages and API reads without cookies, kept until what they show changes (page-cache.server.ts).
+  let pageCacheStats: { hits: number; misses: number } | null = null;
   if (env.PAGE_CACHE_SECONDS > 0) {
     // Which scopes commits changed (docs/scaling.md): a write drops only the pages showing them.
     const feed = pageCacheChanges();
@@ -105,7 +124,9 @@ export async function startServer(build: ServerBuild, { root }: Pick<ServeOption
       ttlMs: env.PAGE_CACHE_SECONDS * 1000,
     });
     app.all("*", cache.middleware);
+    pageCacheStats = cache.stats;
   }
+  registerServerMetrics({ pageCache: pageCacheStats, uploads });
   // Signed-in reads from read replicas, when there are any (docs/scaling.md, "Read replicas").
   const replicaReads = replicaReadRouting();
   if (replicaReads) app.all("*", replicaReads);
@@ -122,10 +143,10 @@ export async function startServer(build: ServerBuild, { root }: Pick<ServeOption
     const listening: Server = env.HOST ? app.listen(env.PORT, env.HOST, () => resolve(listening)) : app.listen(env.PORT, () => resolve(listening));
   });
   const shownHost = env.HOST && env.HOST !== "0.0.0.0" && env.HOST !== "::" ? env.HOST : "localhost";
-  console.log(`ReciPals listening on http://${shownHost}:${env.PORT}/ReciPals/Home`);
+  log.info(`ReciPals listening on http://${shownHost}:${env.PORT}/ReciPals/Home`);
   warnWithoutPublicUrl();
   // Photos nothing uses any more (abandoned forms'), a minute after start and every 6 hours.
-  const sweep = () => sweepUnusedUploads().catch((error: unknown) => console.warn("Sweeping unused uploads failed:", error));
+  const sweep = () => sweepUnusedUploads().catch((error: unknown) => log.warn({ err: error }, "sweeping unused uploads failed"));
   setTimeout(sweep, 60_000).unref();
   setInterval(sweep, 6 * 60 * 60 * 1000).unref();
   // Under `npm run dev` (remix dev restarts this server after every rebuild and waits for this).
@@ -136,13 +157,13 @@ export async function startServer(build: ServerBuild, { root }: Pick<ServeOption
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: finishing in-flight requests…`);
+    log.info(`${signal}: finishing in-flight requests…`);
     setTimeout(() => process.exit(1), 10_000).unref();
     server.close(() => {
       closeDatabase().then(
         () => process.exit(0),
         (error: unknown) => {
-          console.error("Closing the database failed:", error);
+          log.error({ err: error }, "closing the database failed");
           process.exit(1);
         },
       );
@@ -175,6 +196,7 @@ export async function serve(build: ServerBuild, options: ServeOptions): Promise<
     throw new Error("WEB_CONCURRENCY above 1 needs a database file: each worker would get its own :memory: database.");
   }
   cluster.setupPrimary({ exec: options.workerScript, args: [] });
+  gatherWorkerMetrics();
   const startedAt = new WeakMap<Worker, number>();
   let stopping = false;
   let stopFailed = false;

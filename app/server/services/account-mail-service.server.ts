@@ -7,6 +7,7 @@ import { paths } from "~/lib/paths";
 import { hashPassword } from "../auth/password.server";
 import { LimitReachedError, takeRateLimited, type RateLimit } from "../auth/limits.server";
 import { db, engineOf, writeTransaction, type DB } from "../db/connection.server";
+import { log } from "../observability/log.server";
 import { MAIL_FAILED_MESSAGE, MailError, mailOrigin, sendMail, type Mail } from "../mail/mailer.server";
 import { confirmEmailMail, emailChangedMail, passwordChangedMail, resetPasswordMail } from "../mail/messages.server";
 import { writeLog } from "../queries/reports.server";
@@ -119,7 +120,7 @@ async function mailLink(account: AccountRow, purpose: Purpose, email: string, da
   } catch (error) {
     await database.deleteFrom("account_tokens").where("token_hash", "=", tokenHash).execute();
     if (error instanceof MailError) {
-      console.error(`Mail to ${email} not sent: ${String((error.cause as Error | undefined)?.message ?? error.message)}`);
+      log.error({ err: error.cause ?? error, purpose }, "mail not sent");
       return refusal(503, ACCOUNT_MAIL_MESSAGES.mailFailed);
     }
     throw error;
@@ -129,7 +130,7 @@ async function mailLink(account: AccountRow, purpose: Purpose, email: string, da
 
 /** A mail that says something happened (no link): sent when possible, never holding anything up. */
 function tell(message: Mail): void {
-  sendMail(message).catch((error: unknown) => console.error(`Mail to ${message.to} not sent: ${String((error as Error).message)}`));
+  sendMail(message).catch((error: unknown) => log.error({ err: (error as Error).cause ?? error }, "mail not sent"));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ import { ADMIN_SECRET_UNSET, INCORRECT_ADMIN_PASSWORD, NOT_ALLOWED, ProfileEditS
 import { ProfileTagsSchema } from "../validation/tags-schema.server";
 import { applyPicture, type PicturePlan } from "../media/pictures.server";
 import { deleteImageIfUnreferenced } from "../media/uploads.server";
+import { signUpRefusals } from "../observability/metrics.server";
 import { checkNewEmail, emailStateOf } from "./account-mail-service.server";
 import { deleteAccountRow } from "./account-service.server";
 import { done, refusal, type Actor, type Outcome, type Refusal } from "./outcome-service.server";
@@ -72,6 +73,7 @@ export async function takeSignupSlot(address: string | null): Promise<Outcome<nu
     return done(null);
   } catch (error) {
     if (!(error instanceof LimitReachedError)) throw error;
+    signUpRefusals.inc({ reason: "too-many" });
     return refusal(429, USER_MESSAGES.tooManySignups, { retryAfterSeconds: error.retryAfterSeconds });
   }
 }
@@ -351,8 +353,15 @@ export interface NewAccount {
 export async function createAccount(
   input: NewAccount,
   actor: Actor | null = null,
-  { signupFrom }: { signupFrom?: string | null } = {},
+  options: { signupFrom?: string | null } = {},
 ): Promise<Outcome<SessionUser>> {
+  const outcome = await checkAndCreateAccount(input, actor, options);
+  // A sign-up's refusals, for the operator's metrics (the limit counts its own in takeSignupSlot).
+  if (!outcome.ok && actor === null && outcome.status !== 429) signUpRefusals.inc({ reason: outcome.status === 409 ? "username-taken" : "invalid" });
+  return outcome;
+}
+
+async function checkAndCreateAccount(input: NewAccount, actor: Actor | null, { signupFrom }: { signupFrom?: string | null }): Promise<Outcome<SessionUser>> {
   const parsed = AccountSchema.safeParse({ name: input.name ?? "", username: input.username ?? "", bio: input.bio, tags: input.tags, role: input.role });
   const errors: Record<string, string> = {};
   if (!parsed.success) for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? "body")] ??= issue.message;

@@ -16,6 +16,7 @@ import {
 } from "kysely";
 import pg from "pg";
 
+import { connectionReleased, countedAcquire } from "../../observability/metrics.server";
 import type { Database } from "../schema.server";
 import { Replicas } from "./replicas.server";
 import { isWrite, type ChangeFeed, type DB, type Engine, type RecipeQuery, type RecipeScope, type ScopeChanges } from "./engine.server";
@@ -253,7 +254,7 @@ class SideBySideDriver implements Driver {
   async acquireConnection(): Promise<DatabaseConnection> {
     let inner: DatabaseConnection;
     try {
-      inner = await this.#inner.acquireConnection();
+      inner = await countedAcquire(() => this.#inner.acquireConnection());
     } catch (error) {
       throw unavailableOr(error);
     }
@@ -316,6 +317,7 @@ class SideBySideDriver implements Driver {
     await this.#inner.releaseSavepoint((args[0] as SideBySideConnection).inner, args[1], args[2]);
   }
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    connectionReleased();
     await this.#inner.releaseConnection((connection as SideBySideConnection).inner as Parameters<PostgresDriver["releaseConnection"]>[0]);
   }
   async destroy(): Promise<void> {

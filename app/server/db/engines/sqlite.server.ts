@@ -14,6 +14,7 @@ import {
   type SqliteDialectConfig,
 } from "kysely";
 
+import { connectionReleased, countedAcquire } from "../../observability/metrics.server";
 import type { Database } from "../schema.server";
 import { type ChangeFeed, type DB, type Engine, type RecipeQuery, type RecipeScope } from "./engine.server";
 
@@ -44,6 +45,14 @@ function recordScopes(scopes: ReadonlySet<string>): CompiledQuery {
 // check-then-write rule in a transaction safe: writers take turns (PostgreSQL's writers go side by
 // side and lock what each rule reads instead, see postgres.server.ts).
 class ImmediateSqliteDriver extends SqliteDriver {
+  // Queries take turns on the one connection: the wait is what the metrics call a pool wait.
+  override acquireConnection(): Promise<DatabaseConnection> {
+    return countedAcquire(() => super.acquireConnection());
+  }
+  override async releaseConnection(): Promise<void> {
+    connectionReleased();
+    await super.releaseConnection();
+  }
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw("begin immediate"));
   }
