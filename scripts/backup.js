@@ -1,23 +1,18 @@
-// `npm run backup`: a consistent copy of the database while the server keeps running.
+// `npm run backup [-- --out FILE]`: one archive of the whole community while the server keeps
+// serving — a consistent snapshot of the database (SQLite or PostgreSQL), every stored photo (disk
+// or S3) and a manifest of row counts and checksums (app/server/ops/backup.server.ts;
+// docs/operator-guide.md, "Backups").
 //
-// SQLite's online backup API (better-sqlite3's db.backup) copies DATABASE_PATH (default
-// data/recipals.db) into BACKUP_DIR (default: a `backups` folder beside the database, so
-// data/backups) as recipals-<UTC timestamp>.db, then keeps only the newest BACKUP_KEEP (default 7).
-// All pages are copied in one step, i.e. inside one read transaction: the copy is the database as
-// it was at one instant, writers are never blocked (WAL), and a busy server cannot make the copy
-// restart forever. The copy is written under a temporary name, checked with
-// `PRAGMA integrity_check`, and only then renamed into place, so a listed backup is always whole.
+// Without --out the archive goes to BACKUP_DIR (default: a `backups` folder beside the SQLite
+// database, so data/backups) as recipals-<UTC timestamp>.zip, and only the newest BACKUP_KEEP
+// (default 7) are kept. An archive is written under a temporary name and renamed when whole.
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 
-import SQLite from "better-sqlite3";
+import { loadModule } from "./load-module.js";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const databasePath = path.resolve(root, process.env.DATABASE_PATH ?? "data/recipals.db");
-const backupDir = path.resolve(root, process.env.BACKUP_DIR ?? path.join(path.dirname(databasePath), "backups"));
-const keep = Number(process.env.BACKUP_KEEP ?? 7);
-const BACKUP_NAME = /^recipals-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\.db$/;
+const USAGE = "usage: npm run backup [-- --out FILE]";
+const BACKUP_NAME = /^recipals-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\.zip$/;
 
 /**
  * @param {string} message
@@ -28,54 +23,57 @@ function fail(message) {
   process.exit(1);
 }
 
+/** @returns {{ out: string | null }} */
+function readArgs() {
+  const args = process.argv.slice(2);
+  /** @type {string | null} */
+  let out = null;
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = /** @type {string} */ (args[i]);
+    if (arg === "--out") {
+      out = args[i + 1] ?? fail(`--out needs a file name (${USAGE})`);
+      i += 1;
+    } else if (arg.startsWith("--out=")) {
+      out = arg.slice("--out=".length);
+    } else {
+      fail(`unknown argument ${JSON.stringify(arg)} (${USAGE})`);
+    }
+  }
+  return { out };
+}
+
+const { out } = readArgs();
+const keep = Number(process.env.BACKUP_KEEP ?? 7);
 if (!Number.isInteger(keep) || keep < 1) fail(`BACKUP_KEEP must be a whole number of at least 1 (got ${JSON.stringify(process.env.BACKUP_KEEP)}).`);
-if (!fs.existsSync(databasePath)) fail(`there is no database at ${databasePath} (set DATABASE_PATH).`);
 
-fs.mkdirSync(backupDir, { recursive: true });
+/** @type {typeof import("~/server/ops/backup.server") & typeof import("~/server/db/connection.server") & { backupDir: () => string }} */
+const app = await loadModule(
+  "backup",
+  `export { BackupRefused, writeBackup } from "~/server/ops/backup.server";
+   export { closeDatabaseHandle, db } from "~/server/db/connection.server";
+   export { backupDir } from "~/server/env.server";`,
+).catch((/** @type {Error} */ error) => fail(error.message));
+
 const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-const target = path.join(backupDir, `recipals-${stamp}.db`);
-const temporary = `${target}.partial`;
-
-const started = Date.now();
-const source = new SQLite(databasePath, { fileMustExist: true, readonly: true });
-source.pragma("busy_timeout = 10000");
+const dir = app.backupDir();
+const target = out ? path.resolve(process.cwd(), out) : path.join(dir, `recipals-${stamp}.zip`);
 try {
-  // transfer(0) first (better-sqlite3 starts that way), then every remaining page at once.
-  await source.backup(temporary, { progress: () => 0x7fffffff });
+  const { file, manifest, bytes, ms } = await app.writeBackup({ out: target });
+  const rows = Object.values(manifest.database.tables).reduce((sum, n) => sum + n, 0);
+  let kept = "";
+  if (!out) {
+    // Keep the newest `keep` backups (names sort by time).
+    const backups = fs.readdirSync(dir).filter((name) => BACKUP_NAME.test(name)).sort();
+    const removed = backups.slice(0, Math.max(0, backups.length - keep));
+    for (const name of removed) fs.rmSync(path.join(dir, name), { force: true });
+    kept = `; keeping ${Math.min(backups.length, keep)} backup(s)${removed.length ? `, removed ${removed.length} older` : ""}`;
+  }
+  console.log(
+    `Backed up ${rows} rows in ${Object.keys(manifest.database.tables).length} tables (${manifest.source.engine}) and ${manifest.photos.count} photos ` +
+      `(${(manifest.photos.bytes / 1024 / 1024).toFixed(1)} MB) to ${file}: ${(bytes / 1024 / 1024).toFixed(1)} MB in ${(ms / 1000).toFixed(1)} s${kept}.`,
+  );
 } catch (error) {
-  fs.rmSync(temporary, { force: true });
-  fail(error instanceof Error ? error.message : String(error));
+  fail(/** @type {Error} */ (error).message);
 } finally {
-  source.close();
+  await app.closeDatabaseHandle(app.db).catch(() => undefined);
 }
-
-const copy = new SQLite(temporary, { fileMustExist: true });
-try {
-  const check = copy.pragma("integrity_check", { simple: true });
-  if (check !== "ok") throw new Error(`the copy failed integrity_check: ${check}`);
-  // One self-contained file: no -wal beside it (a restore copies just this file).
-  copy.pragma("journal_mode = DELETE");
-} catch (error) {
-  copy.close();
-  fs.rmSync(temporary, { force: true });
-  fail(error instanceof Error ? error.message : String(error));
-}
-copy.close();
-const fd = fs.openSync(temporary, "r");
-fs.fsyncSync(fd);
-fs.closeSync(fd);
-fs.renameSync(temporary, target);
-
-// Keep the newest `keep` backups (names sort by time).
-const backups = fs
-  .readdirSync(backupDir)
-  .filter((name) => BACKUP_NAME.test(name))
-  .sort();
-const removed = backups.slice(0, Math.max(0, backups.length - keep));
-for (const name of removed) fs.rmSync(path.join(backupDir, name), { force: true });
-
-const size = fs.statSync(target).size;
-console.log(
-  `Backed up ${databasePath} to ${target} (${(size / 1024 / 1024).toFixed(2)} MB, ${Date.now() - started} ms); ` +
-    `keeping ${Math.min(backups.length, keep)} backup(s)${removed.length ? `, removed ${removed.length} older` : ""}.`,
-);

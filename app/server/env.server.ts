@@ -123,6 +123,8 @@ const EnvSchema = z
     // with upstream or to drop it once upstream catches up. Read by the patched packages themselves.
     RECIPALS_PATCH_ROUTE_MATCHING: z.enum(["on", "off"]).optional(),
     RECIPALS_PATCH_LOADER_REQUEST: z.enum(["on", "off"]).optional(),
+    // Where `npm run backup` keeps its archives and a restore its undo copy (default: `backups` beside the database).
+    BACKUP_DIR: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
     // The log's level (docs/operator-guide.md, "Logs"): a request line each at info.
     LOG_LEVEL: z.preprocess(emptyAsUnset, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info")),
     // GET /metrics asks for `Authorization: Bearer {token}` when set; unset, it answers only on
@@ -165,6 +167,11 @@ function readEnv(): Env {
 export const env = readEnv();
 
 /** Folder that holds runtime data (the database, uploads, the generated secret). */
+/** Where backups go (BACKUP_DIR, or `backups` beside the database). */
+export function backupDir(): string {
+  return env.BACKUP_DIR ? path.resolve(env.BACKUP_DIR) : path.join(dataDir(), "backups");
+}
+
 export function dataDir(): string {
   const dbPath = env.DATABASE_PATH;
   return dbPath === ":memory:" ? path.resolve("data") : path.dirname(path.resolve(dbPath));

@@ -23,6 +23,13 @@ export function readableLine(line: string): string {
   return `${clock} ${String(level).toUpperCase().padEnd(5)} ${String(msg ?? "")}${fields ? ` ${fields}` : ""}`;
 }
 
+/** What the log keeps of an error. */
+export function errorFields(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const code = (error as { code?: unknown }).code;
+  return { type: error.name, ...(typeof code === "string" || typeof code === "number" ? { code } : {}), message: error.message, stack: error.stack };
+}
+
 function destination(): DestinationStream {
   if (env.NODE_ENV === "development") {
     return { write: (line: string) => void process.stdout.write(`${readableLine(line)}\n`) };
@@ -47,8 +54,9 @@ export const log: Logger = pino(
     timestamp: pino.stdTimeFunctions.isoTime,
     // "level":"info" rather than pino's 30: what log tools and people read.
     formatters: { level: (label) => ({ level: label }) },
-    // An error is logged as its type, message and stack, never with the objects it may hold.
-    serializers: { err: pino.stdSerializers.err },
+    // An error is logged as its type, code, message and stack, never with the other things it
+    // may carry (a mail error's recipients, a database error's row values).
+    serializers: { err: errorFields },
   },
   destination(),
 );
