@@ -15,7 +15,7 @@ const onPostgres = Boolean(process.env.RECIPALS_TEST_POSTGRES);
 // migration's SQLite path over an older database (PostgreSQL's runs on every test database).
 const SQLITE_ONLY = [
   "tests/security/{backup,durability,early-refusal-close,fuzz-routes,guards,http-headers,load,production-install,public-launch,slow-readers,workers}.test.ts",
-  "tests/unit/{scale,query-plans,migrations-report-cooks}.test.ts",
+  "tests/unit/{scale,query-plans,migrations-report-cooks,observability,observability-cluster}.test.ts",
 ];
 
 const TEST_FOLDERS = ["app", "seed", "tests/unit", "tests/security"];

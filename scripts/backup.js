@@ -46,6 +46,10 @@ const { out } = readArgs();
 const keep = Number(process.env.BACKUP_KEEP ?? 7);
 if (!Number.isInteger(keep) || keep < 1) fail(`BACKUP_KEEP must be a whole number of at least 1 (got ${JSON.stringify(process.env.BACKUP_KEEP)}).`);
 
+// A SQLite file that is not there is refused before the app's modules load (they would make an empty one).
+const databasePath = path.resolve(process.env.DATABASE_PATH || "data/recipals.db");
+if (!process.env.DATABASE_URL && !fs.existsSync(databasePath)) fail(`there is no database at ${databasePath} (set DATABASE_PATH).`);
+
 /** @type {typeof import("~/server/ops/backup.server") & typeof import("~/server/db/connection.server") & { backupDir: () => string }} */
 const app = await loadModule(
   "backup",

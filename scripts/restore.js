@@ -4,9 +4,10 @@
 // (app/server/ops/backup.server.ts; docs/operator-guide.md, "Backups").
 //
 // The database and the store must be empty. With --force a non-empty one is replaced, after what
-// it holds has been written to BACKUP_DIR as recipals-before-restore-<timestamp>.zip (undo); for a
-// SQLite database --force also skips the check that no server has it open. A damaged or foreign
-// file is refused before anything changes.
+// it holds has been written to BACKUP_DIR as recipals-before-restore-<timestamp>.zip (undo). A
+// SQLite database that a server has open is never replaced (on Linux every process's open files
+// are looked at; where there is no /proc, --force says the server is stopped). A damaged or
+// foreign file is refused before anything changes.
 import { copyDatabase } from "./db-copy.js";
 import { loadModule } from "./load-module.js";
 

@@ -1,16 +1,20 @@
 import { spawn } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { openBackup } from "~/server/ops/backup.server";
+
 import { emptyLedger, writeLoad, type Ledger, type LoadUser } from "../support/server/load";
 import { childEnv, request, ROOT, seededDatabase, SEEDED, SEEDED_2, signIn, startServer, stopAllServers, tempDir } from "../support/server/server";
 
-// Backups (issue 10 item 6): `npm run backup` copies the database with SQLite's online backup
-// while the server takes writes, keeping the newest BACKUP_KEEP; `npm run restore` refuses while
-// the server has the file open, refuses damaged or foreign files, and puts a backup back.
+// Backups (docs/operator-guide.md, "Backups"): `npm run backup` archives the database (SQLite's
+// online backup) while a real server takes writes, keeping the newest BACKUP_KEEP; `npm run
+// restore` refuses while the server has the file open, refuses damaged or foreign files, and puts
+// a backup back. Archives and photos in depth: tests/unit/backup-restore.test.ts.
 
 let dir: string;
 beforeAll(() => {
@@ -29,6 +33,18 @@ function script(name: "backup" | "restore", args: string[], env: Record<string, 
     child.stderr.on("data", (c) => (output += c));
     child.on("exit", (code) => resolve({ code, output }));
   });
+}
+
+/** The database snapshot a backup archive holds, extracted beside it. */
+async function snapshotIn(archive: string): Promise<string> {
+  const opened = await openBackup(archive);
+  const file = `${archive}.${crypto.randomBytes(4).toString("hex")}.sqlite`;
+  try {
+    await opened.extract("database.sqlite", file);
+    return file;
+  } finally {
+    opened.close();
+  }
 }
 
 function counts(file: string) {
@@ -76,7 +92,7 @@ describe("backup and restore", () => {
         const acknowledged = { likes: ledger.likes.length, comments: ledger.comments.length, recipes: ledger.recipes.length };
         const result = await script("backup", [], env);
         expect(result.code, result.output).toBe(0);
-        const written = /to (\S+recipals-[^ ]+\.db) /.exec(result.output)?.[1];
+        const written = /to (\S+recipals-[^ :]+\.zip):/.exec(result.output)?.[1];
         expect(written, result.output).toBeDefined();
         taken.push({ file: written!, acknowledged });
         await new Promise((r) => setTimeout(r, 300));
@@ -86,40 +102,43 @@ describe("backup and restore", () => {
       expect(ledger.serverErrors, "no 5xx while backing up").toEqual([]);
 
       // BACKUP_KEEP=2: only the two newest remain; each is whole and consistent.
-      const names = fs.readdirSync(backups).filter((n) => n.endsWith(".db")).sort();
+      const names = fs.readdirSync(backups).filter((n) => n.endsWith(".zip")).sort();
       expect(names).toEqual(taken.slice(1).map((t) => path.basename(t.file)));
       expect(fs.readdirSync(backups).filter((n) => n.includes("partial"))).toEqual([]);
       for (const { file: backup, acknowledged } of taken.slice(1)) {
-        const c = counts(backup);
+        const c = counts(await snapshotIn(backup));
         expect(c.integrity).toBe("ok");
         expect(c.fk).toBe(0);
-        expect(fs.existsSync(`${backup}-wal`)).toBe(false);
-        containsAcknowledged(backup, ledger, acknowledged);
+        containsAcknowledged(await snapshotIn(backup), ledger, acknowledged);
       }
-      const [older, newer] = taken.slice(1).map((t) => counts(t.file));
+      const [older, newer] = await Promise.all(taken.slice(1).map(async (t) => counts(await snapshotIn(t.file))));
       expect(newer!.comments).toBeGreaterThanOrEqual(older!.comments);
 
       // While the server has the database open, restore refuses and changes nothing.
       const live = counts(file);
-      const refused = await script("restore", [taken[1]!.file], env);
+      // Not even with --force (which only allows replacing a database that holds data).
+      const refused = await script("restore", [taken[1]!.file, "--force"], env);
       expect(refused.code).not.toBe(0);
-      expect(refused.output).toMatch(/is open in process \d+.*Stop the server first/);
+      expect(refused.output).toMatch(/is open in process \d+.*stop the server first/);
       expect(counts(file)).toEqual(live);
 
       // Stopped: restore puts the older backup back; the later writes are gone, the earlier ones are there.
       server.kill("SIGTERM");
       await server.exited;
-      const restored = await script("restore", [taken[1]!.file], env);
+      // It holds data: refused without --force, replaced with it.
+      const notEmpty = await script("restore", [taken[1]!.file], env);
+      expect(notEmpty.output).toMatch(/the database holds data .*pass --force/);
+      const restored = await script("restore", [taken[1]!.file, "--force"], env);
       expect(restored.code, restored.output).toBe(0);
-      expect(restored.output).toMatch(/previous database is kept as .*recipals-before-restore-/);
+      expect(restored.output).toMatch(/What was there before is kept as .*recipals-before-restore-.*\.zip/);
       expect(fs.existsSync(`${file}-wal`)).toBe(false);
       expect(fs.existsSync(`${file}-shm`)).toBe(false);
       const after = counts(file);
-      expect(after).toEqual(counts(taken[1]!.file));
+      expect(after).toEqual(counts(await snapshotIn(taken[1]!.file)));
       containsAcknowledged(file, ledger, taken[1]!.acknowledged);
       // The pre-restore copy holds everything the server had (undo).
       const undo = fs.readdirSync(backups).find((n) => n.startsWith("recipals-before-restore-"))!;
-      expect(counts(path.join(backups, undo))).toEqual(live);
+      expect(counts(await snapshotIn(path.join(backups, undo)))).toEqual(live);
 
       // The server starts on the restored file and serves it.
       const again = await startServer({ databasePath: file });
@@ -143,7 +162,7 @@ describe("backup and restore", () => {
     other.exec("create table notes (id integer primary key, text text)");
     other.close();
     for (const [bad, message] of [
-      [garbage, /not a readable SQLite database|fails integrity_check/],
+      [garbage, /is not a whole ReciPals backup: it cannot be read as a zip archive/],
       [truncated, /not a readable SQLite database|fails integrity_check|not a ReciPals database/],
       [foreign, /not a ReciPals database/],
       [path.join(dir, "missing.db"), /is not a file/],

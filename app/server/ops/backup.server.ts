@@ -583,10 +583,10 @@ export async function restoreBackup({
 
     // 2. The target: not in use by a server (SQLite: it would go on writing to the replaced file),
     //    empty, or kept first as an undo copy.
-    if (location.engine === "sqlite" && !force) {
+    if (location.engine === "sqlite") {
       const users = processesUsing(path.resolve(location.path));
-      if (users === null) throw new BackupRefused("cannot tell whether a server has the database open here (no /proc): stop the server, then run again with --force");
-      if (users.length > 0) throw new BackupRefused(`the database ${path.resolve(location.path)} is open in process ${users.join(", ")}: stop the server first`);
+      if (users === null && !force) throw new BackupRefused("cannot tell whether a server has the database open here (no /proc): stop the server, then run again with --force");
+      if (users && users.length > 0) throw new BackupRefused(`the database ${path.resolve(location.path)} is open in process ${users.join(", ")}: stop the server first`);
     }
     const filled = await targetRows(location);
     const storedPhotos = await listStoredFiles();
