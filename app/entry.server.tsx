@@ -266,7 +266,7 @@ export default async function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered) log.error({ err: error, reqId: currentRequestId() }, "rendering a page failed");
         },
       },
     );

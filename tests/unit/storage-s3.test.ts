@@ -228,7 +228,7 @@ describe("an image store that cannot be reached", () => {
   });
   afterAll(() => warn.mockRestore());
   const expectLogged = () => {
-    expect(warn.mock.calls.map((args) => String(args[0])).at(-1)).toMatch(
+    expect(warn.mock.calls.map((args) => (JSON.parse(String(args[0])) as { msg: string }).msg).at(-1)).toMatch(
       new RegExp(`^The object store \\(${down.endpoint} bucket gone\\) could not store [0-9a-f]{64}\\.card\\.webp: .*ECONNREFUSED`),
     );
     warn.mockClear();

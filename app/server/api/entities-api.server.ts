@@ -5,6 +5,8 @@ import type { KeysetSelection } from "../queries/seq.server";
 import { readUsersWithLists, type Role, type UserWithLists } from "../queries/users.server";
 import { OPEN_LENS, type Lens } from "../queries/visibility.server";
 import { ApiError, invalid, json } from "../http/api.server";
+import { log } from "../observability/log.server";
+import { currentRequestId } from "../observability/request-notes.server";
 
 // The entities as the JSON API shows them: the field names of docs/rules.md#api-entities exactly, `_id` on every object
 // (equal to its recipe_id / post_id for recipes and posts), lists of ids, never a password.
@@ -204,7 +206,7 @@ export function streamJsonArray<Row extends { seq: number }>(
       try {
         rows = take > 0 ? await read({ afterSeq, offset: skip, limit: take }) : [];
       } catch (error) {
-        console.error("API list failed while streaming", error);
+        log.error({ err: error, reqId: currentRequestId() }, "API list failed while streaming");
         finished = true;
         controller.error(error);
         return;

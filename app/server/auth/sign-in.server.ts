@@ -7,6 +7,7 @@ import { verifyLogin, type SessionUser } from "../queries/users.server";
 import { signInRefusals } from "../observability/metrics.server";
 import { beginSignInAttempt, clearSignInFailures, forgetSignInAttempt, LimitReachedError, type SignInSubject } from "./limits.server";
 import { FILL_ALL_FIELDS, LoginSchema } from "../validation/auth-schema.server";
+import { log } from "../observability/log.server";
 
 export const LOGIN_MESSAGES = {
   invalid: "Invalid username or password. Please try again.",
@@ -66,7 +67,7 @@ export async function authenticateForm(request: Request, formData: FormData): Pr
     return await authenticator.authenticate("form", copy);
   } catch (error) {
     if (error instanceof LoginError) throw error;
-    console.error("Sign-in failed unexpectedly", error);
+    log.error({ err: error }, "sign-in failed unexpectedly");
     throw new LoginError(LOGIN_MESSAGES.failed, 500);
   }
 }

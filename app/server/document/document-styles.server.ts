@@ -5,6 +5,7 @@ import path from "node:path";
 import type { EntryContext, ServerBuild } from "@remix-run/node";
 
 import { setStylesWrittenInline, type StyledRoute } from "~/root";
+import { log } from "../observability/log.server";
 
 // The build's stylesheets, read once when the server starts, for the document to write inline
 // (app/root.tsx, docs/rules.md#first-paint): the site-wide one and the page's own. Each is allowed
@@ -23,7 +24,7 @@ export function readStylesheets(build: Pick<ServerBuild, "assetsBuildDirectory" 
       inline.set(`${build.publicPath}_assets/${name}`, { css, source: `'sha256-${crypto.createHash("sha256").update(css, "utf8").digest("base64")}'` });
     }
   } catch (error) {
-    console.warn(`The stylesheets could not be read to write them inline; pages link them instead: ${String(error)}`);
+    log.warn({ err: error }, "the stylesheets could not be read to write them inline; pages link them instead");
     inline.clear();
   }
   setStylesWrittenInline((href) => inline.has(href));

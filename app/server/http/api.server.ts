@@ -7,6 +7,8 @@ import { env } from "../env.server";
 import type { SessionUser } from "../queries/users.server";
 import { getUser } from "../auth/session.server";
 import { offerToSharedCache } from "../cache/shared-cache.server";
+import { log } from "../observability/log.server";
+import { currentRequestId } from "../observability/request-notes.server";
 
 // The plumbing every /api resource route shares (docs/rules.md#json-api): JSON answers, `{message}` errors
 // (plus `errors` per field on 400), CORS for ALLOWED_ORIGINS on every answer, preflights, a
@@ -255,7 +257,7 @@ export function apiRoute(
 async function toErrorResponse(error: unknown): Promise<Response> {
   if (error instanceof ApiError) return errorResponse(error);
   if (isUnavailable(error)) {
-    console.warn(`API request failed: ${(error as Error).message}`);
+    log.warn({ reqId: currentRequestId() }, `API request failed: ${(error as Error).message}`);
     return errorResponse(new ApiError(503, UNAVAILABLE_MESSAGE, {}, { "Retry-After": "5" }));
   }
   if (error instanceof Response) {
@@ -264,7 +266,7 @@ async function toErrorResponse(error: unknown): Promise<Response> {
     const text = await error.text().catch(() => "");
     return errorResponse(new ApiError(error.status, text.trim() || API_MESSAGES.unexpected));
   }
-  console.error("API request failed", error);
+  log.error({ err: error, reqId: currentRequestId() }, "API request failed");
   return errorResponse(new ApiError(500, API_MESSAGES.unexpected));
 }
 

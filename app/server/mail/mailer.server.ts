@@ -64,10 +64,10 @@ function transporter(): Transporter {
 let warned = false;
 
 /** Says once, at start, that mail with links cannot be sent (production without PUBLIC_URL). */
-export function warnWithoutPublicUrl(log: (line: string) => void = console.warn): void {
+export function warnWithoutPublicUrl(warn: (line: string) => void = (line) => log.warn(line)): void {
   if (warned || env.PUBLIC_URL || env.NODE_ENV !== "production") return;
   warned = true;
-  log("ReciPals: PUBLIC_URL is not set, so no mail with links (email confirmation, password reset) will be sent.");
+  warn("ReciPals: PUBLIC_URL is not set, so no mail with links (email confirmation, password reset) will be sent.");
 }
 
 /** Sends `mail`, or throws MailError. Without SMTP_URL the mail goes to the outbox folder. */

@@ -18,6 +18,7 @@ import {
   writeStoredFile,
   type PhotoCopy,
 } from "./storage.server";
+import { log } from "../observability/log.server";
 
 // The image pipeline (docs/rules.md#images): every uploaded picture — recipe photos,
 // profile photos, data URLs sent to the API — is decoded by sharp, turned upright, stripped of
@@ -235,7 +236,7 @@ export async function makeMissingCopies(hash: string, copies: readonly PhotoCopy
 /** An unreachable store as the user's message (503); anything else is left as it is. */
 function storeProblem(error: unknown): unknown {
   if (!(error instanceof StoreUnavailableError)) return error;
-  console.warn(error.message);
+  log.warn(error.message);
   return new ImageError(IMAGE_MESSAGES.notStored, 503);
 }
 

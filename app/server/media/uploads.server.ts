@@ -1,6 +1,7 @@
 import { db, type DB } from "../db/connection.server";
 import { storeImage } from "./images.server";
 import { cardUrlOf, copyNameOf, listStoredFiles, PHOTO_COPIES, removeStoredFile, storedNameOf, StoreUnavailableError } from "./storage.server";
+import { log } from "../observability/log.server";
 
 // Stored photos over time (docs/rules.md#images): the few a person's unsaved forms carry, and
 // removing files once nothing refers to them — at once when a write replaces a picture, or by
@@ -86,7 +87,7 @@ export async function deleteImageIfUnreferenced(url: string | null | undefined, 
     for (const copy of PHOTO_COPIES) await removeStoredFile(copyNameOf(hash, copy));
   } catch (error) {
     if (!(error instanceof StoreUnavailableError)) throw error;
-    console.warn(`${error.message} (left for the sweep of unused uploads)`);
+    log.warn(`${error.message} (left for the sweep of unused uploads)`);
     return false;
   }
   return true;

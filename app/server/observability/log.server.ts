@@ -36,10 +36,12 @@ function destination(): DestinationStream {
   }
   if (env.NODE_ENV === "test") {
     // Under tests an error goes through console.error, which fails the test that caused it
-    // (tests/support/vitest-setup.ts); the rest is written as in production.
+    // (tests/support/vitest-setup.ts), and a warning through console.warn, where a test can
+    // read it; the rest is written as in production.
     return {
       write: (line: string) => {
         if (/"level":"(error|fatal)"/.test(line)) console.error(line.trimEnd());
+        else if (line.includes('"level":"warn"')) console.warn(line.trimEnd());
         else process.stdout.write(line);
       },
     };

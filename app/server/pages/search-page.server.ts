@@ -8,6 +8,8 @@ import { scopeSharedCache, SHUFFLED_COPIES, withholdFromSharedCache } from "~/se
 import { withPlaceholders } from "~/server/media/placeholders.server";
 import { searchRecipes, searchUsers, type RecipeCard, type RecipePage, type UserCard } from "~/server/queries/search.server";
 import { parseSearchParams } from "~/server/validation/search-schema.server";
+import { log } from "../observability/log.server";
+import { currentRequestId } from "../observability/request-notes.server";
 
 // An empty search shows recipes in a fresh shuffle unless the address fixes it (`seed`): the shared
 // cache keeps several orders of it (app/server/http/route-rules.server.ts).
@@ -28,14 +30,14 @@ export async function loadSearchPage(request: Request, context: AppLoadContext) 
     const found = await searchRecipes({ q, page, seed, without: hidden });
     recipes = { ...found, items: await withPlaceholders(found.items, (recipe) => recipe.photo) };
   } catch (cause) {
-    console.error(cause);
+    log.error({ err: cause, reqId: currentRequestId() }, "search failed");
     error = q ? SEARCH_MESSAGES.recipes : SEARCH_MESSAGES.list;
   }
   if (q) {
     try {
       people = await searchUsers({ q, without: hidden });
     } catch (cause) {
-      console.error(cause);
+      log.error({ err: cause, reqId: currentRequestId() }, "search failed");
       error ??= SEARCH_MESSAGES.failed;
     }
   }

@@ -2,6 +2,7 @@
 // redirect to S3_PUBLIC_URL when the images are served from there, or a plain 404 or 503.
 import { makeMissingCopies } from "~/server/media/images.server";
 import { isStoredName, parseStoredName, publicUrlOf, readStoredFile, storedImageType, StoreUnavailableError } from "~/server/media/storage.server";
+import { log } from "../observability/log.server";
 
 const notFound = () =>
   new Response("Image not found.", {
@@ -34,7 +35,7 @@ export async function loadUploadPage(name: string) {
     if (!bytes && stored?.copy) bytes = (await makeMissingCopies(stored.hash, [stored.copy])).get(stored.copy) ?? null;
   } catch (error) {
     if (!(error instanceof StoreUnavailableError)) throw error;
-    console.warn(error.message);
+    log.warn(error.message);
     return new Response("The image cannot be loaded right now. Please try again.", {
       status: 503,
       headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Retry-After": "5" },

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 
-import { earlyRefusal, type BodyLimit } from "../facade.server";
+import { earlyRefusal, log, type BodyLimit } from "../facade.server";
 import { closeAfterAnswer } from "./remix-adapter.server";
 
 // What the server checks before any route runs (docs/architecture.md#the-server): security
@@ -48,7 +48,7 @@ export function earlyRefusals(allowedOrigins: ReadonlySet<string>): Refuse {
         res.end(Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength));
       })
       .catch((error: unknown) => {
-        console.error(error);
+        log.error({ err: error, reqId: res.getHeader("X-Request-Id") }, "refusing a request failed");
         if (!res.headersSent) res.status(500).end();
       });
   };

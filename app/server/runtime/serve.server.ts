@@ -217,17 +217,17 @@ export async function serve(build: ServerBuild, options: ServeOptions): Promise<
     }
     quickDeaths = Date.now() - (startedAt.get(worker) ?? 0) < 5_000 ? quickDeaths + 1 : 0;
     if (quickDeaths >= 3) {
-      console.error(`Workers keep exiting right after they start (last: ${signal ?? `exit ${code}`}); stopping.`);
+      log.error(`Workers keep exiting right after they start (last: ${signal ?? `exit ${code}`}); stopping.`);
       stopFailed = true;
       stop("SIGTERM");
       if (running() === 0) process.exit(1);
       return;
     }
-    console.error(`Worker ${worker.process.pid} exited (${signal ?? `exit ${code}`}); starting another.`);
+    log.error(`Worker ${worker.process.pid} exited (${signal ?? `exit ${code}`}); starting another.`);
     fork();
   });
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
   for (let i = 0; i < workers; i++) fork();
-  console.log(`ReciPals: ${workers} worker processes (WEB_CONCURRENCY).`);
+  log.info(`ReciPals: ${workers} worker processes (WEB_CONCURRENCY).`);
 }

@@ -157,7 +157,7 @@ export async function requestPasswordReset({ login, from }: { login: unknown; fr
     const account = await accountByLogin(parsed.data, database);
     if (!account?.email || !account.email_confirmed_at || account.suspended_at) return;
     await mailLink(account, "reset", account.email, database);
-  })().catch((error: unknown) => console.error(`Password reset mail failed: ${String((error as Error).message)}`));
+  })().catch((error: unknown) => log.error({ err: error }, "password reset mail failed"));
   return done({ message: ACCOUNT_MAIL_MESSAGES.forgotAnswer });
 }
 

@@ -20,6 +20,7 @@ import { connectionReleased, countedAcquire } from "../../observability/metrics.
 import type { Database } from "../schema.server";
 import { Replicas } from "./replicas.server";
 import { isWrite, type ChangeFeed, type DB, type Engine, type RecipeQuery, type RecipeScope, type ScopeChanges } from "./engine.server";
+import { log as logger } from "../../observability/log.server";
 
 // PostgreSQL, for a community that runs several app servers (docs/scaling.md). Selected by
 // DATABASE_URL; everything that differs from SQLite is in this file and sqlite.server.ts.
@@ -375,7 +376,7 @@ export interface PostgresOptions {
   log?: (line: string) => void;
 }
 
-export function openPostgres({ url, poolSize, replicaUrls = [], log = (line) => console.warn(line) }: PostgresOptions): OpenedPostgres {
+export function openPostgres({ url, poolSize, replicaUrls = [], log = (line) => logger.warn(line) }: PostgresOptions): OpenedPostgres {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000, types, Client: LastAnswerClient });
   // An idle client that loses its server emits here; without a listener that would end the process.
   let warnedIdle = false;
