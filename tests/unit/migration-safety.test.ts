@@ -145,9 +145,10 @@ async function lossesOf(migrations: Record<string, Migration>): Promise<{ losses
   }
 }
 
+// Dropping waits for the databases' last connections to go: on a busy machine that takes a while.
 afterAll(async () => {
   if (engine === "postgres") await dropDatabases(TEST_POSTGRES, prefix);
-});
+}, 60_000);
 
 describe(`migrations only add, one release at a time (${engine})`, () => {
   it("no migration removes a table or a column without saying why, in its file and in the operator's guide", async () => {
