@@ -18,6 +18,7 @@ import * as cooks from "./20261130T0000-cooks";
 import * as reportCooks from "./20261201T0000-report-cooks";
 import * as cookPhotosUploaded from "./20261201T0100-cook-photos-uploaded";
 import * as accountEmail from "./20261202T0000-account-email";
+import * as federation from "./20261203T0000-federation";
 
 // Static imports, not FileMigrationProvider: Node 20 cannot load .ts migrations at run
 // time, while this module is compiled into the server build, the seed and the tests alike.
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   "20261201T0000-report-cooks": reportCooks,
   "20261201T0100-cook-photos-uploaded": cookPhotosUploaded,
   "20261202T0000-account-email": accountEmail,
+  "20261203T0000-federation": federation,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,4 +1,4 @@
-// The top of a profile: picture, username, Edit Profile or Follow with a "More" menu (Mute, Block,
+// The top of a profile: picture, username, the fediverse handle, Edit Profile or Follow with a "More" menu (Mute, Block,
 // Report: a <details>, so it opens without JavaScript), the counts (followers and following open
 // their dialogs), name, bio and tags.
 import { Avatar } from "~/components/avatar";
@@ -23,7 +23,8 @@ export function ProfileHeader({
   viewerMutes,
   isOwn,
   tab,
-}: Pick<ProfilePage, "profile" | "counts" | "viewerFollows" | "tab"> & { viewerMutes: boolean; isOwn: boolean }) {
+  handle,
+}: Pick<ProfilePage, "profile" | "counts" | "viewerFollows" | "tab"> & { viewerMutes: boolean; isOwn: boolean; handle: string | null }) {
   const delta = usePendingFollowDelta({ profileId: profile.id, isOwn, viewerFollows });
   const followers = counts.followers + delta.followers;
   const following = counts.following + delta.following;
@@ -50,6 +51,12 @@ export function ProfileHeader({
               </>
             )}
           </div>
+          {/* Where people on other servers (the fediverse) find and follow this person. */}
+          {handle ? (
+            <p className="profile__handle" title="Follow from Mastodon or another ReciPals with this handle">
+              {handle}
+            </p>
+          ) : null}
           <ul className="profile__counts" aria-label="Counts">
             <li>
               <Link to={profileTabHref(profile.id, "recipes")} preventScrollReset>

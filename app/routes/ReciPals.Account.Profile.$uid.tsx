@@ -59,7 +59,7 @@ function UnavailableProfile({ userId, canUnblock }: { userId: string; canUnblock
 type ProfileData = Exclude<ReturnType<typeof useLoaderData<typeof loader>>, { unavailable: true }>;
 type PostsPage = ListPage<PostThumb> & { placeholders: ProfileData["placeholders"] };
 
-function Profile({ profile, counts, viewerFollows, viewerMutes, isOwn, tab, posts, postsPage, saved, cooked, placeholders }: ProfileData) {
+function Profile({ profile, counts, viewerFollows, viewerMutes, isOwn, tab, posts, postsPage, saved, cooked, placeholders, handle }: ProfileData) {
   const [searchParams] = useSearchParams();
   // The recipes grid is paged (docs/rules.md#profile-screen); `Load more` appends the next page in place.
   const more = useMorePages<SerializeFrom<typeof loader>, PostThumb, PostsPage>({
@@ -81,7 +81,7 @@ function Profile({ profile, counts, viewerFollows, viewerMutes, isOwn, tab, post
           Admin access granted!
         </p>
       ) : null}
-      <ProfileHeader profile={profile} counts={counts} viewerFollows={viewerFollows} viewerMutes={viewerMutes} isOwn={isOwn} tab={tab} />
+      <ProfileHeader profile={profile} counts={counts} viewerFollows={viewerFollows} viewerMutes={viewerMutes} isOwn={isOwn} tab={tab} handle={handle} />
       <ProfileTabs uid={profile.id} tab={tab} isOwn={isOwn} />
       {tab === "saved" ? (
         <SavedGrid saved={saved} isOwn={isOwn} placeholders={placeholders} />

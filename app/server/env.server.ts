@@ -125,6 +125,10 @@ const EnvSchema = z
     RECIPALS_PATCH_LOADER_REQUEST: z.enum(["on", "off"]).optional(),
     // Where `npm run backup` keeps its archives and a restore its undo copy (default: `backups` beside the database).
     BACKUP_DIR: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
+    // Federation over ActivityPub (docs/federation.md): on by default when PUBLIC_URL is set.
+    FEDERATION: z.preprocess(emptyAsUnset, z.enum(["on", "off"], { message: 'must be "on" or "off"' }).optional()),
+    // Tests only: lets two instances on this machine federate over plain http and loopback addresses.
+    FEDERATION_ALLOW_PRIVATE: z.enum(["0", "1"]).optional(),
     // The log's level (docs/operator-guide.md, "Logs"): a request line each at info.
     LOG_LEVEL: z.preprocess(emptyAsUnset, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info")),
     // GET /metrics asks for `Authorization: Bearer {token}` when set; unset, it answers only on

@@ -3,6 +3,8 @@ import type { RequestHandler } from "express";
 import { closeDatabaseHandle, db, openChangeFeed, readsMayUseReplicas, type ChangeFeed } from "./db/connection.server";
 import { env } from "./env.server";
 import { isPersonalRequest, wroteAtOf, wroteCookie } from "./http/cookies.server";
+import { federationQueueDepth } from "./federation/federation.server";
+import { federationEnabled } from "./federation/handles.server";
 import { imageDecodes } from "./media/images.server";
 import { sweepOrphanUploads } from "./media/uploads.server";
 import { counterReadAtScrape, gaugeReadAtScrape } from "./observability/metrics.server";
@@ -22,6 +24,7 @@ export { requestRules } from "./http/route-rules.server";
 export { readStylesheets } from "./document/document-styles.server";
 export { readinessProblems, type ReadyProblem } from "./readiness.server";
 export { warnWithoutPublicUrl } from "./mail/mailer.server";
+export { startFederationQueue } from "./federation/federation.server";
 export { log } from "./observability/log.server";
 export { metrics, requestSeconds, requestsServed } from "./observability/metrics.server";
 export { clusterMetricsText, gatherWorkerMetrics, joinWorkerMetrics } from "./observability/cluster-metrics.server";
@@ -49,6 +52,9 @@ export function registerServerMetrics({
     running: imageDecodes.running,
     waiting: imageDecodes.waiting,
   }));
+  if (federationEnabled()) {
+    gaugeReadAtScrape("recipals_federation_queue", "Deliveries to other servers and inbox work waiting (federation).", "state", async () => ({ waiting: await federationQueueDepth() }));
+  }
   const poolSize: Record<string, number> = env.DATABASE_URL ? { postgres: env.DATABASE_POOL_SIZE } : { sqlite: 1 };
   gaugeReadAtScrape("recipals_db_pool_size", "Database connections this process may open (SQLite: its one connection).", "engine", () => poolSize);
 }

@@ -43,3 +43,13 @@ test("Follow and More share a row, the rest waits in More, the counts fit one li
   await expect(page.locator(".profile__title-row").getByRole("link", { name: "Edit Profile" })).toBeVisible();
   await expect(page.locator("details.more-menu")).toHaveCount(0);
 });
+
+test("shows the person's fediverse handle, @username@host, where other servers find them", async ({ page, baseURL }) => {
+  await signInNewUser(page, "handle");
+  await openPage(page, "/ReciPals/Account/Profile/234");
+  const handle = page.locator(".profile__header .profile__handle");
+  await expect(handle).toHaveText(`@danieljacob@${new URL(baseURL!).host}`);
+  // It fits the phone's width.
+  const box = await handle.boundingBox();
+  expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+});

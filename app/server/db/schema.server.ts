@@ -280,4 +280,59 @@ export interface Database {
   rate_events: RateEventsTable;
   cache_versions: CacheVersionsTable;
   cache_scoping: CacheScopingTable;
+  actor_keys: ActorKeysTable;
+  federation_kv: FederationKvTable;
+  federation_queue: FederationQueueTable;
+  remote_actors: RemoteActorsTable;
+  remote_followers: RemoteFollowersTable;
+}
+
+// Federation (docs/federation.md).
+
+/** A person's signing keys, as JSON Web Keys. */
+export interface ActorKeysTable {
+  user_id: string;
+  rsa_public: string;
+  rsa_private: string;
+  ed25519_public: string;
+  ed25519_private: string;
+  created_at: number;
+}
+
+/** The ActivityPub library's key–value store: a JSON key, a JSON value. */
+export interface FederationKvTable {
+  key: string;
+  value: string;
+  expires_at: number | null;
+}
+
+/** The ActivityPub library's message queue (deliveries, inbox work). */
+export interface FederationQueueTable {
+  id: Generated<number>;
+  message: string;
+  run_at: number;
+  taken_until: number | null;
+  created_at: number;
+}
+
+/** A person on another server that we know of. */
+export interface RemoteActorsTable {
+  id: string;
+  handle: string;
+  host: string;
+  name: string;
+  summary: string;
+  icon_url: string | null;
+  url: string | null;
+  inbox: string;
+  shared_inbox: string | null;
+  fetched_at: number;
+}
+
+/** A person on another server following someone here. */
+export interface RemoteFollowersTable {
+  user_id: string;
+  actor_id: string;
+  follow_id: string;
+  created_at: number;
 }

@@ -89,15 +89,15 @@ new Gauge({
  * A gauge whose values are read when the metrics are asked for: `read` answers a value per
  * value of its one label. Registered once per name (the server calls it when it starts).
  */
-export function gaugeReadAtScrape(name: string, help: string, label: string, read: () => Record<string, number>): void {
+export function gaugeReadAtScrape(name: string, help: string, label: string, read: () => Record<string, number> | Promise<Record<string, number>>): void {
   metrics.removeSingleMetric(name);
   new Gauge({
     name,
     help,
     labelNames: [label],
     registers,
-    collect() {
-      for (const [value, count] of Object.entries(read())) this.set({ [label]: value }, count);
+    async collect() {
+      for (const [value, count] of Object.entries(await read())) this.set({ [label]: value }, count);
     },
   });
 }

@@ -6,6 +6,7 @@ import { recipesFeedPath } from "~/lib/feeds";
 import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
 import { absoluteUrl } from "~/lib/structured-data";
 import { getLens, requireUser } from "~/server/auth/session.server";
+import { handleOf } from "~/server/federation/handles.server";
 import { siteOrigin } from "~/server/http/site.server";
 import { PLACEHOLDERS_PER_PAGE, placeholdersOf } from "~/server/media/placeholders.server";
 import { parsePage } from "~/server/queries/feed.server";
@@ -41,6 +42,7 @@ export async function loadProfilePage(request: Request, userId: string) {
     placeholders,
     isOwn: viewer.id === profile.id,
     viewerMutes: await contains(lens.muting, profile.id),
+    handle: handleOf(profile.username),
     // Share previews (docs/rules.md#share-previews): absolute URLs; the canonical URL drops ?tab.
     share: {
       url: absoluteUrl(origin, paths.profile(profile.id)),

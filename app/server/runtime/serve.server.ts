@@ -21,6 +21,7 @@ import {
   registerServerMetrics,
   replicaReadRouting,
   requestRules,
+  startFederationQueue,
   sweepUnusedUploads,
   warnWithoutPublicUrl,
   type SharedCacheHandle,
@@ -145,6 +146,9 @@ export async function startServer(build: ServerBuild, { root }: Pick<ServeOption
   const shownHost = env.HOST && env.HOST !== "0.0.0.0" && env.HOST !== "::" ? env.HOST : "localhost";
   log.info(`ReciPals listening on http://${shownHost}:${env.PORT}/ReciPals/Home`);
   warnWithoutPublicUrl();
+  // Deliveries to other servers and inbox work (docs/federation.md), until the server stops.
+  const federationWork = new AbortController();
+  startFederationQueue(federationWork.signal);
   // Photos nothing uses any more (abandoned forms'), a minute after start and every 6 hours.
   const sweep = () => sweepUnusedUploads().catch((error: unknown) => log.warn({ err: error }, "sweeping unused uploads failed"));
   setTimeout(sweep, 60_000).unref();
@@ -159,6 +163,7 @@ export async function startServer(build: ServerBuild, { root }: Pick<ServeOption
     stopping = true;
     log.info(`${signal}: finishing in-flight requests…`);
     setTimeout(() => process.exit(1), 10_000).unref();
+    federationWork.abort();
     server.close(() => {
       closeDatabase().then(
         () => process.exit(0),

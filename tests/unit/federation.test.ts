@@ -1,0 +1,160 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+import { Accept, createFederation, Follow, generateCryptoKeyPair, isActor, MemoryKvStore, Person, Undo, type Federation } from "@fedify/fedify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { db } from "~/server/db/connection.server";
+import { answerFederation } from "~/server/api/federation-api.server";
+import { startFederationQueue } from "~/server/federation/federation.server";
+import { handleOf } from "~/server/federation/handles.server";
+
+import { makeUser } from "../support/app";
+import { useSetting } from "../support/settings";
+
+// Federation over ActivityPub (docs/federation.md), the first part: this server's people are
+// found by WebFinger and served as actors; NodeInfo says what the server is; a person on another
+// server follows one here with a signed Follow, gets a signed Accept back, and an Undo ends it.
+// The other server is a real one on this machine, made with the same library (not a mock): it
+// serves its actor and keys over HTTP and checks our signature on the Accept it receives.
+
+/** Serves `answer` over HTTP on a free loopback port; resolves with its origin. */
+async function serve(answer: (request: Request) => Promise<Response>): Promise<{ origin: string; close: () => void }> {
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
+    const request = new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body: req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks) });
+    const response = await answer(request);
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(Buffer.from(await response.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
+async function until<T>(read: () => Promise<T | undefined | null | false>, what: string, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+let here: { origin: string; close: () => void };
+let there: { origin: string; close: () => void };
+let remote: Federation<void>;
+const accepted: Accept[] = [];
+const work = new AbortController();
+let cook: Awaited<ReturnType<typeof makeUser>>;
+
+beforeAll(async () => {
+  here = await serve((request) => answerFederation(request));
+  useSetting("PUBLIC_URL", here.origin);
+  useSetting("FEDERATION_ALLOW_PRIVATE", "1");
+  startFederationQueue(work.signal);
+  cook = await makeUser({ name: "Ada Cook" });
+
+  // The other server: one person, "remote-cook", whose inbox keeps the Accepts it gets.
+  const keys = await generateCryptoKeyPair("RSASSA-PKCS1-v1_5");
+  remote = createFederation<void>({ kv: new MemoryKvStore(), allowPrivateAddress: true });
+  remote
+    .setActorDispatcher("/users/{identifier}", async (ctx, identifier) =>
+      identifier === "remote-cook"
+        ? new Person({
+            id: ctx.getActorUri(identifier),
+            preferredUsername: identifier,
+            name: "Remote Cook",
+            inbox: ctx.getInboxUri(identifier),
+            publicKey: (await ctx.getActorKeyPairs(identifier))[0]?.cryptographicKey,
+          })
+        : null,
+    )
+    .setKeyPairsDispatcher(() => [keys]);
+  remote.setInboxListeners("/users/{identifier}/inbox").on(Accept, (_ctx, accept) => void accepted.push(accept));
+  there = await serve((request) => remote.fetch(request, { contextData: undefined }));
+}, 60_000);
+afterAll(() => {
+  work.abort();
+  here?.close();
+  there?.close();
+});
+
+const activityJson = { Accept: "application/activity+json" };
+
+describe("federation: found, served, followed", () => {
+  it("WebFinger finds @username@host; the actor is a Person with an inbox and a public key; a browser is sent to the profile", async () => {
+    const host = new URL(here.origin).host;
+    expect(handleOf(cook.username)).toBe(`@${cook.username}@${host}`);
+    const finger = await fetch(`${here.origin}/.well-known/webfinger?resource=${encodeURIComponent(`acct:${cook.username}@${host}`)}`);
+    expect(finger.status).toBe(200);
+    const jrd = (await finger.json()) as { subject: string; links: { rel: string; type?: string; href?: string }[] };
+    expect(jrd.subject).toBe(`acct:${cook.username}@${host}`);
+    const self = jrd.links.find((link) => link.rel === "self" && link.type === "application/activity+json");
+    expect(self?.href).toBe(`${here.origin}/ap/users/${encodeURIComponent(cook.id)}`);
+    expect((await fetch(`${here.origin}/.well-known/webfinger?resource=acct:nobody-here@${host}`)).status).toBe(404);
+
+    const actor = (await (await fetch(self!.href!, { headers: activityJson })).json()) as Record<string, unknown>;
+    expect(actor).toMatchObject({ type: "Person", preferredUsername: cook.username, name: "Ada Cook", inbox: `${self!.href}/inbox` });
+    expect(String((actor.publicKey as { publicKeyPem?: string }).publicKeyPem)).toMatch(/^-----BEGIN PUBLIC KEY-----/);
+    const browser = await fetch(self!.href!, { headers: { Accept: "text/html" }, redirect: "manual" });
+    expect([browser.status, browser.headers.get("location")]).toEqual([302, `${here.origin}/ReciPals/Account/Profile/${encodeURIComponent(cook.id)}`]);
+  });
+
+  it("NodeInfo says it is ReciPals speaking ActivityPub, with its counts", async () => {
+    const links = (await (await fetch(`${here.origin}/.well-known/nodeinfo`)).json()) as { links: { href: string }[] };
+    const info = (await (await fetch(links.links[0]!.href)).json()) as { software: { name: string }; protocols: string[]; usage: { users: { total: number } } };
+    expect(info.software.name).toBe("recipals");
+    expect(info.protocols).toEqual(["activitypub"]);
+    expect(info.usage.users.total).toBeGreaterThanOrEqual(1);
+  });
+
+  it("a signed Follow from another server is kept and answered with a signed Accept; Undo ends it", async () => {
+    const ctx = remote.createContext(new URL(there.origin), undefined);
+    const target = await ctx.lookupObject(`${here.origin}/ap/users/${encodeURIComponent(cook.id)}`);
+    expect(isActor(target)).toBe(true);
+    const follow = new Follow({ id: new URL(`${there.origin}/follows/1`), actor: ctx.getActorUri("remote-cook"), object: target!.id });
+    await ctx.sendActivity({ identifier: "remote-cook" }, target as Person, follow);
+
+    const row = await until(
+      () => db.selectFrom("remote_followers").selectAll().where("user_id", "=", cook.id).executeTakeFirst(),
+      "the follow being kept",
+    );
+    expect(row).toMatchObject({ actor_id: `${there.origin}/users/remote-cook`, follow_id: `${there.origin}/follows/1` });
+    const actor = await db.selectFrom("remote_actors").selectAll().where("id", "=", row.actor_id).executeTakeFirstOrThrow();
+    expect(actor).toMatchObject({ handle: `remote-cook@127.0.0.1:${new URL(there.origin).port}`, name: "Remote Cook", inbox: `${there.origin}/users/remote-cook/inbox` });
+    // The Accept arrives at the other server, signed by our person (the library checked it).
+    const accept = await until(async () => accepted.find((candidate) => candidate.objectId?.href === follow.id?.href), "the Accept arriving");
+    expect(accept.actorId?.href).toBe(`${here.origin}/ap/users/${encodeURIComponent(cook.id)}`);
+    // Their followers collection lists them.
+    const followers = (await (await fetch(`${here.origin}/ap/users/${encodeURIComponent(cook.id)}/followers`, { headers: activityJson })).json()) as { totalItems: number };
+    expect(followers.totalItems).toBe(1);
+
+    await ctx.sendActivity({ identifier: "remote-cook" }, target as Person, new Undo({ id: new URL(`${there.origin}/follows/1/undo`), actor: ctx.getActorUri("remote-cook"), object: follow }));
+    await until(async () => !(await db.selectFrom("remote_followers").select("actor_id").where("user_id", "=", cook.id).executeTakeFirst()), "the Undo ending the follow");
+  });
+
+  it("an unsigned or forged POST to an inbox is refused with 401 and nothing is kept", async () => {
+    const inbox = `${here.origin}/ap/users/${encodeURIComponent(cook.id)}/inbox`;
+    const body = JSON.stringify({
+      "@context": "https://www.w3.org/ns/activitystreams",
+      id: `${there.origin}/follows/forged`,
+      type: "Follow",
+      actor: `${there.origin}/users/remote-cook`,
+      object: `${here.origin}/ap/users/${encodeURIComponent(cook.id)}`,
+    });
+    const unsigned = await fetch(inbox, { method: "POST", headers: { "Content-Type": "application/activity+json" }, body });
+    expect(unsigned.status).toBe(401);
+    const forged = await fetch(inbox, {
+      method: "POST",
+      headers: { "Content-Type": "application/activity+json", Signature: `keyId="${there.origin}/users/remote-cook#main-key",algorithm="rsa-sha256",headers="(request-target) host date",signature="AAAA"`, Date: new Date().toUTCString() },
+      body,
+    });
+    expect(forged.status).toBe(401);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await db.selectFrom("remote_followers").select("actor_id").where("user_id", "=", cook.id).execute()).toEqual([]);
+  });
+});
