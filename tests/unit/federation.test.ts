@@ -1,13 +1,16 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-import { Accept, createFederation, Follow, generateCryptoKeyPair, isActor, MemoryKvStore, Person, Undo, type Federation } from "@fedify/fedify";
+import crypto from "node:crypto";
+
+import { Accept, Create, Delete, createFederation, Follow, generateCryptoKeyPair, Image, isActor, MemoryKvStore, Note, Person, Tombstone, Undo, Update, type Activity, type Federation } from "@fedify/fedify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { db } from "~/server/db/connection.server";
 import { answerFederation } from "~/server/api/federation-api.server";
 import { startFederationQueue } from "~/server/federation/federation.server";
 import { handleOf } from "~/server/federation/handles.server";
+import { createRecipe, deleteRecipe, updateRecipe } from "~/server/services/recipes-service.server";
 
 import { makeUser } from "../support/app";
 import { useSetting } from "../support/settings";
@@ -48,6 +51,8 @@ let here: { origin: string; close: () => void };
 let there: { origin: string; close: () => void };
 let remote: Federation<void>;
 const accepted: Accept[] = [];
+/** What the other server's inbox got besides Accepts: Create, Update and Delete of Notes. */
+const received: Activity[] = [];
 const work = new AbortController();
 let cook: Awaited<ReturnType<typeof makeUser>>;
 
@@ -74,7 +79,12 @@ beforeAll(async () => {
         : null,
     )
     .setKeyPairsDispatcher(() => [keys]);
-  remote.setInboxListeners("/users/{identifier}/inbox").on(Accept, (_ctx, accept) => void accepted.push(accept));
+  remote
+    .setInboxListeners("/users/{identifier}/inbox")
+    .on(Accept, (_ctx, accept) => void accepted.push(accept))
+    .on(Create, (_ctx, activity) => void received.push(activity))
+    .on(Update, (_ctx, activity) => void received.push(activity))
+    .on(Delete, (_ctx, activity) => void received.push(activity));
   there = await serve((request) => remote.fetch(request, { contextData: undefined }));
 }, 60_000);
 afterAll(() => {
@@ -156,5 +166,77 @@ describe("federation: found, served, followed", () => {
     expect(forged.status).toBe(401);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await db.selectFrom("remote_followers").select("actor_id").where("user_id", "=", cook.id).execute()).toEqual([]);
+  });
+});
+
+describe("federation: recipes travel to followers elsewhere", () => {
+  it("a new recipe goes out as Create of a Note Mastodon can show, an edit as Update, a deletion as Delete", async () => {
+    const author = await makeUser({ name: "Bo Baker" });
+    const ctx = remote.createContext(new URL(there.origin), undefined);
+    const target = (await ctx.lookupObject(`${here.origin}/ap/users/${encodeURIComponent(author.id)}`)) as Person;
+    await ctx.sendActivity({ identifier: "remote-cook" }, target, new Follow({ id: new URL(`${there.origin}/follows/2`), actor: ctx.getActorUri("remote-cook"), object: target.id }));
+    await until(() => db.selectFrom("remote_followers").select("actor_id").where("user_id", "=", author.id).executeTakeFirst(), "the follow");
+
+    const input = {
+      name: "Rye & Caraway Loaf",
+      description: "A dense <loaf> for cold days.",
+      totalTime: "3h",
+      serves: 8,
+      tags: ["Bread"],
+      sections: [{ id: "", title: "", ingredients: ["Rye flour (500g)", "Caraway (1 tbsp)"] }],
+      steps: ["Mix everything.", "Bake for an hour."],
+    };
+    const created = await createRecipe({ actor: { id: author.id, role: "USER" }, recipeId: crypto.randomUUID(), input, photo: { kind: "keep" }, fallbackPhoto: "/images/recipe-placeholder.png" });
+    if (!created.ok) throw new Error(created.message);
+    const { recipeId, postId } = created.value;
+    const noteId = `${here.origin}/ap/posts/${encodeURIComponent(postId)}`;
+    const create = (await until(async () => received.find((activity) => activity instanceof Create && activity.objectId?.href === noteId), "the Create arriving")) as Create;
+    const note = (await create.getObject()) as Note;
+    expect(note).toBeInstanceOf(Note);
+    // What Mastodon requires of a Note: who wrote it, to whom, when, what, and the photo.
+    expect(note.attributionId?.href).toBe(`${here.origin}/ap/users/${encodeURIComponent(author.id)}`);
+    expect(note.toIds.map((id) => id.href)).toEqual(["https://www.w3.org/ns/activitystreams#Public"]);
+    expect(note.ccIds.map((id) => id.href)).toEqual([`${here.origin}/ap/users/${encodeURIComponent(author.id)}/followers`]);
+    expect(note.published).not.toBeNull();
+    const content = String(note.content);
+    expect(content).toContain("<strong>Rye &#38; Caraway Loaf</strong>");
+    expect(content).toContain("A dense &#60;loaf&#62; for cold days.");
+    expect(content).toContain("<li>Rye flour (500g)</li><li>Caraway (1 tbsp)</li>");
+    expect(content).toContain("<ol><li>Mix everything.</li><li>Bake for an hour.</li></ol>");
+    expect(content).toContain(`${here.origin}/ReciPals/Recipes/${recipeId}`);
+    const attachments: unknown[] = [];
+    for await (const attachment of note.getAttachments()) attachments.push(attachment);
+    const [photo] = attachments;
+    expect(photo).toBeInstanceOf(Image);
+    expect((photo as Image).url?.toString()).toBe(`${here.origin}/images/recipe-placeholder.png`);
+    // The Note is there to fetch by its id too.
+    const fetched = (await (await fetch(noteId, { headers: activityJson })).json()) as { type: string; id: string };
+    expect(fetched).toMatchObject({ type: "Note", id: noteId });
+
+    const updated = await updateRecipe({ actor: { id: author.id, role: "USER" }, recipeId, input: { ...input, name: "Rye Loaf" }, photo: { kind: "keep" } });
+    expect(updated.ok).toBe(true);
+    const update = (await until(async () => received.find((activity) => activity instanceof Update && activity.objectId?.href === noteId), "the Update arriving")) as Update;
+    expect(String(((await update.getObject()) as Note).content)).toContain("<strong>Rye Loaf</strong>");
+
+    expect((await deleteRecipe({ actor: { id: author.id, role: "USER" }, recipeId })).ok).toBe(true);
+    const deletion = (await until(async () => received.find((activity) => activity instanceof Delete && activity.objectId?.href === noteId), "the Delete arriving")) as Delete;
+    expect(await deletion.getObject()).toBeInstanceOf(Tombstone);
+    expect((await fetch(noteId, { headers: activityJson })).status).toBe(404);
+  });
+
+  it("sends and queues nothing for an author nobody elsewhere follows", async () => {
+    const loner = await makeUser();
+    const before = received.length;
+    const created = await createRecipe({
+      actor: { id: loner.id, role: "USER" },
+      recipeId: crypto.randomUUID(),
+      input: { name: "Plain Toast", description: "", totalTime: "5min", serves: 1, tags: [], sections: [{ id: "", title: "", ingredients: ["Bread"] }], steps: ["Toast."] },
+      photo: { kind: "keep" },
+      fallbackPhoto: "/images/recipe-placeholder.png",
+    });
+    expect(created.ok).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(received.length).toBe(before);
+    expect(await db.selectFrom("federation_queue").select("id").execute()).toEqual([]);
   });
 });

@@ -1,20 +1,22 @@
 import crypto from "node:crypto";
 
-import type { Actor, Federation } from "@fedify/fedify";
+import type { Actor, Context, Federation } from "@fedify/fedify";
 
 import { paths } from "~/lib/paths";
 
 import { db, engineOf, type DB } from "../db/connection.server";
 import { env } from "../env.server";
 import { log } from "../observability/log.server";
+import { getRecipeDetail, type RecipeDetail } from "../queries/recipes.server";
 import { DatabaseKvStore, DatabaseMessageQueue } from "./federation-store.server";
 import { federationEnabled } from "./handles.server";
 
 // The library is loaded when the federation is first used: it takes half a second and 60 MB, which
 // a server that does not federate (or has not been asked anything yet) does not pay.
-type Fedify = typeof import("@fedify/fedify");
+type Fedify = typeof import("@fedify/fedify") & Pick<typeof import("@js-temporal/polyfill"), "Temporal">;
 let fedify: Promise<Fedify> | null = null;
-const loadFedify = () => (fedify ??= import("@fedify/fedify"));
+const loadFedify = () =>
+  (fedify ??= Promise.all([import("@fedify/fedify"), import("@js-temporal/polyfill")]).then(([library, { Temporal }]) => ({ ...library, Temporal })));
 
 // Each ReciPals a member of the fediverse (docs/federation.md): people are ActivityPub `Person`
 // actors at /ap/users/{id}, found by WebFinger as @username@host, with a shared inbox at /ap/inbox.
@@ -22,6 +24,7 @@ const loadFedify = () => (fedify ??= import("@fedify/fedify"));
 // delivery), JSON-LD, WebFinger, NodeInfo, retries — over our database (federation-store.server.ts).
 
 const ACTOR_PATH = "/ap/users/{identifier}";
+const NOTE_PATH = "/ap/posts/{id}";
 const INBOX_PATH = "/ap/users/{identifier}/inbox";
 const SHARED_INBOX_PATH = "/ap/inbox";
 const FOLLOWERS_PATH = "/ap/users/{identifier}/followers";
@@ -94,8 +97,57 @@ export async function rememberActor(database: DB, actor: Actor): Promise<string 
   return row.id;
 }
 
+/** What a recipe's Note says: the recipe behind a post, with its author. */
+type PostedRecipe = RecipeDetail & { post_id: string; user_created: string; posted_at: string };
+
+async function recipeOfPost(database: DB, postId: string): Promise<PostedRecipe | null> {
+  const post = await database
+    .selectFrom("posts as p")
+    .innerJoin("users as u", "u.id", "p.created_by")
+    .select(["p.recipe_id", "p.created_at"])
+    .where("p.id", "=", postId)
+    .where("u.suspended_at", "is", null)
+    .executeTakeFirst();
+  if (!post?.recipe_id) return null;
+  const recipe = await getRecipeDetail(post.recipe_id, database);
+  if (!recipe?.user_created) return null;
+  return { ...recipe, post_id: postId, user_created: recipe.user_created, posted_at: String(post.created_at) };
+}
+
+/**
+ * A recipe as a Note: its HTML holds the name, the description, the ingredients, the steps and a
+ * link, its photo is an attachment (Mastodon shows Notes and drops unknown types). Public, copied
+ * to the author's followers.
+ */
+function recipeNote({ Note, Image, PUBLIC_COLLECTION, Temporal }: Fedify, ctx: Context<void>, recipe: PostedRecipe) {
+  const link = new URL(paths.recipe(recipe.recipe_id), ctx.origin);
+  const list = (items: string[], tag: "ul" | "ol") => (items.length ? `<${tag}>${items.map((item) => `<li>${escapeHtml(item)}</li>`).join("")}</${tag}>` : "");
+  const ingredients = recipe.ingredients_sec
+    .map((section) => `${section.title ? `<p>${escapeHtml(section.title)}</p>` : ""}${list(section.ingredients, "ul")}`)
+    .join("");
+  const content = [
+    `<p><strong>${escapeHtml(recipe.name)}</strong></p>`,
+    recipe.description ? `<p>${escapeHtml(recipe.description)}</p>` : "",
+    ingredients ? `<p>Ingredients</p>${ingredients}` : "",
+    recipe.steps.length ? `<p>Steps</p>${list(recipe.steps, "ol")}` : "",
+    `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.href)}</a></p>`,
+  ].join("");
+  const published = Date.parse(recipe.posted_at);
+  return new Note({
+    id: ctx.getObjectUri(Note, { id: recipe.post_id }),
+    attribution: ctx.getActorUri(recipe.user_created),
+    to: PUBLIC_COLLECTION,
+    cc: ctx.getFollowersUri(recipe.user_created),
+    name: recipe.name,
+    content,
+    url: link,
+    published: Number.isFinite(published) ? Temporal.Instant.fromEpochMilliseconds(published) : null,
+    attachments: recipe.photo && !recipe.photo.startsWith("data:") ? [new Image({ url: new URL(recipe.photo, ctx.origin), name: recipe.name })] : [],
+  });
+}
+
 function build(library: Fedify, database: DB): Federation<void> {
-  const { Accept, createFederation, Endpoints, Follow, Image, isActor, Person, Undo } = library;
+  const { Accept, createFederation, Endpoints, Follow, Image, isActor, Note, Person, Undo } = library;
   const queue = new DatabaseMessageQueue(database);
   const federation = createFederation<void>({
     kv: new DatabaseKvStore(database),
@@ -185,6 +237,12 @@ function build(library: Fedify, database: DB): Federation<void> {
     })
     .onError((_ctx, error) => log.warn({ err: error }, "federation: an activity could not be handled"));
 
+  // A recipe's post as a Note (what Mastodon and the rest show): remote servers fetch it by its id.
+  federation.setObjectDispatcher(Note, NOTE_PATH, async (ctx, { id }) => {
+    const recipe = await recipeOfPost(database, id);
+    return recipe ? recipeNote(library, ctx, recipe) : null;
+  });
+
   federation.setNodeInfoDispatcher("/nodeinfo/2.1", async () => {
     const count = async (table: "users" | "posts" | "comments") =>
       Number((await database.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
@@ -256,4 +314,39 @@ export async function federationAnswer(request: Request, database: DB = db): Pro
   const headers = new Headers(answer.headers);
   headers.set("Cache-Control", "private, max-age=0");
   return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers });
+}
+
+/**
+ * Tells a recipe's author's followers on other servers that it was posted, changed or deleted
+ * (`Create`, `Update`, `Delete` of its Note), through the durable queue. Nothing is loaded or sent
+ * when the author has no followers elsewhere. Never throws: a delivery problem is the queue's.
+ */
+export async function publishRecipe(
+  change: "create" | "update" | "delete",
+  post: { postId: string; authorId: string | null },
+  database: DB = db,
+): Promise<void> {
+  if (!federationEnabled() || !post.authorId || !env.PUBLIC_URL) return;
+  try {
+    const followed = await database.selectFrom("remote_followers").select("actor_id").where("user_id", "=", post.authorId).limit(1).executeTakeFirst();
+    if (!followed) return;
+    const library = await loadFedify();
+    const ctx = (await federation(database)).createContext(new URL(env.PUBLIC_URL), undefined);
+    const actor = ctx.getActorUri(post.authorId);
+    const noteId = ctx.getObjectUri(library.Note, { id: post.postId });
+    const activityId = new URL(`#${change}-${crypto.randomUUID()}`, noteId);
+    let activity;
+    if (change === "delete") {
+      activity = new library.Delete({ id: activityId, actor, to: library.PUBLIC_COLLECTION, cc: ctx.getFollowersUri(post.authorId), object: new library.Tombstone({ id: noteId }) });
+    } else {
+      const recipe = await recipeOfPost(database, post.postId);
+      if (!recipe) return;
+      const note = recipeNote(library, ctx, recipe);
+      const fields = { id: activityId, actor, to: library.PUBLIC_COLLECTION, cc: ctx.getFollowersUri(post.authorId), object: note };
+      activity = change === "create" ? new library.Create(fields) : new library.Update({ ...fields, updated: library.Temporal.Now.instant() });
+    }
+    await ctx.sendActivity({ identifier: post.authorId }, "followers", activity, { preferSharedInbox: true });
+  } catch (error) {
+    log.warn({ err: error, change, postId: post.postId }, "federation: a recipe could not be sent to followers elsewhere");
+  }
 }

@@ -14,6 +14,7 @@ import {
   updateRecipeAndPost,
   writeRecipeParts,
 } from "../queries/recipe-writes.server";
+import { publishRecipe } from "../federation/federation.server";
 import { AdminTextSchema } from "../validation/admin-recipe-schema.server";
 import { isUsableRecipeId, type RecipeInput } from "../validation/recipe-schema.server";
 import { done, refusal, type Actor, type Outcome } from "./outcome-service.server";
@@ -75,6 +76,8 @@ export async function createRecipe({
     );
     await forgetPendingUploads(actor.id, pendingUploads);
     await discard(pendingUploads, url);
+    // To the author's followers on other servers (docs/federation.md), after the answer's work.
+    void publishRecipe("create", { postId: created.postId, authorId: actor.id });
     return done(created);
   } catch (error) {
     if (uploaded) await deleteImageIfUnreferenced(url);
@@ -124,6 +127,7 @@ export async function updateRecipe({
   }
   await forgetPendingUploads(actor.id, pendingUploads);
   await discard([updated.previousPhoto, postPhoto, ...pendingUploads], url);
+  void publishRecipe(current.post_id ? "update" : "create", { postId: updated.postId, authorId: current.user_created });
   return done({ recipeId, postId: updated.postId });
 }
 
@@ -144,6 +148,7 @@ export async function deleteRecipe({ actor, recipeId }: { actor: Actor; recipeId
   );
   if (!deleted) return refusal(404, RECIPE_SERVICE_MESSAGES.notFound);
   await discard([deleted.photo, postPhoto], "");
+  if (current.post_id) void publishRecipe("delete", { postId: current.post_id, authorId: current.user_created });
   return done({ recipeId, postId: current.post_id });
 }
 
