@@ -4,7 +4,8 @@ import { isPostgres, wholeNumber } from "./engine";
 
 // Frozen once merged. Federation over ActivityPub (docs/federation.md): each person's signing
 // keys, the ActivityPub library's key–value store and its durable message queue (deliveries
-// survive a restart), the people of other servers we know of, and who of them follows whom here.
+// survive a restart), the people of other servers we know of, who of them follows whom here, and
+// the servers an admin blocked.
 export async function up(db: Kysely<any>): Promise<void> {
   const ms = wholeNumber(db);
   await db.schema
@@ -65,6 +66,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint("remote_followers_pk", ["user_id", "actor_id"])
     .execute();
   await db.schema.createIndex("remote_followers_actor").on("remote_followers").column("actor_id").execute();
+
+  // Servers an admin blocked: nothing from them is accepted or shown, nothing is sent to them.
+  await db.schema
+    .createTable("blocked_domains")
+    .addColumn("domain", "text", (c) => c.primaryKey())
+    .addColumn("blocked_by", "text", (c) => c.references("users.id").onDelete("set null"))
+    .addColumn("created_at", ms, (c) => c.notNull())
+    .execute();
 }
 
 export async function down(): Promise<void> {

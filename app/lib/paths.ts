@@ -35,6 +35,7 @@ export const paths = {
     `${BASE}/Account/Profile/${encodeURIComponent(uid)}/Posts/${encodeURIComponent(pid)}/Likes`,
   admin: () => `${BASE}/Account/Admin`,
   adminUsers: () => `${BASE}/Account/Admin/Users`,
+  adminFederation: () => `${BASE}/Account/Admin/Federation`,
   adminUser: (uid: string) => `${BASE}/Account/Admin/Users/${encodeURIComponent(uid)}`,
   adminRecipes: () => `${BASE}/Account/Admin/Recipes`,
   adminRecipe: (rid: string) => `${BASE}/Account/Admin/Recipes/${encodeURIComponent(rid)}`,

@@ -20,6 +20,7 @@ const TABS = [
   { label: "Users", to: paths.adminUsers() },
   { label: "Recipes", to: paths.adminRecipes() },
   { label: "Reports", to: ADMIN_REPORTS_PATH },
+  { label: "Federation", to: paths.adminFederation() },
 ] as const;
 
 export default function AdminLayout() {

@@ -6,10 +6,12 @@ import crypto from "node:crypto";
 import { Accept, Create, Delete, createFederation, Follow, generateCryptoKeyPair, Image, isActor, MemoryKvStore, Note, Person, Tombstone, Undo, Update, type Activity, type Federation } from "@fedify/fedify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { db } from "~/server/db/connection.server";
+import { closeDatabaseHandle, db, migrateToLatest, openDatabase, type DB } from "~/server/db/connection.server";
 import { answerFederation } from "~/server/api/federation-api.server";
+import { DatabaseMessageQueue } from "~/server/federation/federation-store.server";
 import { startFederationQueue } from "~/server/federation/federation.server";
 import { handleOf } from "~/server/federation/handles.server";
+import { blockDomain, FEDERATION_MESSAGES, unblockDomain } from "~/server/services/federation-service.server";
 import { createRecipe, deleteRecipe, updateRecipe } from "~/server/services/recipes-service.server";
 
 import { makeUser } from "../support/app";
@@ -238,5 +240,92 @@ describe("federation: recipes travel to followers elsewhere", () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(received.length).toBe(before);
     expect(await db.selectFrom("federation_queue").select("id").execute()).toEqual([]);
+  });
+});
+
+describe("federation: a blocked server", () => {
+  it("an admin blocks a domain: its activities are refused with 403 and nothing is kept, its follows end, nothing is sent to it; unblocking lets it in again", async () => {
+    const admin = { id: (await makeUser({ role: "ADMIN" })).id, role: "ADMIN" as const };
+    const person = await makeUser();
+    const ctx = remote.createContext(new URL(there.origin), undefined);
+    const target = (await ctx.lookupObject(`${here.origin}/ap/users/${encodeURIComponent(person.id)}`)) as Person;
+    const followOnce = (n: number) =>
+      ctx.sendActivity({ identifier: "remote-cook" }, target, new Follow({ id: new URL(`${there.origin}/follows/block-${n}`), actor: ctx.getActorUri("remote-cook"), object: target.id }));
+    await followOnce(1);
+    await until(() => db.selectFrom("remote_followers").select("actor_id").where("user_id", "=", person.id).executeTakeFirst(), "the follow");
+
+    expect(await blockDomain({ actor: { id: person.id, role: "USER" }, domain: "127.0.0.1" })).toMatchObject({ ok: false, status: 403 });
+    expect(await blockDomain({ actor: admin, domain: "not a domain!" })).toMatchObject({ ok: false, status: 400, message: FEDERATION_MESSAGES.badDomain });
+    expect(await blockDomain({ actor: admin, domain: " https://127.0.0.1/whatever " })).toMatchObject({ ok: true, value: { domain: "127.0.0.1" } });
+    expect(await blockDomain({ actor: admin, domain: "127.0.0.1" })).toMatchObject({ ok: false, status: 409 });
+    // Its people's follows here ended with the block.
+    expect(await db.selectFrom("remote_followers").select("actor_id").where("user_id", "=", person.id).execute()).toEqual([]);
+    // Its activities are refused before anything is read or kept.
+    await expect(followOnce(2)).rejects.toThrow(/403/);
+    expect(await db.selectFrom("remote_followers").select("actor_id").where("user_id", "=", person.id).execute()).toEqual([]);
+    // A recipe of this person goes nowhere.
+    const before = received.length;
+    const created = await createRecipe({
+      actor: { id: person.id, role: "USER" },
+      recipeId: crypto.randomUUID(),
+      input: { name: "Quiet Soup", description: "", totalTime: "1h", serves: 2, tags: [], sections: [{ id: "", title: "", ingredients: ["Water"] }], steps: ["Boil."] },
+      photo: { kind: "keep" },
+      fallbackPhoto: "/images/recipe-placeholder.png",
+    });
+    expect(created.ok).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(received.length).toBe(before);
+
+    expect(await unblockDomain({ actor: admin, domain: "127.0.0.1" })).toMatchObject({ ok: true });
+    await followOnce(3);
+    await until(() => db.selectFrom("remote_followers").select("actor_id").where("user_id", "=", person.id).executeTakeFirst(), "the follow after the unblock");
+  });
+});
+
+describe("federation: the delivery queue", () => {
+  // A database of its own: the app's queue (started above) works the shared one.
+  let own: DB;
+  beforeAll(async () => {
+    own = openDatabase(":memory:");
+    await migrateToLatest(own);
+  });
+  afterAll(() => closeDatabaseHandle(own));
+
+  it("keeps a message a stopped worker had taken, and hands it out again when its lease runs out: a restart loses nothing", async () => {
+    const stopped = new AbortController();
+    const first = new DatabaseMessageQueue(own);
+    let started = false;
+    // The first server takes the message and stops mid-delivery (its handler never finishes).
+    void first.listen(
+      () => {
+        started = true;
+        return new Promise<void>(() => undefined);
+      },
+      { signal: stopped.signal },
+    );
+    await first.enqueue({ deliver: "to somewhere", n: 1 });
+    await until(async () => started, "the first worker taking the message");
+    stopped.abort();
+    const kept = await own.selectFrom("federation_queue").select(["id", "taken_until"]).execute();
+    expect(kept).toHaveLength(1);
+    expect(kept[0]!.taken_until).toBeGreaterThan(Date.now());
+
+    // After a restart, once the lease has run out, the next server delivers it, once.
+    await own.updateTable("federation_queue").set({ taken_until: Date.now() - 1 }).execute();
+    const delivered: unknown[] = [];
+    const next = new AbortController();
+    void new DatabaseMessageQueue(own).listen((message) => void delivered.push(message), { signal: next.signal });
+    await until(async () => delivered.length === 1 && (await own.selectFrom("federation_queue").select("id").execute()).length === 0, "the second server delivering it");
+    next.abort();
+    expect(delivered).toEqual([{ deliver: "to somewhere", n: 1 }]);
+  });
+
+  it("waits out a message's delay (a retry's backoff)", async () => {
+    const queue = new DatabaseMessageQueue(own);
+    const { Temporal } = await import("@js-temporal/polyfill");
+    await queue.enqueue({ later: true }, { delay: Temporal.Duration.from({ minutes: 10 }) });
+    const row = await own.selectFrom("federation_queue").select("run_at").where("message", "=", JSON.stringify({ later: true })).executeTakeFirstOrThrow();
+    expect(row.run_at).toBeGreaterThan(Date.now() + 9 * 60 * 1000);
+    await own.deleteFrom("federation_queue").execute();
   });
 });

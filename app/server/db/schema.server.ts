@@ -285,6 +285,7 @@ export interface Database {
   federation_queue: FederationQueueTable;
   remote_actors: RemoteActorsTable;
   remote_followers: RemoteFollowersTable;
+  blocked_domains: BlockedDomainsTable;
 }
 
 // Federation (docs/federation.md).
@@ -334,5 +335,12 @@ export interface RemoteFollowersTable {
   user_id: string;
   actor_id: string;
   follow_id: string;
+  created_at: number;
+}
+
+/** A server an admin blocked (its host name; its subdomains are blocked with it). */
+export interface BlockedDomainsTable {
+  domain: string;
+  blocked_by: string | null;
   created_at: number;
 }

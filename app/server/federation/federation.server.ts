@@ -6,9 +6,11 @@ import { paths } from "~/lib/paths";
 
 import { db, engineOf, type DB } from "../db/connection.server";
 import { env } from "../env.server";
+import { LimitReachedError, takeRateLimited, type RateLimit } from "../auth/limits.server";
 import { log } from "../observability/log.server";
 import { getRecipeDetail, type RecipeDetail } from "../queries/recipes.server";
 import { DatabaseKvStore, DatabaseMessageQueue } from "./federation-store.server";
+import { blockedDomains, domainOf, hostIsBlocked, isBlockedHost } from "./domain-blocks.server";
 import { federationEnabled } from "./handles.server";
 
 // The library is loaded when the federation is first used: it takes half a second and 60 MB, which
@@ -195,8 +197,10 @@ function build(library: Fedify, database: DB): Federation<void> {
       .where("f.user_id", "=", identifier)
       .orderBy("f.created_at")
       .execute();
+    // Nothing goes to a blocked server, whatever is still on record.
+    const blocked = (await blockedDomains(database)).map((row) => row.domain);
     return {
-      items: rows.map((row) => ({ id: new URL(row.id), inboxId: new URL(row.inbox), endpoints: row.shared_inbox ? { sharedInbox: new URL(row.shared_inbox) } : null })),
+      items: rows.filter((row) => !isBlockedHost(new URL(row.id).host, blocked)).map((row) => ({ id: new URL(row.id), inboxId: new URL(row.inbox), endpoints: row.shared_inbox ? { sharedInbox: new URL(row.shared_inbox) } : null })),
     };
     })
     .setCounter(async (_ctx, identifier) =>
@@ -212,6 +216,7 @@ function build(library: Fedify, database: DB): Federation<void> {
       if (target?.type !== "actor") return;
       const person = await localPerson(database, { id: target.identifier });
       if (!person) return;
+      if (await hostIsBlocked(follow.actorId.host, database)) return;
       const follower = await follow.getActor(ctx);
       if (!isActor(follower) || follower.id?.href !== follow.actorId.href) return;
       const actorId = await rememberActor(database, follower);
@@ -298,9 +303,44 @@ export function startFederationQueue(signal: AbortSignal, database: DB = db): vo
   );
 }
 
+/** Activities one server may deliver a minute, counted by the server that signed them. */
+export const INBOX_LIMIT: RateLimit = { bucket: "federation-inbox", limit: 300, windowMs: 60 * 1000 };
+
+/** The server an inbox POST says it comes from: the host of its signature's key. */
+function signingHost(request: Request): string | null {
+  const keyId = /keyId="([^"]+)"/.exec(request.headers.get("signature") ?? "")?.[1];
+  if (!keyId) return null;
+  try {
+    return new URL(keyId).host;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Before any work on an inbox POST: a blocked server's is refused (403), and so is one more from
+ * a server past INBOX_LIMIT this minute (429). An unsigned POST goes on to the library's 401.
+ */
+async function inboxRefusal(request: Request, database: DB): Promise<Response | null> {
+  const host = signingHost(request);
+  if (!host) return null;
+  if (await hostIsBlocked(host, database)) return new Response("This server does not accept activities from yours.", { status: 403, headers: { "Content-Type": "text/plain" } });
+  try {
+    await takeRateLimited(INBOX_LIMIT, domainOf(host), database);
+  } catch (error) {
+    if (!(error instanceof LimitReachedError)) throw error;
+    return new Response("Too many activities from your server; try again later.", { status: 429, headers: { "Content-Type": "text/plain", "Retry-After": String(error.retryAfterSeconds) } });
+  }
+  return null;
+}
+
 /** A request to the federation's addresses (WebFinger, NodeInfo, actors, inboxes), answered by Fedify. */
 export async function federationAnswer(request: Request, database: DB = db): Promise<Response> {
   if (!federationEnabled()) return new Response("Not found.", { status: 404, headers: { "Content-Type": "text/plain" } });
+  if (request.method === "POST") {
+    const refused = await inboxRefusal(request, database);
+    if (refused) return refused;
+  }
   const answer = await (await federation(database)).fetch(request, {
     contextData: undefined,
     onNotFound: () => new Response("Not found.", { status: 404, headers: { "Content-Type": "text/plain" } }),

@@ -1,0 +1,63 @@
+import { z } from "zod";
+
+import { isAdmin } from "~/lib/permissions";
+
+import { db, writeTransaction, type DB } from "../db/connection.server";
+import { blockedDomains, domainOf } from "../federation/domain-blocks.server";
+import { done, refusal, type Actor, type Outcome } from "./outcome-service.server";
+
+// What an admin decides about other servers (docs/federation.md, "Safety"): blocking a whole
+// domain — nothing from it is accepted or shown, nothing is sent to it — and lifting the block.
+
+export const FEDERATION_MESSAGES = {
+  adminsOnly: "Only admins can block or unblock servers.",
+  badDomain: "Enter a domain name such as social.example.",
+  alreadyBlocked: "That domain is blocked already.",
+  notBlocked: "That domain is not blocked.",
+} as const;
+
+const DomainSchema = z
+  .string({ message: FEDERATION_MESSAGES.badDomain })
+  .trim()
+  .toLowerCase()
+  .transform((value) => value.replace(/^https?:\/\//, "").replace(/\/.*$/, ""))
+  .pipe(z.string().max(253, FEDERATION_MESSAGES.badDomain).regex(/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?::\d{1,5})?$/, FEDERATION_MESSAGES.badDomain))
+  .transform(domainOf);
+
+/** The blocked domains, for the admin page. */
+export async function listBlockedDomains({ actor }: { actor: Actor }, database: DB = db): Promise<Outcome<{ domain: string; created_at: number }[]>> {
+  if (!isAdmin(actor)) return refusal(403, FEDERATION_MESSAGES.adminsOnly);
+  return done(await blockedDomains(database));
+}
+
+/**
+ * Blocks a domain and its subdomains. Its people's follows of people here end at once (so nothing
+ * more is sent to them), in the same transaction.
+ */
+export async function blockDomain({ actor, domain }: { actor: Actor; domain: unknown }, database: DB = db): Promise<Outcome<{ domain: string }>> {
+  if (!isAdmin(actor)) return refusal(403, FEDERATION_MESSAGES.adminsOnly);
+  const parsed = DomainSchema.safeParse(domain);
+  if (!parsed.success) return refusal(400, FEDERATION_MESSAGES.badDomain, { errors: { domain: FEDERATION_MESSAGES.badDomain } });
+  const name = parsed.data;
+  const added = await writeTransaction(database, async (trx) => {
+    const inserted = await trx.insertInto("blocked_domains").values({ domain: name, blocked_by: actor.id, created_at: Date.now() }).onConflict((c) => c.column("domain").doNothing()).executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+    await trx
+      .deleteFrom("remote_followers")
+      .where("actor_id", "in", trx.selectFrom("remote_actors").select("id").where((eb) => eb.or([eb("host", "=", name), eb("host", "like", `%.${name}`), eb("host", "like", `${name}:%`), eb("host", "like", `%.${name}:%`)])))
+      .execute();
+    return true;
+  });
+  if (!added) return refusal(409, FEDERATION_MESSAGES.alreadyBlocked, { errors: { domain: FEDERATION_MESSAGES.alreadyBlocked } });
+  return done({ domain: name });
+}
+
+/** Lifts a domain's block (follows it ended stay ended). */
+export async function unblockDomain({ actor, domain }: { actor: Actor; domain: unknown }, database: DB = db): Promise<Outcome<{ domain: string }>> {
+  if (!isAdmin(actor)) return refusal(403, FEDERATION_MESSAGES.adminsOnly);
+  const parsed = DomainSchema.safeParse(domain);
+  if (!parsed.success) return refusal(400, FEDERATION_MESSAGES.badDomain);
+  const removed = await database.deleteFrom("blocked_domains").where("domain", "=", parsed.data).executeTakeFirst();
+  if (Number(removed.numDeletedRows) === 0) return refusal(404, FEDERATION_MESSAGES.notBlocked);
+  return done({ domain: parsed.data });
+}
