@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDatabaseHandle, db, migrateToLatest, openDatabase, type DB } from "~/server/db/connection.server";
 import { answerFederation } from "~/server/api/federation-api.server";
 import { DatabaseMessageQueue } from "~/server/federation/federation-store.server";
-import { startFederationQueue } from "~/server/federation/federation.server";
+import { INBOX_LIMIT, startFederationQueue } from "~/server/federation/federation.server";
+import { takeRateLimited } from "~/server/auth/limits.server";
 import { handleOf } from "~/server/federation/handles.server";
 import { blockDomain, FEDERATION_MESSAGES, unblockDomain } from "~/server/services/federation-service.server";
 import { createRecipe, deleteRecipe, updateRecipe } from "~/server/services/recipes-service.server";
@@ -327,5 +328,26 @@ describe("federation: the delivery queue", () => {
     const row = await own.selectFrom("federation_queue").select("run_at").where("message", "=", JSON.stringify({ later: true })).executeTakeFirstOrThrow();
     expect(row.run_at).toBeGreaterThan(Date.now() + 9 * 60 * 1000);
     await own.deleteFrom("federation_queue").execute();
+  });
+});
+
+describe("federation: a flood from one server", () => {
+  it("past its activities for the minute, a server gets 429 with Retry-After and nothing is kept", async () => {
+    const person = await makeUser();
+    // The other server has delivered its minute's worth already.
+    for (let i = 0; i < INBOX_LIMIT.limit; i += 1) {
+      const full = await takeRateLimited(INBOX_LIMIT, "127.0.0.1").then(
+        () => false,
+        () => true,
+      );
+      if (full) break;
+    }
+    const ctx = remote.createContext(new URL(there.origin), undefined);
+    const target = (await ctx.lookupObject(`${here.origin}/ap/users/${encodeURIComponent(person.id)}`)) as Person;
+    await expect(
+      ctx.sendActivity({ identifier: "remote-cook" }, target, new Follow({ id: new URL(`${there.origin}/follows/flood`), actor: ctx.getActorUri("remote-cook"), object: target.id })),
+    ).rejects.toThrow(/429/);
+    expect(await db.selectFrom("remote_followers").select("actor_id").where("user_id", "=", person.id).execute()).toEqual([]);
+    await db.deleteFrom("rate_events").where("bucket", "=", INBOX_LIMIT.bucket).execute();
   });
 });
