@@ -13,6 +13,7 @@ import { writeLog, type ModerationAction } from "../queries/reports.server";
 import { createUser, isLastAdmin, isUsernameTaken, updateUserProfile, UsernameTakenError } from "../queries/users.server";
 import { emailStateOf, sendPasswordResetFor } from "../services/account-mail-service.server";
 import { suspendAs, unsuspendAs } from "../services/moderation-service.server";
+import { LAST_ADMIN_MESSAGES } from "../services/users-service.server";
 import { done, refusal, refusing, RefusedError, type Outcome } from "../services/outcome-service.server";
 import { nameField, usernameField } from "../validation/auth-schema.server";
 
@@ -33,8 +34,6 @@ export const consoleOutput: AdminOutput = {
   err: (line) => console.error(line),
 };
 
-/** The site keeps at least one ADMIN (docs/rules.md#people), the same words as the profile editor. */
-const LAST_ADMIN = "You cannot remove the last admin's role.";
 
 interface Account {
   id: string;
@@ -178,7 +177,7 @@ async function demote({ name, database, output }: Context): Promise<void> {
       [CacheScope.user(account.id)],
       async (trx) => {
         // Checked where the role changes, as the profile editor does: two demotions at once cannot both pass.
-        if (await isLastAdmin(account.id, trx)) throw new RefusedError(refusal(409, LAST_ADMIN));
+        if (await isLastAdmin(account.id, trx)) throw new RefusedError(refusal(409, LAST_ADMIN_MESSAGES.demote));
         await updateUserProfile({ id: account.id, role: "USER" }, trx);
         await writeLog(logEntry("demote", account), trx);
       },

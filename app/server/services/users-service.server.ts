@@ -39,10 +39,13 @@ import { done, refusal, type Actor, type Outcome, type Refusal } from "./outcome
 // everything; bio, tags, role and password show only in the user's own JSON entity. A new person
 // is found by people search.
 
+/** The site always keeps at least one ADMIN: the words of a refused deletion and role change. */
+export const LAST_ADMIN_MESSAGES = { delete: "You cannot delete the last admin.", demote: "You cannot remove the last admin's role." } as const;
+
 /** The site always keeps at least one ADMIN: refused for a role change or a deletion that would end that. */
 class LastAdminError extends Error {
   constructor(action: "delete" | "demote") {
-    super(action === "delete" ? "You cannot delete the last admin." : "You cannot remove the last admin's role.");
+    super(LAST_ADMIN_MESSAGES[action]);
     this.name = "LastAdminError";
   }
 }
