@@ -3,6 +3,7 @@ import type { RequestHandler } from "express";
 import { closeDatabaseHandle, db, openChangeFeed, readsMayUseReplicas, type ChangeFeed } from "./db/connection.server";
 import { env } from "./env.server";
 import { isPersonalRequest, wroteAtOf, wroteCookie } from "./http/cookies.server";
+import { sweepExpiredEntries } from "./federation/federation-store.server";
 import { federationQueueDepth } from "./federation/federation.server";
 import { federationEnabled } from "./federation/handles.server";
 import { imageDecodes } from "./media/images.server";
@@ -53,7 +54,8 @@ export function registerServerMetrics({
     waiting: imageDecodes.waiting,
   }));
   if (federationEnabled()) {
-    gaugeReadAtScrape("recipals_federation_queue", "Deliveries to other servers and inbox work waiting (federation).", "state", async () => ({ waiting: await federationQueueDepth() }));
+    // The queue is the database's, the same for every worker and server: added up it would count many times.
+    gaugeReadAtScrape("recipals_federation_queue", "Deliveries to other servers and inbox work in the queue, due or not (federation).", "state", async () => ({ queued: await federationQueueDepth() }), "max");
   }
   const poolSize: Record<string, number> = env.DATABASE_URL ? { postgres: env.DATABASE_POOL_SIZE } : { sqlite: 1 };
   gaugeReadAtScrape("recipals_db_pool_size", "Database connections this process may open (SQLite: its one connection).", "engine", () => poolSize);
@@ -68,11 +70,13 @@ export function pageCacheChanges(): ChangeFeed {
 }
 
 /**
- * Removes stored photos nothing uses any more (what abandoned forms left, a day old): the server
- * runs it every few hours.
+ * Removes stored photos nothing uses any more (what abandoned forms left, a day old) and the
+ * federation's expired entries: the server runs it every few hours.
  */
 export async function sweepUnusedUploads(): Promise<void> {
   await sweepOrphanUploads();
+  // And what the federation library kept past its time (docs/federation.md).
+  await sweepExpiredEntries(db);
 }
 
 /** Called on SIGTERM, after the last request has finished. */

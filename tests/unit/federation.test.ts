@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { closeDatabaseHandle, db, migrateToLatest, openDatabase, type DB } from "~/server/db/connection.server";
 import { answerFederation } from "~/server/api/federation-api.server";
-import { DatabaseMessageQueue } from "~/server/federation/federation-store.server";
+import { DatabaseKvStore, DatabaseMessageQueue, sweepExpiredEntries } from "~/server/federation/federation-store.server";
 import { INBOX_LIMIT, startFederationQueue } from "~/server/federation/federation.server";
 import { takeRateLimited } from "~/server/auth/limits.server";
 import { handleOf } from "~/server/federation/handles.server";
@@ -349,5 +349,64 @@ describe("federation: a flood from one server", () => {
     ).rejects.toThrow(/429/);
     expect(await db.selectFrom("remote_followers").select("actor_id").where("user_id", "=", person.id).execute()).toEqual([]);
     await db.deleteFrom("rate_events").where("bucket", "=", INBOX_LIMIT.bucket).execute();
+  });
+});
+
+describe("federation: what the queue and the store do on their own", () => {
+  let own: DB;
+  beforeAll(async () => {
+    own = openDatabase(":memory:");
+    await migrateToLatest(own);
+  });
+  afterAll(() => closeDatabaseHandle(own));
+
+  it("drops a delivery to a server blocked since it was queued, and lets a worker that outlived its lease change nothing", async () => {
+    await own.insertInto("blocked_domains").values({ domain: "blocked.example", blocked_by: null, created_at: Date.now() }).execute();
+    const queue = new DatabaseMessageQueue(own);
+    await queue.enqueue({ type: "outbox", inbox: "https://sub.blocked.example/inbox", n: 1 });
+    await queue.enqueue({ type: "outbox", inbox: "https://fine.example/inbox", n: 2 });
+    const handled: unknown[] = [];
+    const stop = new AbortController();
+    void queue.listen((message) => void handled.push(message), { signal: stop.signal });
+    await until(async () => (await own.selectFrom("federation_queue").select("id").execute()).length === 0, "the queue emptying");
+    stop.abort();
+    expect(handled).toEqual([{ type: "outbox", inbox: "https://fine.example/inbox", n: 2 }]);
+
+    // A worker whose lease ran out and whose message another took: its late failure changes nothing.
+    const slow = new AbortController();
+    let release: () => void = () => undefined;
+    void new DatabaseMessageQueue(own).listen(() => new Promise<void>((_resolve, reject) => (release = () => reject(new Error("late")))), { signal: slow.signal });
+    await queue.enqueue({ type: "inbox", n: 3 });
+    await until(async () => (await own.selectFrom("federation_queue").select("taken_until").executeTakeFirst())?.taken_until, "the slow worker taking it");
+    slow.abort();
+    await own.updateTable("federation_queue").set({ taken_until: 1 }).execute();
+    const retaken = await own.updateTable("federation_queue").set({ taken_until: Date.now() + 60_000 }).where("taken_until", "=", 1).executeTakeFirst();
+    expect(Number(retaken.numUpdatedRows)).toBe(1);
+    const held = await own.selectFrom("federation_queue").select(["taken_until", "run_at"]).executeTakeFirstOrThrow();
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await own.selectFrom("federation_queue").select(["taken_until", "run_at"]).executeTakeFirstOrThrow()).toEqual(held);
+    await own.deleteFrom("federation_queue").execute();
+  });
+
+  it("sweeps the store's expired entries", async () => {
+    const store = new DatabaseKvStore(own);
+    const { Temporal } = await import("@js-temporal/polyfill");
+    await store.set(["old"], { v: 1 }, { ttl: Temporal.Duration.from({ milliseconds: 1 }) });
+    await store.set(["kept"], { v: 2 });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await sweepExpiredEntries(own);
+    expect((await own.selectFrom("federation_kv").select("key").execute()).map((row) => row.key)).toEqual([JSON.stringify(["kept"])]);
+    expect(await store.get(["kept"])).toEqual({ v: 2 });
+  });
+
+  it("refuses an inbox POST without an HTTP Signature before reading it", async () => {
+    const person = await makeUser();
+    const answer = await fetch(`${here.origin}/ap/users/${encodeURIComponent(person.id)}/inbox`, {
+      method: "POST",
+      headers: { "Content-Type": "application/activity+json" },
+      body: JSON.stringify({ "@context": "https://www.w3.org/ns/activitystreams", type: "Follow", actor: `${there.origin}/users/remote-cook`, object: `${here.origin}/ap/users/${person.id}`, signature: { type: "RsaSignature2017" } }),
+    });
+    expect([answer.status, await answer.text()]).toEqual([401, "Activities must carry an HTTP Signature."]);
   });
 });

@@ -2,6 +2,7 @@ import type { KvKey, KvStore, KvStoreSetOptions, MessageQueue, MessageQueueEnque
 
 import type { DB } from "../db/connection.server";
 import { log } from "../observability/log.server";
+import { hostIsBlocked } from "./domain-blocks.server";
 
 // What the ActivityPub library keeps, in our own database (docs/federation.md): its key–value
 // store (remote documents and keys it fetched, activities it has seen) and its message queue
@@ -39,8 +40,33 @@ export class DatabaseKvStore implements KvStore {
   }
 }
 
+/** Removes what the library's store keeps past its time (entries are otherwise only dropped when read). */
+export async function sweepExpiredEntries(database: DB): Promise<void> {
+  await database.deleteFrom("federation_kv").where("expires_at", "<=", Date.now()).execute();
+}
+
 /** How long a taken message is a worker's before another may take it (a worker that stopped mid-delivery). */
 const LEASE_MS = 5 * 60 * 1000;
+/** The longest one message's handling may take: well inside its lease, so no two workers handle it. */
+const HANDLING_MS = 2 * 60 * 1000;
+
+/** `work`, or a failure once HANDLING_MS have passed (a server that never answers holds no worker for long). */
+function withinLease(work: Promise<void> | void): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`handling took over ${HANDLING_MS / 1000} s`)), HANDLING_MS);
+    timer.unref();
+    Promise.resolve(work).then(
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
 const POLL_MS = 1000;
 /** Messages handled at once: a slow or dead server never holds the others' deliveries back. */
 const WORKERS = 4;
@@ -76,8 +102,11 @@ export class DatabaseMessageQueue implements MessageQueue {
     return Number(row.n);
   }
 
-  /** Takes the next due message (its lease), or nothing. */
-  async #take(): Promise<{ id: number; message: unknown } | null> {
+  /**
+   * Takes the next due message, or nothing. Its lease's end is the taker's token: a worker that
+   * outlived its lease (and lost the message to another) changes nothing of it afterwards.
+   */
+  async #take(): Promise<{ id: number; message: unknown; token: number } | null> {
     for (let tries = 0; tries < 5; tries += 1) {
       const now = Date.now();
       const due = await this.database
@@ -91,15 +120,27 @@ export class DatabaseMessageQueue implements MessageQueue {
         .executeTakeFirst();
       if (!due) return null;
       // Another worker (of this server or another) may have taken it meanwhile: only one update wins.
+      const token = now + LEASE_MS;
       const taken = await this.database
         .updateTable("federation_queue")
-        .set({ taken_until: now + LEASE_MS })
+        .set({ taken_until: token })
         .where("id", "=", due.id)
         .where((eb) => eb.or([eb("taken_until", "is", null), eb("taken_until", "<", now)]))
         .executeTakeFirst();
-      if (Number(taken.numUpdatedRows) === 1) return { id: Number(due.id), message: JSON.parse(due.message) };
+      if (Number(taken.numUpdatedRows) === 1) return { id: Number(due.id), message: JSON.parse(due.message), token };
     }
     return null;
+  }
+
+  /** Whether `message` is a delivery to an inbox on a blocked server. */
+  async #toBlockedServer(message: unknown): Promise<boolean> {
+    const inbox = (message as { type?: unknown; inbox?: unknown } | null)?.inbox;
+    if ((message as { type?: unknown } | null)?.type !== "outbox" || typeof inbox !== "string") return false;
+    try {
+      return await hostIsBlocked(new URL(inbox).host, this.database);
+    } catch {
+      return false;
+    }
   }
 
   /** Waits up to POLL_MS, or until a message is enqueued here or `signal` aborts. */
@@ -130,16 +171,18 @@ export class DatabaseMessageQueue implements MessageQueue {
           continue;
         }
         try {
-          await handler(taken.message);
-          await this.database.deleteFrom("federation_queue").where("id", "=", taken.id).execute();
+          // A delivery to a server blocked since it was queued goes nowhere.
+          if (!(await this.#toBlockedServer(taken.message))) await withinLease(handler(taken.message));
+          await this.database.deleteFrom("federation_queue").where("id", "=", taken.id).where("taken_until", "=", taken.token).execute();
         } catch (error) {
           // The library retries deliveries itself (new messages with a delay); a message whose
-          // handling threw is tried again a minute later.
+          // handling threw or outlasted its time is tried again a minute later.
           log.warn({ err: error }, "federation queue: handling a message failed");
           await this.database
             .updateTable("federation_queue")
             .set({ taken_until: null, run_at: Date.now() + 60_000 })
             .where("id", "=", taken.id)
+            .where("taken_until", "=", taken.token)
             .execute()
             .catch(() => undefined);
         }

@@ -199,8 +199,10 @@ function build(library: Fedify, database: DB): Federation<void> {
       .execute();
     // Nothing goes to a blocked server, whatever is still on record.
     const blocked = (await blockedDomains(database)).map((row) => row.domain);
+    const reachable = (row: { id: string; inbox: string; shared_inbox: string | null }) =>
+      [row.id, row.inbox, row.shared_inbox].every((address) => !address || !isBlockedHost(new URL(address).host, blocked));
     return {
-      items: rows.filter((row) => !isBlockedHost(new URL(row.id).host, blocked)).map((row) => ({ id: new URL(row.id), inboxId: new URL(row.inbox), endpoints: row.shared_inbox ? { sharedInbox: new URL(row.shared_inbox) } : null })),
+      items: rows.filter(reachable).map((row) => ({ id: new URL(row.id), inboxId: new URL(row.inbox), endpoints: row.shared_inbox ? { sharedInbox: new URL(row.shared_inbox) } : null })),
     };
     })
     .setCounter(async (_ctx, identifier) =>
@@ -319,11 +321,15 @@ function signingHost(request: Request): string | null {
 
 /**
  * Before any work on an inbox POST: a blocked server's is refused (403), and so is one more from
- * a server past INBOX_LIMIT this minute (429). An unsigned POST goes on to the library's 401.
+ * a server past INBOX_LIMIT this minute (429), and one without a signature (401). A signature is
+ * then checked by the library (a wrong one: 401).
  */
 async function inboxRefusal(request: Request, database: DB): Promise<Response | null> {
+  if (!/\/inbox$/.test(new URL(request.url).pathname)) return null;
   const host = signingHost(request);
-  if (!host) return null;
+  // Every activity comes with an HTTP Signature (what Mastodon and the rest send): one without is
+  // refused here, before a block or a server's count could be dodged by leaving it out.
+  if (!host) return new Response("Activities must carry an HTTP Signature.", { status: 401, headers: { "Content-Type": "text/plain" } });
   if (await hostIsBlocked(host, database)) return new Response("This server does not accept activities from yours.", { status: 403, headers: { "Content-Type": "text/plain" } });
   try {
     await takeRateLimited(INBOX_LIMIT, domainOf(host), database);

@@ -23,11 +23,15 @@ export function readableLine(line: string): string {
   return `${clock} ${String(level).toUpperCase().padEnd(5)} ${String(msg ?? "")}${fields ? ` ${fields}` : ""}`;
 }
 
-/** What the log keeps of an error. */
+/** An email address in a message (a mail server's refusal names the recipient): never logged. */
+const ADDRESS = /[^\s<>"'()@,;:/]+@[^\s<>"'()@,;:/]+\.[A-Za-z]{2,}\b/g;
+const withoutAddresses = (text: string | undefined) => text?.replace(ADDRESS, "[address]");
+
+/** What the log keeps of an error: its type, code, message and stack, with any email address blanked. */
 export function errorFields(error: unknown): Record<string, unknown> {
-  if (!(error instanceof Error)) return { message: String(error) };
+  if (!(error instanceof Error)) return { message: withoutAddresses(String(error)) };
   const code = (error as { code?: unknown }).code;
-  return { type: error.name, ...(typeof code === "string" || typeof code === "number" ? { code } : {}), message: error.message, stack: error.stack };
+  return { type: error.name, ...(typeof code === "string" || typeof code === "number" ? { code } : {}), message: withoutAddresses(error.message), stack: withoutAddresses(error.stack) };
 }
 
 function destination(): DestinationStream {

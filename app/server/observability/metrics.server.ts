@@ -89,13 +89,21 @@ new Gauge({
  * A gauge whose values are read when the metrics are asked for: `read` answers a value per
  * value of its one label. Registered once per name (the server calls it when it starts).
  */
-export function gaugeReadAtScrape(name: string, help: string, label: string, read: () => Record<string, number> | Promise<Record<string, number>>): void {
+export function gaugeReadAtScrape(
+  name: string,
+  help: string,
+  label: string,
+  read: () => Record<string, number> | Promise<Record<string, number>>,
+  /** How several workers' values make one (prom-client's cluster aggregation): added up, or the largest for a value every worker reads alike. */
+  aggregator: "sum" | "max" = "sum",
+): void {
   metrics.removeSingleMetric(name);
   new Gauge({
     name,
     help,
     labelNames: [label],
     registers,
+    aggregator,
     async collect() {
       for (const [value, count] of Object.entries(await read())) this.set({ [label]: value }, count);
     },

@@ -231,8 +231,9 @@ export async function writeBackup({ out, location = databaseLocation() }: { out:
       photos: { count: 0, bytes: 0, files: {} },
     };
 
-    // Photos after the snapshot: every photo it names was stored before it was taken. One that is
-    // removed meanwhile (its recipe deleted since) is left out.
+    // Photos after the snapshot: every photo it names was stored before it was taken. One removed
+    // between the snapshot and its reading (its recipe deleted meanwhile) is missing from the
+    // archive although the snapshot still names it; the restored recipe then shows no photo.
     const photos = (await listStoredFiles()).map((stored) => stored.name).sort();
     const zip = new ZipFile();
     zip.addFile(snapshotFile, DATABASE_ENTRY);
@@ -504,8 +505,10 @@ function processesUsing(file: string): string[] | null {
     let fds: string[];
     try {
       fds = fs.readdirSync(`/proc/${pid}/fd`);
-    } catch {
-      continue; // gone, or not ours to read
+    } catch (error) {
+      // Gone meanwhile: nothing open. Not ours to read (another user's server): we cannot tell.
+      if ((error as NodeJS.ErrnoException).code === "EACCES" || (error as NodeJS.ErrnoException).code === "EPERM") return null;
+      continue;
     }
     const open = fds.some((fd) => {
       try {
@@ -580,12 +583,22 @@ export async function restoreBackup({
       const bytes = await archive.read(`${PHOTO_PREFIX}${name}`);
       if (bytes.length !== expected.bytes || sha256(bytes) !== expected.sha256) throw new BackupRefused(`${file} is damaged: photo ${name} does not match its checksum`);
     }
+    // An older backup is brought up to this version's schema here, on the scratch copy, before
+    // anything changes (db:copy takes only a database as new as the app).
+    const scratchDatabase = openDatabase(snapshot);
+    try {
+      await migrateToLatest(scratchDatabase);
+    } catch (error) {
+      throw new BackupRefused(`${file}: its database cannot be brought up to this version (${(error as Error).message})`);
+    } finally {
+      await closeDatabaseHandle(scratchDatabase);
+    }
 
     // 2. The target: not in use by a server (SQLite: it would go on writing to the replaced file),
     //    empty, or kept first as an undo copy.
     if (location.engine === "sqlite") {
       const users = processesUsing(path.resolve(location.path));
-      if (users === null && !force) throw new BackupRefused("cannot tell whether a server has the database open here (no /proc): stop the server, then run again with --force");
+      if (users === null && !force) throw new BackupRefused("cannot tell whether a server has the database open here (no /proc, or another user's processes): stop the server, then run again with --force");
       if (users && users.length > 0) throw new BackupRefused(`the database ${path.resolve(location.path)} is open in process ${users.join(", ")}: stop the server first`);
     }
     const filled = await targetRows(location);
