@@ -400,6 +400,36 @@ const PAGE_MATRIX: Record<string, Entry> = {
       },
     ],
   },
+  "/ReciPals/Account/Admin/Federation": {
+    probes: [
+      {
+        name: "block a domain",
+        call: () => ({ url: "/x", form: { intent: "block", domain: "probe.example" } }),
+        expect: { anon: toLogin, other: forbidden, owner: forbidden, admin: { ok: 302, location: /\/Admin\/Federation\?blocked=probe\.example$/, touches: ["blocked_domains"] } },
+      },
+      {
+        name: "block something that is not a domain",
+        call: () => ({ url: "/x", form: { intent: "block", domain: "not a domain!" } }),
+        expect: { anon: toLogin, other: forbidden, owner: forbidden, admin: { refused: 400 } },
+      },
+      {
+        name: "unblock a domain that is not blocked",
+        call: () => ({ url: "/x", form: { intent: "unblock", domain: "probe.example" } }),
+        expect: { anon: toLogin, other: forbidden, owner: forbidden, admin: { refused: 404 } },
+      },
+    ],
+  },
+  // ActivityPub inboxes (docs/federation.md): this server does not federate (no PUBLIC_URL), so
+  // every address there is a 404 for everyone; tests/unit/federation.test.ts covers them federating.
+  "/ap/*": {
+    probes: [
+      {
+        name: "a Follow posted to the shared inbox",
+        call: (w) => ({ url: "/ap/inbox", params: ["inbox"], json: { type: "Follow", actor: "https://elsewhere.example/users/x", object: `/ap/users/${w.owner.id}` } }),
+        expect: same({ refused: 404 }),
+      },
+    ],
+  },
   "/ReciPals/Account/People/:": {
     probes: [
       {

@@ -70,7 +70,19 @@ export async function makeWorld() {
 }
 
 // Every table whose rows a request could change; a refused request must leave all of them as they were.
-export const TABLES = [...CONTENT_TABLES, "sessions", "sign_in_failures", "account_tokens"] as const;
+export const TABLES = [
+  ...CONTENT_TABLES,
+  "sessions",
+  "sign_in_failures",
+  "account_tokens",
+  // Federation (docs/federation.md): children after their parents.
+  "remote_actors",
+  "remote_followers",
+  "blocked_domains",
+  "actor_keys",
+  "federation_kv",
+  "federation_queue",
+] as const;
 export type Table = (typeof TABLES)[number];
 
 export type Snapshot = Record<Table, string[]>;
