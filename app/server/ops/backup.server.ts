@@ -593,6 +593,13 @@ export async function restoreBackup({
     } finally {
       await closeDatabaseHandle(scratchDatabase);
     }
+    // Opened by the app it went into WAL mode: back to one self-contained file, as it is put in place.
+    const sealed = new SQLite(snapshot, { fileMustExist: true });
+    try {
+      sealed.pragma("journal_mode = DELETE");
+    } finally {
+      sealed.close();
+    }
 
     // 2. The target: not in use by a server (SQLite: it would go on writing to the replaced file),
     //    empty, or kept first as an undo copy.
