@@ -150,7 +150,7 @@ describe("/metrics with METRICS_TOKEN set", () => {
   it("asks for that bearer token from anywhere: a missing or wrong one is a 401 with nothing else", async () => {
     const undo = useSetting("METRICS_TOKEN", "scrape-me-with-this-token-0123");
     const app = express();
-    app.use(metricsRoute());
+    app.get("/metrics", metricsRoute());
     const listening = app.listen(0, "127.0.0.1");
     await new Promise((resolve) => listening.once("listening", resolve));
     const base = `http://127.0.0.1:${(listening.address() as AddressInfo).port}/metrics`;

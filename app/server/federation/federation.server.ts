@@ -12,6 +12,7 @@ import { getRecipeDetail, type RecipeDetail } from "../queries/recipes.server";
 import { DatabaseKvStore, DatabaseMessageQueue } from "./federation-store.server";
 import { blockedDomains, domainOf, hostIsBlocked, isBlockedHost } from "./domain-blocks.server";
 import { federationEnabled } from "./handles.server";
+import { escapeHtml } from "../http/html-text.server";
 
 // The library is loaded when the federation is first used: it takes half a second and 60 MB, which
 // a server that does not federate (or has not been asked anything yet) does not pay.
@@ -44,8 +45,6 @@ function localPerson(database: DB, where: { id: string } | { username: string })
   query = "id" in where ? query.where("id", "=", where.id) : query.where(engineOf(database).equalsIgnoringCase("username", where.username));
   return query.executeTakeFirst();
 }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A person's keys: made the first time their actor is asked for, then kept (actor_keys). */
 async function keyPairsOf({ generateCryptoKeyPair, exportJwk, importJwk }: Fedify, database: DB, userId: string): Promise<CryptoKeyPair[]> {

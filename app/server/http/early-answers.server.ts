@@ -1,6 +1,7 @@
 import { encode } from "turbo-stream";
 
 import type { SubmissionRefusal } from "~/lib/refusal";
+import { escapeHtml } from "./html-text.server";
 
 // Answers the server gives before any route runs (docs/rules.md#early-refusals): a body over its
 // route's limit (413), the upload queue full (503), a write from another site (403), NUL in an
@@ -41,10 +42,6 @@ async function singleFetchBytes(value: unknown): Promise<Uint8Array<ArrayBuffer>
     plugins: [(item: unknown) => (item instanceof RouteErrorResponse ? ["ErrorResponse", item.data, item.status, item.statusText] : undefined)],
   });
   return new Uint8Array(await new Response(stream).arrayBuffer());
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
 /** Whether Remix's browser client asked (a single-fetch data address). */

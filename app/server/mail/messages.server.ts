@@ -1,11 +1,10 @@
 import type { Mail } from "./mailer.server";
+import { escapeHtml } from "../http/html-text.server";
 
 // What ReciPals writes in mail (docs/rules.md#account-email): a plain-text part and an HTML part
 // saying the same, the site's name, and links made from PUBLIC_URL by the caller.
 
 const SITE = "ReciPals";
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 function mail(to: string, subject: string, paragraphs: string[], link?: { href: string; label: string }): Mail {
   const text = [`${SITE}`, "", ...paragraphs.flatMap((paragraph) => [paragraph, ""]), ...(link ? [`${link.label}: ${link.href}`, ""] : []), `— ${SITE}`].join("\n");

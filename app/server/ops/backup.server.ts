@@ -460,37 +460,51 @@ async function targetRows(location: DatabaseLocation): Promise<string[]> {
       sqlite.close();
     }
   }
-  const client = new pg.Client({ connectionString: location.url, connectionTimeoutMillis: 10_000 });
+  try {
+    const counts = await postgresRowCounts(location.url);
+    return Object.keys(counts).filter((table) => counts[table]! > 0);
+  } catch (error) {
+    throw new BackupRefused(`cannot reach the PostgreSQL database: ${(error as Error).message}`);
+  }
+}
+
+/** Runs `work` with a connection to the PostgreSQL database at `url`. */
+async function withPostgres<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   client.on("error", () => undefined);
   try {
     await client.connect();
-    const { rows: tables } = await client.query<{ name: string }>(
-      "select c.relname as name from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p') order by 1",
-    );
-    const data = tables.map((row) => row.name).filter((name) => !NOT_DATA.test(name));
-    const filled: string[] = [];
-    for (const name of data) if ((await client.query(`select 1 from ${quote(name)} limit 1`)).rowCount) filled.push(name);
-    return filled;
-  } catch (error) {
-    throw new BackupRefused(`cannot reach the PostgreSQL database: ${(error as Error).message}`);
+    return await work(client);
   } finally {
     await client.end().catch(() => undefined);
   }
 }
 
-/** Empties every table of a PostgreSQL database but the migrator's (the restore with --force, after the undo copy). */
-async function emptyPostgres(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
-  client.on("error", () => undefined);
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ name: string }>(
-      "select c.relname as name from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p') and c.relname not like 'kysely\\_migration%'",
+/** The tables of the database's schema. */
+async function postgresTables(client: pg.Client): Promise<string[]> {
+  const { rows } = await client.query<{ name: string }>("select c.relname as name from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p') order by 1");
+  return rows.map((row) => row.name);
+}
+
+/** The rows of each data table of a PostgreSQL database, counted in one statement. */
+function postgresRowCounts(url: string): Promise<Record<string, number>> {
+  return withPostgres(url, async (client) => {
+    const tables = (await postgresTables(client)).filter((name) => !NOT_DATA.test(name));
+    if (tables.length === 0) return {};
+    const { rows } = await client.query<{ name: string; n: string }>(
+      tables.map((name, i) => `select $${i + 1}::text as name, count(*) as n from ${quote(name)}`).join(" union all "),
+      tables,
     );
-    if (rows.length > 0) await client.query(`truncate ${rows.map((row) => quote(row.name)).join(", ")} restart identity cascade`);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
+    return Object.fromEntries(rows.map((row) => [row.name, Number(row.n)]));
+  });
+}
+
+/** Empties every table of a PostgreSQL database but the migrator's (the restore with --force, after the undo copy). */
+function emptyPostgres(url: string): Promise<void> {
+  return withPostgres(url, async (client) => {
+    const tables = (await postgresTables(client)).filter((name) => !/^kysely_migration/.test(name));
+    if (tables.length > 0) await client.query(`truncate ${tables.map(quote).join(", ")} restart identity cascade`);
+  });
 }
 
 /**
@@ -661,18 +675,5 @@ async function restoredCounts(location: DatabaseLocation): Promise<Record<string
       sqlite.close();
     }
   }
-  const client = new pg.Client({ connectionString: location.url });
-  client.on("error", () => undefined);
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ name: string }>("select c.relname as name from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p')");
-    const counts: Record<string, number> = {};
-    for (const { name } of rows) {
-      if (NOT_DATA.test(name)) continue;
-      counts[name] = Number((await client.query<{ n: string }>(`select count(*) as n from ${quote(name)}`)).rows[0]!.n);
-    }
-    return counts;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
+  return postgresRowCounts(location.url);
 }

@@ -54,14 +54,12 @@ function tokenMatches(header: string | undefined, token: string): boolean {
 }
 
 /**
- * GET /metrics: Prometheus' text format. With METRICS_TOKEN it asks for that bearer token (a
+ * GET /metrics (mounted there by the server): Prometheus' text format. With METRICS_TOKEN it asks for that bearer token (a
  * wrong or missing one: 401 and nothing else); without, it answers only requests made on this
  * machine (403 otherwise). Under several worker processes the answer adds up all of them.
  */
 export function metricsRoute(): RequestHandler {
-  return (req: Request, res: Response, next: NextFunction) => {
-    if (req.path !== "/metrics") return next();
-    if (req.method !== "GET" && req.method !== "HEAD") return next();
+  return (req: Request, res: Response) => {
     res.set("Cache-Control", "no-store");
     if (env.METRICS_TOKEN ? !tokenMatches(req.headers.authorization, env.METRICS_TOKEN) : !fromThisMachine(req)) {
       res.status(env.METRICS_TOKEN ? 401 : 403).end();

@@ -66,7 +66,7 @@ export async function startServer(build: ServerBuild, { root }: Pick<ServeOption
   // Health for the balancer and metrics for the operator (docs/operator-guide.md): before
   // sessions, the page cache and the guards, and without a log line each.
   app.use(healthRoutes());
-  app.use(metricsRoute());
+  app.get("/metrics", metricsRoute());
   if (cluster.isWorker) joinWorkerMetrics();
 
   // What is decided before a route runs comes from the route a request reaches (Remix's own route

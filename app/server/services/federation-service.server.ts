@@ -3,7 +3,7 @@ import { z } from "zod";
 import { isAdmin } from "~/lib/permissions";
 
 import { db, writeTransaction, type DB } from "../db/connection.server";
-import { blockedDomains, domainOf } from "../federation/domain-blocks.server";
+import { blockedDomains, domainOf, isBlockedHost } from "../federation/domain-blocks.server";
 import { done, refusal, type Actor, type Outcome } from "./outcome-service.server";
 
 // What an admin decides about other servers (docs/federation.md, "Safety"): blocking a whole
@@ -42,10 +42,10 @@ export async function blockDomain({ actor, domain }: { actor: Actor; domain: unk
   const added = await writeTransaction(database, async (trx) => {
     const inserted = await trx.insertInto("blocked_domains").values({ domain: name, blocked_by: actor.id, created_at: Date.now() }).onConflict((c) => c.column("domain").doNothing()).executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
-    await trx
-      .deleteFrom("remote_followers")
-      .where("actor_id", "in", trx.selectFrom("remote_actors").select("id").where((eb) => eb.or([eb("host", "=", name), eb("host", "like", `%.${name}`), eb("host", "like", `${name}:%`), eb("host", "like", `%.${name}:%`)])))
-      .execute();
+    // The same rule as every other check of a block (isBlockedHost): the domain and its subdomains.
+    const actors = await trx.selectFrom("remote_actors").select(["id", "host"]).execute();
+    const there = actors.filter((actor) => isBlockedHost(actor.host, [name])).map((actor) => actor.id);
+    if (there.length > 0) await trx.deleteFrom("remote_followers").where("actor_id", "in", there).execute();
     return true;
   });
   if (!added) return refusal(409, FEDERATION_MESSAGES.alreadyBlocked, { errors: { domain: FEDERATION_MESSAGES.alreadyBlocked } });
