@@ -285,6 +285,10 @@ export interface Database {
   federation_queue: FederationQueueTable;
   remote_actors: RemoteActorsTable;
   remote_followers: RemoteFollowersTable;
+  remote_follows: RemoteFollowsTable;
+  remote_posts: RemotePostsTable;
+  remote_likes: RemoteLikesTable;
+  remote_comments: RemoteCommentsTable;
   blocked_domains: BlockedDomainsTable;
 }
 
@@ -335,6 +339,45 @@ export interface RemoteFollowersTable {
   user_id: string;
   actor_id: string;
   follow_id: string;
+  created_at: number;
+}
+
+/** Someone here following a person on another server (waiting for their Accept while accepted_at is empty). */
+export interface RemoteFollowsTable {
+  user_id: string;
+  actor_id: string;
+  follow_id: string;
+  accepted_at: number | null;
+  created_at: number;
+}
+
+/** A post a person on another server sent us (someone here follows them), its text without tags. */
+export interface RemotePostsTable {
+  id: string;
+  actor_id: string;
+  url: string;
+  name: string | null;
+  text: string;
+  image_url: string | null;
+  published_at: number;
+  received_at: number;
+}
+
+/** A like given a post here by a person on another server. */
+export interface RemoteLikesTable {
+  post_id: string;
+  actor_id: string;
+  like_id: string;
+  created_at: number;
+}
+
+/** A reply to a post here from a person on another server, its text without tags. */
+export interface RemoteCommentsTable {
+  id: string;
+  post_id: string;
+  actor_id: string;
+  url: string;
+  text: string;
   created_at: number;
 }
 

@@ -11,8 +11,22 @@ import { log } from "../observability/log.server";
 import { getRecipeDetail, type RecipeDetail } from "../queries/recipes.server";
 import { DatabaseKvStore, DatabaseMessageQueue } from "./federation-store.server";
 import { blockedDomains, domainOf, hostIsBlocked, isBlockedHost } from "./domain-blocks.server";
-import { federationEnabled } from "./handles.server";
+import { federationEnabled, handleHost } from "./handles.server";
 import { escapeHtml } from "../http/html-text.server";
+import { loadRemoteDocument } from "./remote-documents.server";
+import {
+  acceptRemoteFollow,
+  deleteRemoteObject,
+  dropRemoteFollow,
+  dropRemoteLike,
+  isFollowedHere,
+  storeRemoteComment,
+  storeRemoteLike,
+  storeRemotePost,
+  updateRemoteText,
+  type RemotePerson,
+} from "./remote-store.server";
+import { remoteHtmlToText, safeRemoteUrl } from "./remote-text.server";
 
 // The library is loaded when the federation is first used: it takes half a second and 60 MB, which
 // a server that does not federate (or has not been asked anything yet) does not pay.
@@ -147,18 +161,76 @@ function recipeNote({ Note, Image, PUBLIC_COLLECTION, Temporal }: Fedify, ctx: C
   });
 }
 
+/** A post here, by someone not suspended, that a remote Like or reply names (our Note's address). */
+async function postNamed(ctx: Context<void>, { Note }: Fedify, address: URL | null, database: DB): Promise<string | null> {
+  if (!address) return null;
+  const target = ctx.parseUri(address);
+  if (target?.type !== "object" || target.class !== Note || !target.values.id) return null;
+  const post = await database
+    .selectFrom("posts as p")
+    .innerJoin("users as u", "u.id", "p.created_by")
+    .select("p.id")
+    .where("p.id", "=", target.values.id)
+    .where("u.suspended_at", "is", null)
+    .executeTakeFirst();
+  return post?.id ?? null;
+}
+
+type RemoteNote = InstanceType<Fedify["Note"]>;
+
+/** What we keep of a remote Note: its text without tags, its first image, its address. */
+async function readRemoteNote({ Image, Document }: Fedify, ctx: Context<void>, note: RemoteNote) {
+  let imageUrl: string | null = null;
+  try {
+    for await (const attachment of note.getAttachments({ documentLoader: ctx.documentLoader, contextLoader: ctx.contextLoader })) {
+      if (!(attachment instanceof Image) && !(attachment instanceof Document)) continue;
+      if (attachment instanceof Document && !attachment.mediaType?.startsWith("image/")) continue;
+      const url = attachment.url instanceof URL ? attachment.url : (attachment.url?.href ?? null);
+      imageUrl = safeRemoteUrl(url);
+      if (imageUrl) break;
+    }
+  } catch {
+    imageUrl = null;
+  }
+  const link = note.url instanceof URL ? note.url : (note.url?.href ?? null);
+  const published = note.published?.epochMilliseconds;
+  return {
+    text: remoteHtmlToText(note.content?.toString()),
+    name: note.name ? remoteHtmlToText(note.name.toString()).slice(0, 200) || null : null,
+    imageUrl,
+    url: safeRemoteUrl(link) ?? note.id!.href,
+    published: typeof published === "number" && Number.isFinite(published) ? Math.min(published, Date.now()) : Date.now(),
+  };
+}
+
+/** The Note a Create or Update carries, when its author is the activity's actor on the actor's own server. */
+async function noteOf({ Note }: Fedify, ctx: Context<void>, activity: { actorId: URL | null; getObject: (options: { documentLoader: Context<void>["documentLoader"]; contextLoader: Context<void>["contextLoader"] }) => Promise<unknown> }) {
+  const actorId = activity.actorId;
+  if (!actorId) return null;
+  const object = await activity.getObject({ documentLoader: ctx.documentLoader, contextLoader: ctx.contextLoader }).catch(() => null);
+  if (!(object instanceof Note) || !object.id) return null;
+  // One origin for the actor and everything it sends: a server speaks only for its own objects.
+  if (object.id.origin !== actorId.origin || object.attributionId?.href !== actorId.href) return null;
+  return { actorId, note: object };
+}
+
 function build(library: Fedify, database: DB): Federation<void> {
-  const { Accept, createFederation, Endpoints, Follow, Image, isActor, Note, Person, Undo } = library;
+  const { Accept, Create, createFederation, Delete, Endpoints, Follow, Image, isActor, Like, Note, Person, Reject, Undo, Update } = library;
   const queue = new DatabaseMessageQueue(database);
+  const allowPrivate = env.FEDERATION_ALLOW_PRIVATE === "1";
   const federation = createFederation<void>({
     kv: new DatabaseKvStore(database),
     queue,
+    // Other servers' documents are read through the import's guard (remote-documents.server.ts);
+    // the JSON-LD contexts the library carries are read from memory.
+    documentLoaderFactory: () => loadRemoteDocument,
+    contextLoaderFactory: () => (url: string) => library.fetchDocumentLoader(url, allowPrivate),
     // Deliveries start with the server (startFederationQueue), not with the first request.
     manuallyStartQueue: true,
     // URLs are made from PUBLIC_URL whatever Host a request came with.
     origin: env.PUBLIC_URL,
     // Tests only: two instances on this machine, over plain http.
-    allowPrivateAddress: env.FEDERATION_ALLOW_PRIVATE === "1",
+    allowPrivateAddress: allowPrivate,
     userAgent: { software: "ReciPals/0.1.0", url: env.PUBLIC_URL ? new URL(env.PUBLIC_URL) : undefined },
   });
 
@@ -235,11 +307,82 @@ function build(library: Fedify, database: DB): Federation<void> {
     })
     .on(Undo, async (ctx, undo) => {
       if (!undo.actorId) return;
-      const object = await undo.getObject(ctx);
-      if (!(object instanceof Follow) || object.actorId?.href !== undo.actorId.href || !object.objectId) return;
-      const target = ctx.parseUri(object.objectId);
-      if (target?.type !== "actor") return;
-      await database.deleteFrom("remote_followers").where("user_id", "=", target.identifier).where("actor_id", "=", undo.actorId.href).execute();
+      const object = await undo.getObject(ctx).catch(() => null);
+      if (object instanceof Follow) {
+        if (object.actorId?.href !== undo.actorId.href || !object.objectId) return;
+        const target = ctx.parseUri(object.objectId);
+        if (target?.type !== "actor") return;
+        await database.deleteFrom("remote_followers").where("user_id", "=", target.identifier).where("actor_id", "=", undo.actorId.href).execute();
+      } else if (object instanceof Like) {
+        if (object.actorId && object.actorId.href !== undo.actorId.href) return;
+        const postId = await postNamed(ctx, library, object.objectId, database);
+        await dropRemoteLike({ actorId: undo.actorId.href, likeId: object.id?.href ?? null, postId }, database);
+      } else if (undo.objectId) {
+        // A Like named only by its address (which we cannot fetch): undone by that address.
+        await dropRemoteLike({ actorId: undo.actorId.href, likeId: undo.objectId.href, postId: null }, database);
+      }
+    })
+    // Their answer to a Follow from here: the follow completes, or ends.
+    .on(Accept, async (_ctx, accept) => {
+      if (!accept.actorId || !accept.objectId) return;
+      await acceptRemoteFollow({ actorId: accept.actorId.href, followId: accept.objectId.href }, database);
+    })
+    .on(Reject, async (_ctx, reject) => {
+      if (!reject.actorId || !reject.objectId) return;
+      await dropRemoteFollow({ actorId: reject.actorId.href, followId: reject.objectId.href }, database);
+    })
+    // A post from someone people here follow, or a reply to a post here.
+    .on(Create, async (ctx, create) => {
+      const sent = await noteOf(library, ctx, create);
+      if (!sent) return;
+      const { actorId, note } = sent;
+      const replyTo = note.replyTargetId;
+      const postId = replyTo ? await postNamed(ctx, library, replyTo, database) : null;
+      // A reply to anything but a post here, or a post from someone nobody here follows, is not kept.
+      if (replyTo ? !postId : !(await isFollowedHere(actorId.href, database))) return;
+      const actor = await create.getActor(ctx).catch(() => null);
+      if (!isActor(actor) || actor.id?.href !== actorId.href || !(await rememberActor(database, actor))) return;
+      const read = await readRemoteNote(library, ctx, note);
+      if (postId) {
+        if (!read.text) return;
+        await storeRemoteComment({ id: note.id!.href, postId, actorId: actorId.href, url: read.url, text: read.text }, database);
+      } else {
+        await storeRemotePost({ id: note.id!.href, actor_id: actorId.href, url: read.url, name: read.name, text: read.text, image_url: read.imageUrl, published_at: read.published }, database);
+      }
+    })
+    .on(Update, async (ctx, update) => {
+      const sent = await noteOf(library, ctx, update);
+      if (sent) {
+        const read = await readRemoteNote(library, ctx, sent.note);
+        await updateRemoteText({ id: sent.note.id!.href, actorId: sent.actorId.href, text: read.text, name: read.name, imageUrl: read.imageUrl }, database);
+        return;
+      }
+      // A person's profile changed: what we show of them follows.
+      const object = await update.getObject(ctx).catch(() => null);
+      if (isActor(object) && object.id && update.actorId && object.id.href === update.actorId.href) {
+        const known = await database.selectFrom("remote_actors").select("id").where("id", "=", object.id.href).executeTakeFirst();
+        if (known) await rememberActor(database, object);
+      }
+    })
+    .on(Delete, async (_ctx, deletion) => {
+      const actorId = deletion.actorId;
+      const objectId = deletion.objectId;
+      if (!actorId || !objectId) return;
+      // The person's account is gone: everything of theirs here goes with it.
+      if (objectId.href === actorId.href) {
+        await database.deleteFrom("remote_actors").where("id", "=", actorId.href).execute();
+        return;
+      }
+      if (objectId.origin !== actorId.origin) return;
+      await deleteRemoteObject({ id: objectId.href, actorId: actorId.href }, database);
+    })
+    .on(Like, async (ctx, like) => {
+      if (!like.id || !like.actorId) return;
+      const postId = await postNamed(ctx, library, like.objectId, database);
+      if (!postId) return;
+      const actor = await like.getActor(ctx).catch(() => null);
+      if (!isActor(actor) || actor.id?.href !== like.actorId.href || !(await rememberActor(database, actor))) return;
+      await storeRemoteLike({ postId, actorId: like.actorId.href, likeId: like.id.href }, database);
     })
     .onError((_ctx, error) => log.warn({ err: error }, "federation: an activity could not be handled"));
 
@@ -373,7 +516,15 @@ export async function publishRecipe(
 ): Promise<void> {
   if (!federationEnabled() || !post.authorId || !env.PUBLIC_URL) return;
   try {
-    const followed = await database.selectFrom("remote_followers").select("actor_id").where("user_id", "=", post.authorId).limit(1).executeTakeFirst();
+    // A suspended author sends nothing more (and their actor answers 404).
+    const followed = await database
+      .selectFrom("remote_followers as f")
+      .innerJoin("users as u", "u.id", "f.user_id")
+      .select("f.actor_id")
+      .where("f.user_id", "=", post.authorId)
+      .where("u.suspended_at", "is", null)
+      .limit(1)
+      .executeTakeFirst();
     if (!followed) return;
     const library = await loadFedify();
     const ctx = (await federation(database)).createContext(new URL(env.PUBLIC_URL), undefined);
@@ -393,5 +544,113 @@ export async function publishRecipe(
     await ctx.sendActivity({ identifier: post.authorId }, "followers", activity, { preferSharedInbox: true });
   } catch (error) {
     log.warn({ err: error, change, postId: post.postId }, "federation: a recipe could not be sent to followers elsewhere");
+  }
+}
+
+/** The longest a search waits for another server to say who `@name@host` is. */
+export const LOOKUP_TIMEOUT_MS = 15_000;
+
+/** `@name@host` (or `name@host`) of a person on another server; null for anything else or a handle here. */
+export function parseRemoteHandle(query: string): { name: string; host: string } | null {
+  const match = /^@?([a-z0-9_][a-z0-9_.-]{0,63})@((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?::\d{1,5})?)$/i.exec(query.trim());
+  if (!match) return null;
+  const host = match[2]!.toLowerCase();
+  return host === handleHost()?.toLowerCase() ? null : { name: match[1]!, host };
+}
+
+/**
+ * Who `@name@host` is, asked of their server (WebFinger, then their actor, read through the
+ * import's guard) and kept in remote_actors. Null when the handle is not another server's, the
+ * server is blocked, or it does not answer with a person in time.
+ */
+export async function findRemotePerson(query: string, database: DB = db): Promise<RemotePerson | null> {
+  const handle = parseRemoteHandle(query);
+  if (!handle || !federationEnabled() || !env.PUBLIC_URL || (await hostIsBlocked(handle.host, database))) return null;
+  const { isActor } = await loadFedify();
+  const ctx = (await federation(database)).createContext(new URL(env.PUBLIC_URL), undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const found = await Promise.race([
+    ctx.lookupObject(`acct:${handle.name}@${handle.host}`).catch((error: unknown) => {
+      log.info({ err: error, host: handle.host }, "federation: a handle could not be looked up");
+      return null;
+    }),
+    new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), LOOKUP_TIMEOUT_MS))),
+  ]).finally(() => clearTimeout(timer));
+  if (!isActor(found) || !found.id || (await hostIsBlocked(found.id.host, database))) return null;
+  const id = await rememberActor(database, found);
+  if (!id) return null;
+  return (await database.selectFrom("remote_actors").select(["id", "handle", "name", "summary", "icon_url", "url"]).where("id", "=", id).executeTakeFirst()) ?? null;
+}
+
+/**
+ * `userId` starts following the person on another server (a Follow; the follow completes when
+ * their server accepts) or stops (an Undo of that Follow). Answers whether a row changed. The
+ * person must be known here (found by a search) and their server not blocked.
+ */
+export async function setRemoteFollowing({ userId, actorId, following }: { userId: string; actorId: string; following: boolean }, database: DB = db): Promise<"changed" | "unchanged" | "unknown"> {
+  if (!federationEnabled() || !env.PUBLIC_URL) return "unknown";
+  const actor = await database.selectFrom("remote_actors").select(["id", "inbox", "shared_inbox", "host"]).where("id", "=", actorId).executeTakeFirst();
+  if (!actor || (await hostIsBlocked(actor.host, database))) return "unknown";
+  const library = await loadFedify();
+  const ctx = (await federation(database)).createContext(new URL(env.PUBLIC_URL), undefined);
+  const me = ctx.getActorUri(userId);
+  const recipient = { id: new URL(actor.id), inboxId: new URL(actor.inbox), endpoints: actor.shared_inbox ? { sharedInbox: new URL(actor.shared_inbox) } : null };
+  if (following) {
+    const followId = new URL(`#follows/${crypto.randomUUID()}`, me).href;
+    const inserted = await database
+      .insertInto("remote_follows")
+      .values({ user_id: userId, actor_id: actor.id, follow_id: followId, accepted_at: null, created_at: Date.now() })
+      .onConflict((conflict) => conflict.columns(["user_id", "actor_id"]).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return "unchanged";
+    await ctx.sendActivity({ identifier: userId }, recipient, new library.Follow({ id: new URL(followId), actor: me, object: recipient.id }));
+    return "changed";
+  }
+  const removed = await database.deleteFrom("remote_follows").where("user_id", "=", userId).where("actor_id", "=", actor.id).returning("follow_id").executeTakeFirst();
+  if (!removed) return "unchanged";
+  const undo = new library.Undo({
+    id: new URL(`#undo/${crypto.randomUUID()}`, me),
+    actor: me,
+    object: new library.Follow({ id: new URL(removed.follow_id), actor: me, object: recipient.id }),
+  });
+  await ctx.sendActivity({ identifier: userId }, recipient, undo);
+  return "changed";
+}
+
+/**
+ * Before a person's account is deleted: what tells the servers of their followers and of the
+ * people they follow there that the actor is gone (`Delete` of it), to be sent once the deletion
+ * has landed. Their keys and those servers are read now, while they exist; the queue delivers.
+ * Null when there is nobody elsewhere to tell. Never throws.
+ */
+export async function accountDeletionNotice(userId: string, database: DB = db): Promise<(() => Promise<void>) | null> {
+  if (!federationEnabled() || !env.PUBLIC_URL) return null;
+  const publicUrl = env.PUBLIC_URL;
+  try {
+    const actorsOf = (table: "remote_followers" | "remote_follows") => database.selectFrom(table).select("actor_id").where("user_id", "=", userId);
+    const rows = await database
+      .selectFrom("remote_actors")
+      .select(["id", "inbox", "shared_inbox", "host"])
+      .where((eb) => eb.or([eb("id", "in", actorsOf("remote_followers")), eb("id", "in", actorsOf("remote_follows"))]))
+      .execute();
+    const blocked = (await blockedDomains(database)).map((row) => row.domain);
+    const seen = new Set<string>();
+    const recipients = rows
+      .filter((row) => !isBlockedHost(row.host, blocked) && !seen.has(row.id) && seen.add(row.id))
+      .map((row) => ({ id: new URL(row.id), inboxId: new URL(row.inbox), endpoints: row.shared_inbox ? { sharedInbox: new URL(row.shared_inbox) } : null }));
+    if (recipients.length === 0) return null;
+    const library = await loadFedify();
+    const ctx = (await federation(database)).createContext(new URL(publicUrl), undefined);
+    const keys = (await ctx.getActorKeyPairs(userId)).map(({ keyId, privateKey }) => ({ keyId, privateKey }));
+    if (keys.length === 0) return null;
+    const me = ctx.getActorUri(userId);
+    const deletion = new library.Delete({ id: new URL(`#delete/${crypto.randomUUID()}`, me), actor: me, to: library.PUBLIC_COLLECTION, object: me });
+    return () =>
+      ctx.sendActivity(keys, recipients, deletion, { preferSharedInbox: true }).catch((error: unknown) => {
+        log.warn({ err: error, userId }, "federation: an account's deletion could not be sent elsewhere");
+      });
+  } catch (error) {
+    log.warn({ err: error, userId }, "federation: an account's deletion could not be prepared");
+    return null;
   }
 }

@@ -12,6 +12,7 @@ import { readStoredFile, storedNameOf } from "../media/storage.server";
 import { deleteImageIfUnreferenced } from "../media/uploads.server";
 import { deleteUserRow } from "../queries/admin.server";
 import { countComments } from "../queries/comments.server";
+import { accountDeletionNotice } from "../federation/federation.server";
 import { countLikes } from "../queries/likes.server";
 import { readRecipesFull } from "../queries/recipes.server";
 import { forgetPersonInModeration } from "../queries/reports.server";
@@ -207,6 +208,8 @@ export async function deleteOwnAccount({
   if (!(await isCurrentPassword(actor.id, password))) return wrongPassword;
   await forgetSignInAttempt(attempt);
   const photos: string[] = [profile.profile];
+  // Servers elsewhere that know them hear the actor is gone, once it is (docs/federation.md).
+  const federated = await accountDeletionNotice(actor.id);
   return refusing(async () => {
     await changing([CacheScope.everything], async (trx) => {
       if (await isLastAdmin(actor.id, trx)) throw new RefusedError(refusal(409, ACCOUNT_MESSAGES.lastAdmin));
@@ -224,6 +227,7 @@ export async function deleteOwnAccount({
       // The rest (likes, saves, follows, blocks, mutes, notifications to them, shopping list, sessions) cascades.
       photos.push(...(await deleteAccountRow(actor.id, trx)));
     });
+    await federated?.();
     for (const url of new Set(photos)) if (url) await deleteImageIfUnreferenced(url);
     return done();
   });

@@ -28,6 +28,7 @@ import { applyPicture, type PicturePlan } from "../media/pictures.server";
 import { deleteImageIfUnreferenced } from "../media/uploads.server";
 import { signUpRefusals } from "../observability/metrics.server";
 import { checkNewEmail, emailStateOf } from "./account-mail-service.server";
+import { accountDeletionNotice } from "../federation/federation.server";
 import { deleteAccountRow } from "./account-service.server";
 import { done, refusal, type Actor, type Outcome, type Refusal } from "./outcome-service.server";
 
@@ -301,6 +302,7 @@ export async function deleteUser({ actor, userId }: { actor: Actor; userId: stri
   const user = await getUserProfile(userId);
   if (!user) return refusal(404, USER_MESSAGES.notFound);
   let photos: string[] = [];
+  const federated = await accountDeletionNotice(userId);
   try {
     await changing([CacheScope.everything], async (trx) => {
       if (await isLastAdmin(userId, trx)) throw new LastAdminError("delete");
@@ -310,6 +312,7 @@ export async function deleteUser({ actor, userId }: { actor: Actor; userId: stri
     if (error instanceof LastAdminError) return refusal(409, error.message);
     throw error;
   }
+  await federated?.();
   for (const url of new Set([user.profile, ...photos])) await deleteImageIfUnreferenced(url);
   return done();
 }

@@ -78,6 +78,10 @@ export const TABLES = [
   // Federation (docs/federation.md): children after their parents.
   "remote_actors",
   "remote_followers",
+  "remote_follows",
+  "remote_posts",
+  "remote_likes",
+  "remote_comments",
   "blocked_domains",
   "actor_keys",
   "federation_kv",
