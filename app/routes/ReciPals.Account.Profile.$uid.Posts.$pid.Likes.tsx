@@ -13,11 +13,11 @@ export const meta: MetaFunction = () => [{ title: "Likes · ReciPals" }];
 export const loader = ({ request, params }: LoaderFunctionArgs) => loadPostLikesPage(request, params.uid ?? "", params.pid ?? "");
 
 export default function PostLikesDialog() {
-  const { likers } = useLoaderData<typeof loader>();
+  const { likers, remote } = useLoaderData<typeof loader>();
   const { uid = "", pid = "" } = useParams();
   return (
     <RouteDialog title="Likes" closeTo={paths.post(uid, pid)}>
-      <LikersList likers={likers} />
+      <LikersList likers={likers} remote={remote} />
     </RouteDialog>
   );
 }

@@ -13,11 +13,11 @@ export const meta: MetaFunction = () => [{ title: "Likes · ReciPals" }];
 export const loader = ({ request, params, context }: LoaderFunctionArgs) => loadHomeLikesPage(request, params.pid ?? "", context);
 
 export default function HomeLikesDialog() {
-  const { likers } = useLoaderData<typeof loader>();
+  const { likers, remote } = useLoaderData<typeof loader>();
   const { search } = useLocation();
   return (
     <RouteDialog title="Likes" closeTo={`${paths.home()}${search}`}>
-      <LikersList likers={likers} />
+      <LikersList likers={likers} remote={remote} />
     </RouteDialog>
   );
 }

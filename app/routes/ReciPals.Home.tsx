@@ -7,6 +7,7 @@ import { useState } from "react";
 import { EmptyState } from "~/components/empty-state";
 import { Link } from "~/components/link";
 import { PostCard } from "~/components/post-card";
+import { RemotePostCard } from "~/components/remote-post-card";
 import { useChangeEffect } from "~/lib/hooks";
 import { paths } from "~/lib/paths";
 import { stylesheetLinks, type StyledRoute } from "~/root";
@@ -76,6 +77,18 @@ export default function HomeRoute() {
           </p>
         </section>
       )}
+      {first.remote.length > 0 ? (
+        <section className="remote-feed" aria-labelledby="remote-feed-title">
+          <h2 id="remote-feed-title">From other servers</h2>
+          <ol className="feed">
+            {first.remote.map((post) => (
+              <li key={post.id}>
+                <RemotePostCard post={post} />
+              </li>
+            ))}
+          </ol>
+        </section>
+      ) : null}
       {posts.length === 0 ? (
         <EmptyState title="No posts yet." text="Recipes people share show up here." action={{ to: paths.create(), label: "Share a recipe" }} />
       ) : (

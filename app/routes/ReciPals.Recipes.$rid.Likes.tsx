@@ -13,11 +13,11 @@ export const meta: MetaFunction = () => [{ title: "Likes · ReciPals" }];
 export const loader = ({ request, params, context }: LoaderFunctionArgs) => loadRecipeLikesPage(request, params.rid ?? "", context);
 
 export default function RecipeLikesDialog() {
-  const { likers } = useLoaderData<typeof loader>();
+  const { likers, remote } = useLoaderData<typeof loader>();
   const { rid = "" } = useParams();
   return (
     <RouteDialog title="Likes" closeTo={paths.recipe(rid)}>
-      <LikersList likers={likers} />
+      <LikersList likers={likers} remote={remote} />
     </RouteDialog>
   );
 }

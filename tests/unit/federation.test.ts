@@ -1,6 +1,3 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-
 import crypto from "node:crypto";
 
 import { Accept, Create, Delete, createFederation, Follow, generateCryptoKeyPair, Image, isActor, MemoryKvStore, Note, Person, Tombstone, Undo, Update, type Activity, type Federation } from "@fedify/fedify";
@@ -16,6 +13,7 @@ import { blockDomain, FEDERATION_MESSAGES, unblockDomain } from "~/server/servic
 import { createRecipe, deleteRecipe, updateRecipe } from "~/server/services/recipes-service.server";
 
 import { makeUser } from "../support/app";
+import { serve, until } from "../support/federation";
 import { useSetting } from "../support/settings";
 
 // Federation over ActivityPub (docs/federation.md), the first part: this server's people are
@@ -23,32 +21,6 @@ import { useSetting } from "../support/settings";
 // server follows one here with a signed Follow, gets a signed Accept back, and an Undo ends it.
 // The other server is a real one on this machine, made with the same library (not a mock): it
 // serves its actor and keys over HTTP and checks our signature on the Accept it receives.
-
-/** Serves `answer` over HTTP on a free loopback port; resolves with its origin. */
-async function serve(answer: (request: Request) => Promise<Response>): Promise<{ origin: string; close: () => void }> {
-  const server = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
-    const request = new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body: req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks) });
-    const response = await answer(request);
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
-}
-
-async function until<T>(read: () => Promise<T | undefined | null | false>, what: string, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 let here: { origin: string; close: () => void };
 let there: { origin: string; close: () => void };

@@ -8,12 +8,13 @@ import { db, engineOf, type DB } from "../db/connection.server";
 import { env } from "../env.server";
 import { LimitReachedError, takeRateLimited, type RateLimit } from "../auth/limits.server";
 import { log } from "../observability/log.server";
+import { CacheScope, changing } from "../cache/scopes.server";
 import { getRecipeDetail, type RecipeDetail } from "../queries/recipes.server";
 import { DatabaseKvStore, DatabaseMessageQueue } from "./federation-store.server";
 import { blockedDomains, domainOf, hostIsBlocked, isBlockedHost } from "./domain-blocks.server";
 import { federationEnabled, handleHost } from "./handles.server";
 import { escapeHtml } from "../http/html-text.server";
-import { loadRemoteDocument } from "./remote-documents.server";
+import { loadRemoteDocument, webFingerActor } from "./remote-documents.server";
 import {
   acceptRemoteFollow,
   deleteRemoteObject,
@@ -162,18 +163,28 @@ function recipeNote({ Note, Image, PUBLIC_COLLECTION, Temporal }: Fedify, ctx: C
 }
 
 /** A post here, by someone not suspended, that a remote Like or reply names (our Note's address). */
-async function postNamed(ctx: Context<void>, { Note }: Fedify, address: URL | null, database: DB): Promise<string | null> {
+async function postNamed(ctx: Context<void>, { Note }: Fedify, address: URL | null, database: DB): Promise<{ id: string; recipe_id: string | null } | null> {
   if (!address) return null;
   const target = ctx.parseUri(address);
   if (target?.type !== "object" || target.class !== Note || !target.values.id) return null;
   const post = await database
     .selectFrom("posts as p")
     .innerJoin("users as u", "u.id", "p.created_by")
-    .select("p.id")
+    .select(["p.id", "p.recipe_id"])
     .where("p.id", "=", target.values.id)
     .where("u.suspended_at", "is", null)
     .executeTakeFirst();
-  return post?.id ?? null;
+  return post ?? null;
+}
+
+/** A change to what a post here shows (a like or a reply from elsewhere): the kept pages of its recipe are renewed with it. */
+function changingPost<T>(post: { recipe_id: string | null } | null | undefined, database: DB, work: (trx: DB) => Promise<T>): Promise<T> {
+  return changing([post?.recipe_id ? CacheScope.recipe(post.recipe_id) : null], work, database);
+}
+
+/** The post a reply from elsewhere answers, with its recipe. */
+function postOfRemoteComment(id: string, database: DB) {
+  return database.selectFrom("remote_comments as c").innerJoin("posts as p", "p.id", "c.post_id").select(["p.id", "p.recipe_id"]).where("c.id", "=", id).executeTakeFirst();
 }
 
 type RemoteNote = InstanceType<Fedify["Note"]>;
@@ -315,11 +326,13 @@ function build(library: Fedify, database: DB): Federation<void> {
         await database.deleteFrom("remote_followers").where("user_id", "=", target.identifier).where("actor_id", "=", undo.actorId.href).execute();
       } else if (object instanceof Like) {
         if (object.actorId && object.actorId.href !== undo.actorId.href) return;
-        const postId = await postNamed(ctx, library, object.objectId, database);
-        await dropRemoteLike({ actorId: undo.actorId.href, likeId: object.id?.href ?? null, postId }, database);
+        const post = await postNamed(ctx, library, object.objectId, database);
+        await changingPost(post, database, (trx) => dropRemoteLike({ actorId: undo.actorId!.href, likeId: object.id?.href ?? null, postId: post?.id ?? null }, trx));
       } else if (undo.objectId) {
         // A Like named only by its address (which we cannot fetch): undone by that address.
-        await dropRemoteLike({ actorId: undo.actorId.href, likeId: undo.objectId.href, postId: null }, database);
+        const likeId = undo.objectId.href;
+        const post = await database.selectFrom("remote_likes as l").innerJoin("posts as p", "p.id", "l.post_id").select(["p.id", "p.recipe_id"]).where("l.like_id", "=", likeId).executeTakeFirst();
+        await changingPost(post, database, (trx) => dropRemoteLike({ actorId: undo.actorId!.href, likeId, postId: null }, trx));
       }
     })
     // Their answer to a Follow from here: the follow completes, or ends.
@@ -337,15 +350,15 @@ function build(library: Fedify, database: DB): Federation<void> {
       if (!sent) return;
       const { actorId, note } = sent;
       const replyTo = note.replyTargetId;
-      const postId = replyTo ? await postNamed(ctx, library, replyTo, database) : null;
+      const post = replyTo ? await postNamed(ctx, library, replyTo, database) : null;
       // A reply to anything but a post here, or a post from someone nobody here follows, is not kept.
-      if (replyTo ? !postId : !(await isFollowedHere(actorId.href, database))) return;
+      if (replyTo ? !post : !(await isFollowedHere(actorId.href, database))) return;
       const actor = await create.getActor(ctx).catch(() => null);
       if (!isActor(actor) || actor.id?.href !== actorId.href || !(await rememberActor(database, actor))) return;
       const read = await readRemoteNote(library, ctx, note);
-      if (postId) {
+      if (post) {
         if (!read.text) return;
-        await storeRemoteComment({ id: note.id!.href, postId, actorId: actorId.href, url: read.url, text: read.text }, database);
+        await changingPost(post, database, (trx) => storeRemoteComment({ id: note.id!.href, postId: post.id, actorId: actorId.href, url: read.url, text: read.text }, trx));
       } else {
         await storeRemotePost({ id: note.id!.href, actor_id: actorId.href, url: read.url, name: read.name, text: read.text, image_url: read.imageUrl, published_at: read.published }, database);
       }
@@ -354,7 +367,8 @@ function build(library: Fedify, database: DB): Federation<void> {
       const sent = await noteOf(library, ctx, update);
       if (sent) {
         const read = await readRemoteNote(library, ctx, sent.note);
-        await updateRemoteText({ id: sent.note.id!.href, actorId: sent.actorId.href, text: read.text, name: read.name, imageUrl: read.imageUrl }, database);
+        const post = await postOfRemoteComment(sent.note.id!.href, database);
+        await changingPost(post, database, (trx) => updateRemoteText({ id: sent.note.id!.href, actorId: sent.actorId.href, text: read.text, name: read.name, imageUrl: read.imageUrl }, trx));
         return;
       }
       // A person's profile changed: what we show of them follows.
@@ -370,19 +384,21 @@ function build(library: Fedify, database: DB): Federation<void> {
       if (!actorId || !objectId) return;
       // The person's account is gone: everything of theirs here goes with it.
       if (objectId.href === actorId.href) {
-        await database.deleteFrom("remote_actors").where("id", "=", actorId.href).execute();
+        // Their likes and replies leave every page that showed them.
+        await changing([CacheScope.everything], (trx) => trx.deleteFrom("remote_actors").where("id", "=", actorId.href).execute(), database);
         return;
       }
       if (objectId.origin !== actorId.origin) return;
-      await deleteRemoteObject({ id: objectId.href, actorId: actorId.href }, database);
+      const post = await postOfRemoteComment(objectId.href, database);
+      await changingPost(post, database, (trx) => deleteRemoteObject({ id: objectId.href, actorId: actorId.href }, trx));
     })
     .on(Like, async (ctx, like) => {
       if (!like.id || !like.actorId) return;
-      const postId = await postNamed(ctx, library, like.objectId, database);
-      if (!postId) return;
+      const post = await postNamed(ctx, library, like.objectId, database);
+      if (!post) return;
       const actor = await like.getActor(ctx).catch(() => null);
       if (!isActor(actor) || actor.id?.href !== like.actorId.href || !(await rememberActor(database, actor))) return;
-      await storeRemoteLike({ postId, actorId: like.actorId.href, likeId: like.id.href }, database);
+      await changingPost(post, database, (trx) => storeRemoteLike({ postId: post.id, actorId: like.actorId!.href, likeId: like.id!.href }, trx));
     })
     .onError((_ctx, error) => log.warn({ err: error }, "federation: an activity could not be handled"));
 
@@ -547,6 +563,9 @@ export async function publishRecipe(
   }
 }
 
+/** How long what we know of a person elsewhere stands before a search asks their server again. */
+const REMOTE_PERSON_FRESH_MS = 60 * 60 * 1000;
+
 /** The longest a search waits for another server to say who `@name@host` is. */
 export const LOOKUP_TIMEOUT_MS = 15_000;
 
@@ -566,11 +585,20 @@ export function parseRemoteHandle(query: string): { name: string; host: string }
 export async function findRemotePerson(query: string, database: DB = db): Promise<RemotePerson | null> {
   const handle = parseRemoteHandle(query);
   if (!handle || !federationEnabled() || !env.PUBLIC_URL || (await hostIsBlocked(handle.host, database))) return null;
+  // Someone looked up within the hour is not asked for again (a search page is read again after every follow).
+  const known = await database
+    .selectFrom("remote_actors")
+    .select(["id", "handle", "name", "summary", "icon_url", "url"])
+    .where(engineOf(database).equalsIgnoringCase("handle", `${handle.name}@${handle.host}`))
+    .where("fetched_at", ">", Date.now() - REMOTE_PERSON_FRESH_MS)
+    .executeTakeFirst();
+  if (known) return known;
   const { isActor } = await loadFedify();
   const ctx = (await federation(database)).createContext(new URL(env.PUBLIC_URL), undefined);
   let timer: NodeJS.Timeout | undefined;
   const found = await Promise.race([
-    ctx.lookupObject(`acct:${handle.name}@${handle.host}`).catch((error: unknown) => {
+    // WebFinger and the actor are both read through the import's guard (remote-documents.server.ts).
+    webFingerActor(handle.name, handle.host).then((address) => (address ? ctx.lookupObject(address) : null)).catch((error: unknown) => {
       log.info({ err: error, host: handle.host }, "federation: a handle could not be looked up");
       return null;
     }),

@@ -29,3 +29,27 @@ export async function loadRemoteDocument(address: string): Promise<RemoteDocumen
   const fetched = await guardedGet(url, { allows, timeoutMs: REMOTE_DOCUMENT_TIMEOUT_MS, maxRedirects: 3 }, { maxBytes: REMOTE_DOCUMENT_MAX_BYTES, accept: ACCEPT });
   return { contextUrl: null, documentUrl: fetched.url.href, document: JSON.parse(decodeBody(fetched)) as unknown };
 }
+
+/**
+ * The actor address WebFinger gives for `name@host`, asked of that server under the same guard.
+ * Over https; plain http only with `FEDERATION_ALLOW_PRIVATE=1` (two test instances on one machine).
+ */
+export async function webFingerActor(name: string, host: string): Promise<URL | null> {
+  const scheme = env.FEDERATION_ALLOW_PRIVATE === "1" ? "http" : "https";
+  const address = new URL(`${scheme}://${host}/.well-known/webfinger`);
+  address.searchParams.set("resource", `acct:${name}@${host}`);
+  const { document } = await loadRemoteDocument(address.href);
+  const links = (document as { links?: unknown } | null)?.links;
+  if (!Array.isArray(links)) return null;
+  for (const link of links as { rel?: unknown; type?: unknown; href?: unknown }[]) {
+    if (link?.rel !== "self" || typeof link.href !== "string") continue;
+    if (typeof link.type === "string" && !/activity\+json|ld\+json/.test(link.type)) continue;
+    try {
+      const url = new URL(link.href);
+      if (url.protocol === "https:" || (url.protocol === "http:" && env.FEDERATION_ALLOW_PRIVATE === "1")) return url;
+    } catch {
+      // Not an address: the next link, if any.
+    }
+  }
+  return null;
+}

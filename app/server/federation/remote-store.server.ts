@@ -143,14 +143,14 @@ export async function remoteLikersOf(postId: string, database: DB = db): Promise
   return reachable(rows, database);
 }
 
-export type RemoteComment = { id: string; actor_id: string; handle: string; name: string; url: string; text: string; created_at: number };
+export type RemoteComment = { id: string; actor_id: string; handle: string; name: string; icon_url: string | null; url: string; text: string; created_at: number };
 
 /** The replies from other servers to a post, oldest first. */
 export async function remoteCommentsOf(postId: string, database: DB = db): Promise<RemoteComment[]> {
   const rows = await database
     .selectFrom("remote_comments as c")
     .innerJoin("remote_actors as a", "a.id", "c.actor_id")
-    .select(["c.id", "c.actor_id", "a.handle", "a.name", "c.url", "c.text", "c.created_at"])
+    .select(["c.id", "c.actor_id", "a.handle", "a.name", "a.icon_url", "c.url", "c.text", "c.created_at"])
     .where("c.post_id", "=", postId)
     .orderBy("c.created_at")
     .execute();

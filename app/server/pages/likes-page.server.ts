@@ -9,6 +9,14 @@ import { CacheScope } from "~/server/cache/scopes.server";
 import { scopeSharedCache } from "~/server/cache/shared-cache.server";
 import { invariantResponse } from "~/server/http/responses.server";
 import { listLikers } from "~/server/queries/likes.server";
+import { federationEnabled } from "~/server/federation/handles.server";
+import { remoteLikersOf } from "~/server/federation/remote-store.server";
+
+/** Who liked a post: people here (less those the lens hides) and, over federation, people elsewhere by their handle. */
+async function likersOf(postId: string, hidden: readonly string[]) {
+  const [likers, remote] = await Promise.all([listLikers(postId, { without: hidden }), federationEnabled() ? remoteLikersOf(postId) : Promise.resolve([])]);
+  return { likers, remote };
+}
 import { getPostForRecipe, getPostOwnership } from "~/server/queries/posts.server";
 import { isHidden, UNAVAILABLE_ACCOUNT } from "~/server/queries/visibility.server";
 
@@ -20,7 +28,7 @@ export async function loadPostLikesPage(request: Request, uid: string, pid: stri
   // The post must be this profile's, so the profile's check above covers its author.
   const post = await getPostOwnership(pid);
   invariantResponse(post && post.created_by === uid, "Post not found.", 404);
-  return { likers: await listLikers(pid, { without: lens.hidden }) };
+  return likersOf(pid, lens.hidden);
 }
 
 /** Who liked a post of the feed (visitors too), kept by the shared cache with the post's recipe. */
@@ -29,7 +37,7 @@ export async function loadHomeLikesPage(request: Request, pid: string, context: 
   const lens = await getLens(request);
   invariantResponse(post && !(await isHidden(lens, post.created_by)), "Post not found.", 404);
   scopeSharedCache(context, [CacheScope.recipe(post.recipe_id)]);
-  return { likers: await listLikers(pid, { without: lens.hidden }) };
+  return likersOf(pid, lens.hidden);
 }
 
 /** Who liked a recipe's post (visitors too), kept by the shared cache with the recipe. */
@@ -39,5 +47,5 @@ export async function loadRecipeLikesPage(request: Request, rid: string, context
   const lens = await getLens(request);
   invariantResponse(post && !(await isHidden(lens, post.created_by)), "Recipe not found.", 404);
   scopeSharedCache(context, [CacheScope.recipe(post.recipe_id)]);
-  return { likers: await listLikers(post.id, { without: lens.hidden }) };
+  return likersOf(post.id, lens.hidden);
 }

@@ -22,6 +22,8 @@ import { listComments, type CommentView } from "~/server/queries/comments.server
 import { COOKS_SHOWN_ON_RECIPE, getOwnCook, listRecipeCooks, recipeCookStats } from "~/server/queries/cooks.server";
 import { isFollowing } from "~/server/queries/follows.server";
 import { countLikes, hasLiked } from "~/server/queries/likes.server";
+import { federationEnabled } from "~/server/federation/handles.server";
+import { remoteCommentsOf } from "~/server/federation/remote-store.server";
 import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { isRecipeSaved } from "~/server/queries/saved.server";
 import { isOnShoppingList } from "~/server/queries/shopping-list.server";
@@ -57,7 +59,7 @@ export async function loadRecipePage(request: Request, recipeId: string, context
   const { searchParams } = new URL(request.url);
   // The creator, when the viewer may follow them (signed in, someone else).
   const followable = viewer && recipe.creator && recipe.creator.id !== viewer.id ? recipe.creator.id : null;
-  const [comments, saved, likes, liked, following, onShoppingList, cookStats, cooks, ownCook] = await Promise.all([
+  const [comments, saved, likes, liked, following, onShoppingList, cookStats, cooks, ownCook, remoteComments] = await Promise.all([
     // The recipe's owner also sees, collapsed, the comments of people a block hides from them.
     recipe.post_id
       ? listComments(recipe.post_id, viewer?.id === recipe.user_created ? { without: lens.quiet, ownerSees: lens.hidden, blocking: lens.blocking } : { without: lens.quiet })
@@ -71,6 +73,8 @@ export async function loadRecipePage(request: Request, recipeId: string, context
     // The newest entries, or all of them when asked (`?cooked=all`).
     listRecipeCooks(recipe.recipe_id, { without: lens.quiet, limit: searchParams.get("cooked") === "all" ? undefined : COOKS_SHOWN_ON_RECIPE }),
     viewer ? getOwnCook(viewer.id, recipe.recipe_id) : Promise.resolve(undefined),
+    // Replies from people on other servers (docs/federation.md).
+    recipe.post_id && federationEnabled() ? remoteCommentsOf(recipe.post_id) : Promise.resolve([]),
   ]);
   const origin = siteOrigin(request);
   const serves = parseServes(searchParams.get("serves")) ?? recipe.serves ?? 1;
@@ -86,6 +90,7 @@ export async function loadRecipePage(request: Request, recipeId: string, context
     photo: { srcSet: imageSrcSet(recipe.photo), avifSrcSet: imageSrcSet(recipe.photo, "avif"), sizes: PHOTO_SIZES.recipe, placeholder: await placeholderFor(recipe.photo) },
     // Each other person's comment links to its report page.
     comments: withReportLinks("comment", comments, viewer?.id ?? null, (comment) => ({ id: comment.comment_id, ownerId: comment.author?.id })),
+    remoteComments,
     // The comment box's limit, from here: the page's script has no room for ~/lib/limits (a module more).
     commentMax: COMMENT_MAX,
     saved,
@@ -107,7 +112,7 @@ export async function loadRecipePage(request: Request, recipeId: string, context
     // The share tags, made here: the page's script has no room for ~/lib/structured-data.
     share: {
       tags: shareMeta({ title: recipe.name, description: recipe.description, image: absoluteUrl(origin, recipe.photo), url, type: "article" }),
-      jsonLd: recipeJsonLd(recipe, { origin, url, likes, comments: comments.length, cooks: { ...cookStats, latest: cooks.slice(0, 5) } }),
+      jsonLd: recipeJsonLd(recipe, { origin, url, likes, comments: comments.length + remoteComments.length, cooks: { ...cookStats, latest: cooks.slice(0, 5) } }),
     },
     cooked: {
       stats: cookStats,

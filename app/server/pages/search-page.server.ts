@@ -2,12 +2,14 @@
 import type { AppLoadContext } from "@remix-run/node";
 
 import { SEARCH_MESSAGES } from "~/lib/search-navigation";
-import { getLens } from "~/server/auth/session.server";
+import { getLens, getUser } from "~/server/auth/session.server";
 import { CacheScope } from "~/server/cache/scopes.server";
 import { scopeSharedCache, SHUFFLED_COPIES, withholdFromSharedCache } from "~/server/cache/shared-cache.server";
 import { withPlaceholders } from "~/server/media/placeholders.server";
 import { searchRecipes, searchUsers, type RecipeCard, type RecipePage, type UserCard } from "~/server/queries/search.server";
 import { parseSearchParams } from "~/server/validation/search-schema.server";
+import { lookUpRemotePerson, type FoundRemotePerson } from "~/server/services/federation-service.server";
+import { parseRemoteHandle } from "~/server/federation/federation.server";
 import { log } from "../observability/log.server";
 import { currentRequestId } from "../observability/request-notes.server";
 
@@ -41,8 +43,19 @@ export async function loadSearchPage(request: Request, context: AppLoadContext) 
       error ??= SEARCH_MESSAGES.failed;
     }
   }
+  // `@name@host`: a signed-in searcher is shown that person on their server, asked of it now
+  // (docs/federation.md); an answer for one person is never kept for the next visitors.
+  let remote: FoundRemotePerson | null = null;
+  if (q && parseRemoteHandle(q)) {
+    withholdFromSharedCache(context);
+    try {
+      remote = await lookUpRemotePerson({ actor: await getUser(request), q });
+    } catch (cause) {
+      log.warn({ err: cause, reqId: currentRequestId() }, "search: a remote handle could not be looked up");
+    }
+  }
   // A failure is this moment's, not the page's: never kept for the next visitors.
   if (error) withholdFromSharedCache(context);
   scopeSharedCache(context, [CacheScope.search, q ? CacheScope.people : null]);
-  return { q, page, seed, recipes, people, error };
+  return { q, page, seed, recipes, people, remote, error };
 }

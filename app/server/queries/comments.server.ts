@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 
 import { db, type DB } from "../db/connection.server";
+import { commentCount } from "./likes.server";
 import { nextSeq, todayDate } from "./seq.server";
 import { amongPeople, contains, shownPerson, type PersonList } from "./visibility.server";
 
@@ -51,13 +52,10 @@ export async function listComments(
   return comments;
 }
 
+/** A post's comments, written here and replies from other servers. */
 export async function countComments(postId: string, database: DB = db): Promise<number> {
-  const row = await database
-    .selectFrom("comments")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("post_id", "=", postId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  const row = await database.selectFrom("posts as p").select(commentCount("p.id").as("n")).where("p.id", "=", postId).executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 
 /** Appends a comment by the session user (the actor is never taken from the request body). */

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 
 import { db, type DB } from "../db/connection.server";
+import { commentCount, likeCount } from "./likes.server";
 import { shownPerson } from "./visibility.server";
 
 export const FEED_PAGE_SIZE = 12;
@@ -76,18 +77,8 @@ export function postCardQuery(database: DB, viewerId: string | null) {
       "u.profile as author_profile",
       "r.total_time",
       "r.serves",
-      (eb) =>
-        eb
-          .selectFrom("likes")
-          .select((e) => e.fn.countAll<number>().as("n"))
-          .whereRef("likes.post_id", "=", "p.id")
-          .as("likes"),
-      (eb) =>
-        eb
-          .selectFrom("comments")
-          .select((e) => e.fn.countAll<number>().as("n"))
-          .whereRef("comments.post_id", "=", "p.id")
-          .as("comments"),
+      likeCount("p.id").as("likes"),
+      commentCount("p.id").as("comments"),
       (eb) =>
         eb
           .selectFrom("likes")

@@ -1,3 +1,5 @@
+import { sql, type RawBuilder } from "kysely";
+
 import { db, type DB } from "../db/connection.server";
 import { nowIso } from "./seq.server";
 import { shownPerson } from "./visibility.server";
@@ -26,13 +28,25 @@ export async function setPostLiked({ postId, userId, liked }: { postId: string; 
   return Number(removed.numDeletedRows) > 0;
 }
 
+/**
+ * A post's likes as a column: people's here and, over federation, people's on other servers
+ * (docs/federation.md). `postColumn` names the post's id in the enclosing query.
+ */
+export function likeCount(postColumn: string): RawBuilder<number> {
+  const post = sql.ref(postColumn);
+  return sql<number>`((select count(*) from likes where likes.post_id = ${post}) + (select count(*) from remote_likes where remote_likes.post_id = ${post}))`;
+}
+
+/** A post's comments as a column: written here and replies from other servers. */
+export function commentCount(postColumn: string): RawBuilder<number> {
+  const post = sql.ref(postColumn);
+  return sql<number>`((select count(*) from comments where comments.post_id = ${post}) + (select count(*) from remote_comments where remote_comments.post_id = ${post}))`;
+}
+
+/** A post's likes, from here and elsewhere. */
 export async function countLikes(postId: string, database: DB = db): Promise<number> {
-  const row = await database
-    .selectFrom("likes")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("post_id", "=", postId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  const row = await database.selectFrom("posts as p").select(likeCount("p.id").as("n")).where("p.id", "=", postId).executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 
 /** Whether `userId` likes the post. */

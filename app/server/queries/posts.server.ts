@@ -1,4 +1,5 @@
 import { db, engineOf, type DB } from "../db/connection.server";
+import { likeCount } from "./likes.server";
 import { applyBatchSelection, groupRows, nextSeq, todayDate, type BatchSelection } from "./seq.server";
 import { shownPerson } from "./visibility.server";
 
@@ -134,12 +135,7 @@ export async function getPostWithLikes(
 ): Promise<{ id: string; recipe_id: string; created_by: string | null; likes: number } | undefined> {
   const row = await database
     .selectFrom("posts as p")
-    .select((eb) => [
-      "p.id",
-      "p.recipe_id",
-      "p.created_by",
-      eb.selectFrom("likes as l").select((c) => c.fn.countAll<number>().as("n")).whereRef("l.post_id", "=", "p.id").as("likes"),
-    ])
+    .select(["p.id", "p.recipe_id", "p.created_by", likeCount("p.id").as("likes")])
     .where("p.id", "=", postId)
     .executeTakeFirst();
   return row && { ...row, likes: Number(row.likes ?? 0) };

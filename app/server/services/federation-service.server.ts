@@ -2,8 +2,11 @@ import { z } from "zod";
 
 import { isAdmin } from "~/lib/permissions";
 
-import { db, writeTransaction, type DB } from "../db/connection.server";
+import { CacheScope, changing } from "../cache/scopes.server";
+import { db, type DB } from "../db/connection.server";
 import { blockedDomains, domainOf, isBlockedHost } from "../federation/domain-blocks.server";
+import { findRemotePerson, parseRemoteHandle, setRemoteFollowing } from "../federation/federation.server";
+import { remoteFollowState, type RemotePerson } from "../federation/remote-store.server";
 import { done, refusal, type Actor, type Outcome } from "./outcome-service.server";
 
 // What an admin decides about other servers (docs/federation.md, "Safety"): blocking a whole
@@ -14,7 +17,39 @@ export const FEDERATION_MESSAGES = {
   badDomain: "Enter a domain name such as social.example.",
   alreadyBlocked: "That domain is blocked already.",
   notBlocked: "That domain is not blocked.",
+  unknownPerson: "That person could not be found. Search for their handle (@name@server) first.",
+  badIntent: "Unknown action.",
 } as const;
+
+// Following people on other servers (docs/federation.md): a search for @name@host asks their
+// server who they are; Follow sends a Follow, which completes when their server accepts.
+
+/** A person on another server as the search shows them, with how the viewer follows them. */
+export type FoundRemotePerson = RemotePerson & { follow: "none" | "pending" | "following" };
+
+/** The person `q` names on another server (`@name@host`), for a signed-in searcher; null otherwise. */
+export async function lookUpRemotePerson({ actor, q }: { actor: Actor | null; q: string }, database: DB = db): Promise<FoundRemotePerson | null> {
+  if (!actor || !parseRemoteHandle(q)) return null;
+  const person = await findRemotePerson(q, database);
+  return person ? { ...person, follow: await remoteFollowState(actor.id, person.id, database) } : null;
+}
+
+const RemoteFollowSchema = z.object({
+  actorId: z.string().url(FEDERATION_MESSAGES.unknownPerson).max(2000, FEDERATION_MESSAGES.unknownPerson),
+  intent: z.enum(["follow", "unfollow"], { message: FEDERATION_MESSAGES.badIntent }),
+});
+
+/** The actor follows (or stops following) a person on another server they found by a search. */
+export async function followRemotePerson(
+  { actor, actorId, intent }: { actor: Actor; actorId: unknown; intent: unknown },
+  database: DB = db,
+): Promise<Outcome<{ follow: "none" | "pending" | "following" }>> {
+  const parsed = RemoteFollowSchema.safeParse({ actorId, intent });
+  if (!parsed.success) return refusal(400, parsed.error.issues[0]?.message ?? FEDERATION_MESSAGES.badIntent);
+  const changed = await setRemoteFollowing({ userId: actor.id, actorId: parsed.data.actorId, following: parsed.data.intent === "follow" }, database);
+  if (changed === "unknown") return refusal(404, FEDERATION_MESSAGES.unknownPerson);
+  return done({ follow: await remoteFollowState(actor.id, parsed.data.actorId, database) });
+}
 
 const DomainSchema = z
   .string({ message: FEDERATION_MESSAGES.badDomain })
@@ -39,15 +74,22 @@ export async function blockDomain({ actor, domain }: { actor: Actor; domain: unk
   const parsed = DomainSchema.safeParse(domain);
   if (!parsed.success) return refusal(400, FEDERATION_MESSAGES.badDomain, { errors: { domain: FEDERATION_MESSAGES.badDomain } });
   const name = parsed.data;
-  const added = await writeTransaction(database, async (trx) => {
+  // Their likes and replies leave every page at once: every kept page is renewed.
+  const added = await changing([CacheScope.everything], async (trx) => {
     const inserted = await trx.insertInto("blocked_domains").values({ domain: name, blocked_by: actor.id, created_at: Date.now() }).onConflict((c) => c.column("domain").doNothing()).executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
     // The same rule as every other check of a block (isBlockedHost): the domain and its subdomains.
     const actors = await trx.selectFrom("remote_actors").select(["id", "host"]).execute();
     const there = actors.filter((actor) => isBlockedHost(actor.host, [name])).map((actor) => actor.id);
-    if (there.length > 0) await trx.deleteFrom("remote_followers").where("actor_id", "in", there).execute();
+    if (there.length > 0) {
+      // Nothing more is sent to it, and nothing of it is shown: its follows both ways end, its
+      // people's posts, likes and replies here go.
+      for (const table of ["remote_followers", "remote_follows", "remote_posts", "remote_likes", "remote_comments"] as const) {
+        await trx.deleteFrom(table).where("actor_id", "in", there).execute();
+      }
+    }
     return true;
-  });
+  }, database);
   if (!added) return refusal(409, FEDERATION_MESSAGES.alreadyBlocked, { errors: { domain: FEDERATION_MESSAGES.alreadyBlocked } });
   return done({ domain: name });
 }

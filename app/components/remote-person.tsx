@@ -1,0 +1,62 @@
+import { useFetcher } from "@remix-run/react";
+import clsx from "clsx";
+
+import { paths } from "~/lib/paths";
+import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
+import type { action as remoteFollowAction } from "~/routes/ReciPals.Account.RemoteFollow";
+import type { FoundRemotePerson } from "~/server/services/federation-service.server";
+
+import { Avatar } from "./avatar";
+import { FetcherForm, InlineError } from "./fetcher-form";
+import { useReturnTo } from "./follow-button";
+import { InteractionFields } from "./interaction-fields";
+
+type FollowState = FoundRemotePerson["follow"];
+
+const LABELS: Record<FollowState, string> = { none: "Follow", pending: "Requested", following: "Unfollow" };
+
+/**
+ * A person on another server, found by their handle (docs/federation.md): their picture, name and
+ * handle, a link to their profile there, and Follow. A follow waits for their server's Accept
+ * ("Requested"); pressing again withdraws it. Optimistic with JavaScript, a plain post without.
+ */
+export function RemotePersonCard({ person }: { person: FoundRemotePerson }) {
+  const returnTo = useReturnTo();
+  const fetcher = useFetcher<typeof remoteFollowAction>();
+  const pending = fetcher.formData ? String(fetcher.formData.get("intent")) : null;
+  const answered = fetcher.state === "idle" && fetcher.data && !isEarlyRefusal(fetcher.data) && fetcher.data.ok ? fetcher.data.follow : null;
+  const state: FollowState = pending ? (pending === "follow" ? "pending" : "none") : (answered ?? person.follow);
+  const error =
+    earlyRefusalMessage(fetcher.state === "idle" ? fetcher.data : null) ??
+    (fetcher.state === "idle" && fetcher.data && !isEarlyRefusal(fetcher.data) && !fetcher.data.ok ? fetcher.data.message : null);
+  const anchor = "remote-person";
+  return (
+    <article className="remote-person" id={anchor} aria-label={`@${person.handle}`}>
+      <Avatar src={person.icon_url} size={56} />
+      <div className="remote-person__names">
+        <span className="remote-person__name">{person.name}</span>
+        <span className="remote-person__handle">@{person.handle}</span>
+        {person.url ? (
+          <a className="remote-person__link" href={person.url} rel="noopener noreferrer nofollow">
+            Profile on {new URL(person.url).host}
+          </a>
+        ) : null}
+      </div>
+      <FetcherForm fetcher={fetcher} action={paths.remoteFollow()} className="follow-form" preventScrollReset>
+        <InteractionFields redirectTo={returnTo} anchor={anchor} />
+        <input type="hidden" name="actor" value={person.id} />
+        <button
+          type="submit"
+          name="intent"
+          value={state === "none" ? "follow" : "unfollow"}
+          className={clsx("button", "follow-button", state !== "none" && "button--ghost")}
+          aria-pressed={state !== "none"}
+          title={state === "pending" ? "Waiting for their server to accept; press to withdraw" : undefined}
+        >
+          {LABELS[state]}
+        </button>
+        <InlineError message={error} />
+      </FetcherForm>
+    </article>
+  );
+}

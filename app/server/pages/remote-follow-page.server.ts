@@ -1,0 +1,32 @@
+// Following a person on another server (/ReciPals/Account/RemoteFollow), posted from the search's
+// result for @name@host. POST only: a fetcher (JavaScript on) gets data back; a plain form post is
+// redirected back to the page it came from.
+import { data, redirect } from "@remix-run/node";
+
+import { paths, safeRedirect } from "~/lib/paths";
+import { requireUser } from "~/server/auth/session.server";
+import { readForm } from "~/server/http/body.server";
+import { isFetcherSubmission } from "~/server/http/interaction.server";
+import { readIntent } from "~/server/http/responses.server";
+import { followRemotePerson } from "~/server/services/federation-service.server";
+
+export type RemoteFollowActionData = { ok: true; actorId: string; follow: "none" | "pending" | "following" } | { ok: false; message: string };
+
+/** A GET of the address: the search. */
+export function loadRemoteFollowPage() {
+  return redirect(paths.search());
+}
+
+export async function remoteFollowPageAction(request: Request) {
+  const viewer = await requireUser(request, { redirectTo: paths.search() });
+  const formData = await readForm(request);
+  const viaFetcher = isFetcherSubmission(formData);
+  const actorId = formData.get("actor");
+  const outcome = await followRemotePerson({ actor: viewer, actorId, intent: readIntent(formData) });
+  if (!outcome.ok) {
+    if (viaFetcher) return data<RemoteFollowActionData>({ ok: false, message: outcome.message }, { status: outcome.status });
+    throw new Response(outcome.message, { status: outcome.status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  }
+  if (!viaFetcher) return redirect(safeRedirect(formData.get("redirectTo"), paths.search()));
+  return data<RemoteFollowActionData>({ ok: true, actorId: String(actorId), follow: outcome.value.follow });
+}

@@ -1,0 +1,318 @@
+import crypto from "node:crypto";
+
+import {
+  Accept,
+  Create,
+  createFederation,
+  Delete,
+  Document,
+  Follow,
+  generateCryptoKeyPair,
+  Like,
+  MemoryKvStore,
+  Note,
+  Person,
+  PUBLIC_COLLECTION,
+  Undo,
+  type Activity,
+  type Federation,
+} from "@fedify/fedify";
+import { Temporal } from "@js-temporal/polyfill";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { db } from "~/server/db/connection.server";
+import { answerFederation } from "~/server/api/federation-api.server";
+import { startFederationQueue } from "~/server/federation/federation.server";
+import { remoteHtmlToText } from "~/server/federation/remote-text.server";
+import { blockDomain, unblockDomain } from "~/server/services/federation-service.server";
+import { createRecipe } from "~/server/services/recipes-service.server";
+import { deleteUser } from "~/server/services/users-service.server";
+import { loader as searchLoader } from "~/routes/ReciPals.Search";
+import { action as remoteFollowAction } from "~/routes/ReciPals.Account.RemoteFollow";
+import { loader as homeLoader } from "~/routes/ReciPals.Home";
+import { loader as homeLikesLoader } from "~/routes/ReciPals.Home.Likes.$pid";
+import { loader as recipeLoader } from "~/routes/ReciPals.Recipes.$rid";
+
+import { dataOf, expectRedirect, formRequest, getRequest, makeUser, routeArgs, settle, signedInCookie } from "../support/app";
+import { serve, until } from "../support/federation";
+import { useSetting } from "../support/settings";
+
+// Federation, the social half (docs/federation.md): someone here finds a person on another server
+// by @name@host, follows them (Follow, completed by their Accept), sees their posts on Home; people
+// there like and answer a recipe here, and take it back; an unfollow sends Undo, a deleted account
+// Delete of its actor. The other server is a real one on this machine made with the same library
+// (not a mock): it serves WebFinger, its actors and keys, signs what it sends and checks what it gets.
+
+let here: { origin: string; close: () => void };
+let there: { origin: string; close: () => void };
+let remote: Federation<void>;
+/** What the other server's inboxes received (Follow, Undo, Delete, …). */
+const received: Activity[] = [];
+const work = new AbortController();
+/** Whether the other server answers a Follow with an Accept. */
+let accepting = true;
+
+beforeAll(async () => {
+  here = await serve((request) => answerFederation(request));
+  useSetting("PUBLIC_URL", here.origin);
+  useSetting("FEDERATION_ALLOW_PRIVATE", "1");
+  startFederationQueue(work.signal);
+
+  // The other server: "far-cook" (who accepts follows) and "stranger" (whom nobody here follows).
+  const keys = await generateCryptoKeyPair("RSASSA-PKCS1-v1_5");
+  remote = createFederation<void>({ kv: new MemoryKvStore(), allowPrivateAddress: true });
+  remote
+    .setActorDispatcher("/users/{identifier}", async (ctx, identifier) =>
+      identifier === "far-cook" || identifier === "stranger"
+        ? new Person({
+            id: ctx.getActorUri(identifier),
+            preferredUsername: identifier,
+            name: identifier === "far-cook" ? "Far Cook" : "A Stranger",
+            summary: "<p>Cooks <b>far</b> away</p>",
+            url: new URL(`/@${identifier}`, ctx.origin),
+            inbox: ctx.getInboxUri(identifier),
+            publicKey: (await ctx.getActorKeyPairs(identifier))[0]?.cryptographicKey,
+          })
+        : null,
+    )
+    .setKeyPairsDispatcher(() => [keys]);
+  remote
+    .setInboxListeners("/users/{identifier}/inbox")
+    .on(Follow, async (ctx, follow) => {
+      received.push(follow);
+      if (!accepting) return;
+      const follower = await follow.getActor(ctx);
+      if (!follower) return;
+      await ctx.sendActivity({ identifier: "far-cook" }, follower, new Accept({ id: new URL(`${there.origin}/accepts/${crypto.randomUUID()}`), actor: ctx.getActorUri("far-cook"), object: follow }));
+    })
+    .on(Undo, (_ctx, activity) => void received.push(activity))
+    .on(Delete, (_ctx, activity) => void received.push(activity));
+  there = await serve((request) => remote.fetch(request, { contextData: undefined }));
+}, 60_000);
+afterAll(() => {
+  work.abort();
+  here?.close();
+  there?.close();
+});
+
+const thereHost = () => new URL(there.origin).host;
+const farCookId = () => `${there.origin}/users/far-cook`;
+
+/** The other server sends `activity` as `who` to the inbox of `recipientId` here. */
+async function sendFromThere(who: "far-cook" | "stranger", recipientId: string, activity: Activity): Promise<void> {
+  const ctx = remote.createContext(new URL(there.origin), undefined);
+  const recipient = await ctx.lookupObject(`${here.origin}/ap/users/${encodeURIComponent(recipientId)}`);
+  await ctx.sendActivity({ identifier: who }, recipient as Person, activity);
+}
+
+/** A recipe with its post, by `author`. */
+async function postRecipe(authorId: string, name: string) {
+  const created = await createRecipe({
+    actor: { id: authorId, role: "USER" },
+    recipeId: crypto.randomUUID(),
+    input: { name, description: "", totalTime: "1h", serves: 2, tags: [], sections: [{ id: "", title: "", ingredients: ["Flour"] }], steps: ["Bake."] },
+    photo: { kind: "keep" },
+    fallbackPhoto: "/images/recipe-placeholder.png",
+  });
+  if (!created.ok) throw new Error(created.message);
+  return { ...created.value, noteId: new URL(`${here.origin}/ap/posts/${encodeURIComponent(created.value.postId)}`) };
+}
+
+describe("federation: following people on other servers", () => {
+  it("search finds @name@host on their server; Follow sends a Follow that their Accept completes; their posts show on Home as text; Unfollow sends Undo", async () => {
+    const cook = await makeUser({ name: "Home Cook" });
+    const cookie = await signedInCookie(cook.id);
+    const handle = `@far-cook@${thereHost()}`;
+
+    // A visitor is not shown people elsewhere (the search asks their server only for someone signed in).
+    const visitor = (await searchLoader(routeArgs(getRequest(`/ReciPals/Search?q=${encodeURIComponent(handle)}`)))) as { remote: unknown };
+    expect(visitor.remote).toBeNull();
+    const found = (await searchLoader(routeArgs(getRequest(`/ReciPals/Search?q=${encodeURIComponent(handle)}`, cookie)))) as { remote: { id: string; handle: string; name: string; follow: string } | null };
+    expect(found.remote).toMatchObject({ id: farCookId(), handle: `far-cook@${thereHost()}`, name: "Far Cook", follow: "none" });
+    const nobody = (await searchLoader(routeArgs(getRequest(`/ReciPals/Search?q=${encodeURIComponent(`@nobody@${thereHost()}`)}`, cookie)))) as { remote: unknown };
+    expect(nobody.remote).toBeNull();
+
+    // Follow, as a plain form post (back to the search) and, for Unfollow later, through a fetcher.
+    const posted = await settle(() => remoteFollowAction(routeArgs(formRequest("/ReciPals/Account/RemoteFollow", { actor: farCookId(), intent: "follow", redirectTo: `/ReciPals/Search?q=${encodeURIComponent(handle)}` }, cookie))));
+    expectRedirect(posted, `/ReciPals/Search?q=${encodeURIComponent(handle)}`);
+    const follow = (await until(async () => received.find((activity) => activity instanceof Follow && activity.actorId?.href.endsWith(`/ap/users/${encodeURIComponent(cook.id)}`)), "the Follow arriving")) as Follow;
+    expect(follow.objectId?.href).toBe(farCookId());
+    await until(() => db.selectFrom("remote_follows").select("accepted_at").where("user_id", "=", cook.id).where("accepted_at", "is not", null).executeTakeFirst(), "their Accept completing the follow");
+    const again = (await searchLoader(routeArgs(getRequest(`/ReciPals/Search?q=${encodeURIComponent(handle)}`, cookie)))) as { remote: { follow: string } };
+    expect(again.remote.follow).toBe("following");
+
+    // A post of theirs arrives (HTML with a script and markup) and is on Home as plain text with a link.
+    const noteId = new URL(`${there.origin}/notes/1`);
+    const note = new Note({
+      id: noteId,
+      attribution: new URL(farCookId()),
+      to: PUBLIC_COLLECTION,
+      url: new URL(`${there.origin}/@far-cook/1`),
+      content: '<p>Tonight: <b>miso</b> soup &amp; rice</p><script>alert("x")</script><p>Try it<br>soon</p>',
+      published: Temporal.Now.instant(),
+      attachments: [new Document({ mediaType: "image/jpeg", url: new URL(`${there.origin}/media/soup.jpg`) })],
+    });
+    await sendFromThere("far-cook", cook.id, new Create({ id: new URL(`${there.origin}/notes/1/create`), actor: new URL(farCookId()), to: PUBLIC_COLLECTION, object: note }));
+    await until(() => db.selectFrom("remote_posts").select("id").where("id", "=", noteId.href).executeTakeFirst(), "their post being kept");
+    const home = (await homeLoader(routeArgs(getRequest("/ReciPals/Home", cookie)))) as { remote: { id: string; text: string; handle: string; url: string; image_url: string | null }[] };
+    expect(home.remote).toEqual([
+      expect.objectContaining({ id: noteId.href, handle: `far-cook@${thereHost()}`, text: "Tonight: miso soup & rice\nTry it\nsoon", url: `${there.origin}/@far-cook/1`, image_url: `${there.origin}/media/soup.jpg` }),
+    ]);
+    // Someone who does not follow them sees nothing of it.
+    const other = await makeUser();
+    const otherHome = (await homeLoader(routeArgs(getRequest("/ReciPals/Home", await signedInCookie(other.id))))) as { remote: unknown[] };
+    expect(otherHome.remote).toEqual([]);
+
+    // Their Delete of the post takes it off Home.
+    await sendFromThere("far-cook", cook.id, new Delete({ id: new URL(`${there.origin}/notes/1/delete`), actor: new URL(farCookId()), to: PUBLIC_COLLECTION, object: noteId }));
+    await until(async () => !(await db.selectFrom("remote_posts").select("id").where("id", "=", noteId.href).executeTakeFirst()), "the Delete removing it");
+
+    // Unfollow through a fetcher: data back, an Undo of the same Follow goes out.
+    const undone = dataOf<{ ok: boolean; follow: string }>(await remoteFollowAction(routeArgs(formRequest("/ReciPals/Account/RemoteFollow", { actor: farCookId(), intent: "unfollow", _fetcher: "1" }, cookie))));
+    expect(undone.data).toMatchObject({ ok: true, follow: "none" });
+    const undo = (await until(async () => received.find((activity) => activity instanceof Undo && activity.actorId?.href.endsWith(`/ap/users/${encodeURIComponent(cook.id)}`)), "the Undo arriving")) as Undo;
+    expect(undo.objectId?.href).toBe(follow.id?.href);
+  });
+
+  it("keeps nothing from someone nobody here follows, nor a post claiming another author", async () => {
+    const cook = await makeUser();
+    const stranger = `${there.origin}/users/stranger`;
+    await sendFromThere(
+      "stranger",
+      cook.id,
+      new Create({ id: new URL(`${there.origin}/notes/2/create`), actor: new URL(stranger), to: PUBLIC_COLLECTION, object: new Note({ id: new URL(`${there.origin}/notes/2`), attribution: new URL(stranger), content: "<p>Unasked</p>" }) }),
+    );
+    await sendFromThere(
+      "stranger",
+      cook.id,
+      new Create({ id: new URL(`${there.origin}/notes/3/create`), actor: new URL(stranger), to: PUBLIC_COLLECTION, object: new Note({ id: new URL(`${there.origin}/notes/3`), attribution: new URL(farCookId()), content: "<p>Forged</p>" }) }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await db.selectFrom("remote_posts").select("id").where("id", "in", [`${there.origin}/notes/2`, `${there.origin}/notes/3`]).execute()).toEqual([]);
+  });
+
+  it("a follow their server does not accept stays Requested, and withdrawing it sends Undo", async () => {
+    accepting = false;
+    try {
+      const cook = await makeUser();
+      const cookie = await signedInCookie(cook.id);
+      const followed = dataOf<{ ok: boolean; follow: string }>(await remoteFollowAction(routeArgs(formRequest("/ReciPals/Account/RemoteFollow", { actor: farCookId(), intent: "follow", _fetcher: "1" }, cookie))));
+      expect(followed.data).toMatchObject({ ok: true, follow: "pending" });
+      await until(async () => received.find((activity) => activity instanceof Follow && activity.actorId?.href.endsWith(`/ap/users/${encodeURIComponent(cook.id)}`)), "the Follow arriving");
+      const row = await db.selectFrom("remote_follows").selectAll().where("user_id", "=", cook.id).executeTakeFirstOrThrow();
+      expect(row.accepted_at).toBeNull();
+      const shown = (await searchLoader(routeArgs(getRequest(`/ReciPals/Search?q=${encodeURIComponent(`@far-cook@${thereHost()}`)}`, cookie)))) as { remote: { follow: string } };
+      expect(shown.remote.follow).toBe("pending");
+      const withdrawn = dataOf<{ ok: boolean; follow: string }>(await remoteFollowAction(routeArgs(formRequest("/ReciPals/Account/RemoteFollow", { actor: farCookId(), intent: "unfollow", _fetcher: "1" }, cookie))));
+      expect(withdrawn.data).toMatchObject({ ok: true, follow: "none" });
+      const undo = (await until(async () => received.find((activity) => activity instanceof Undo && activity.actorId?.href.endsWith(`/ap/users/${encodeURIComponent(cook.id)}`)), "the Undo arriving")) as Undo;
+      expect(undo.objectId?.href).toBe(row.follow_id);
+    } finally {
+      accepting = true;
+    }
+  });
+
+  it("refuses a follow of someone never looked up, a bad intent, and a visitor", async () => {
+    const cook = await makeUser();
+    const cookie = await signedInCookie(cook.id);
+    const unknown = dataOf<{ ok: boolean }>(await remoteFollowAction(routeArgs(formRequest("/ReciPals/Account/RemoteFollow", { actor: `${there.origin}/users/never-seen`, intent: "follow", _fetcher: "1" }, cookie))));
+    expect(unknown.status).toBe(404);
+    const bad = dataOf<{ ok: boolean }>(await remoteFollowAction(routeArgs(formRequest("/ReciPals/Account/RemoteFollow", { actor: farCookId(), intent: "befriend", _fetcher: "1" }, cookie))));
+    expect(bad.status).toBe(400);
+    const visitor = await settle(() => remoteFollowAction(routeArgs(formRequest("/ReciPals/Account/RemoteFollow", { actor: farCookId(), intent: "follow" }))));
+    expectRedirect(visitor, /\/ReciPals\/Account\/Login/);
+    expect(await db.selectFrom("remote_follows").select("user_id").where("user_id", "=", cook.id).execute()).toEqual([]);
+  });
+});
+
+describe("federation: likes and replies from other servers", () => {
+  it("a remote Like counts on the recipe and shows with its handle in Likes; Undo takes it back; a reply shows as a comment until its Delete", async () => {
+    const author = await makeUser();
+    const { recipeId, postId, noteId } = await postRecipe(author.id, "Barley Broth");
+    const likeId = new URL(`${there.origin}/likes/1`);
+    await sendFromThere("far-cook", author.id, new Like({ id: likeId, actor: new URL(farCookId()), object: noteId }));
+    await until(() => db.selectFrom("remote_likes").select("post_id").where("post_id", "=", postId).executeTakeFirst(), "the Like being kept");
+
+    const page = (await recipeLoader(routeArgs(getRequest(`/ReciPals/Recipes/${recipeId}`), { rid: recipeId }))) as { social: { likes: number } };
+    expect(page.social.likes).toBe(1);
+    const likes = (await homeLikesLoader(routeArgs(getRequest(`/ReciPals/Home/Likes/${postId}`), { pid: postId }))) as { likers: unknown[]; remote: { handle: string }[] };
+    expect(likes.likers).toEqual([]);
+    expect(likes.remote).toEqual([expect.objectContaining({ handle: `far-cook@${thereHost()}` })]);
+
+    await sendFromThere("far-cook", author.id, new Undo({ id: new URL(`${there.origin}/likes/1/undo`), actor: new URL(farCookId()), object: new Like({ id: likeId, actor: new URL(farCookId()), object: noteId }) }));
+    await until(async () => !(await db.selectFrom("remote_likes").select("post_id").where("post_id", "=", postId).executeTakeFirst()), "the Undo removing the like");
+    const after = (await recipeLoader(routeArgs(getRequest(`/ReciPals/Recipes/${recipeId}`), { rid: recipeId }))) as { social: { likes: number } };
+    expect(after.social.likes).toBe(0);
+
+    // A reply: a Note answering ours.
+    const replyId = new URL(`${there.origin}/notes/reply-1`);
+    const reply = new Note({ id: replyId, attribution: new URL(farCookId()), to: PUBLIC_COLLECTION, replyTarget: noteId, url: new URL(`${there.origin}/@far-cook/reply-1`), content: '<p><a href="https://x.example">@author</a> Lovely <img src=x onerror=alert(1)>broth!</p>' });
+    await sendFromThere("far-cook", author.id, new Create({ id: new URL(`${replyId.href}/create`), actor: new URL(farCookId()), to: PUBLIC_COLLECTION, object: reply }));
+    await until(() => db.selectFrom("remote_comments").select("id").where("post_id", "=", postId).executeTakeFirst(), "the reply being kept");
+    const withReply = (await recipeLoader(routeArgs(getRequest(`/ReciPals/Recipes/${recipeId}`), { rid: recipeId }))) as { remoteComments: { handle: string; text: string; url: string }[] };
+    expect(withReply.remoteComments).toEqual([expect.objectContaining({ handle: `far-cook@${thereHost()}`, text: "@author Lovely broth!", url: `${there.origin}/@far-cook/reply-1` })]);
+
+    await sendFromThere("far-cook", author.id, new Delete({ id: new URL(`${replyId.href}/delete`), actor: new URL(farCookId()), to: PUBLIC_COLLECTION, object: replyId }));
+    await until(async () => !(await db.selectFrom("remote_comments").select("id").where("post_id", "=", postId).executeTakeFirst()), "the Delete removing the reply");
+  });
+
+  it("a Like of a post that is not here, or by someone else's name, is not kept", async () => {
+    const author = await makeUser();
+    const { postId } = await postRecipe(author.id, "Oat Cakes");
+    await sendFromThere("far-cook", author.id, new Like({ id: new URL(`${there.origin}/likes/2`), actor: new URL(farCookId()), object: new URL(`${here.origin}/ap/posts/${crypto.randomUUID()}`) }));
+    // Signed by far-cook, naming the stranger as the actor: the library refuses it (the key is not theirs).
+    await expect(sendFromThere("far-cook", author.id, new Like({ id: new URL(`${there.origin}/likes/3`), actor: new URL(`${there.origin}/users/stranger`), object: new URL(`${here.origin}/ap/posts/${postId}`) }))).rejects.toThrow();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await db.selectFrom("remote_likes").select("post_id").where("post_id", "=", postId).execute()).toEqual([]);
+  });
+});
+
+describe("federation: safety across servers", () => {
+  it("blocking their domain ends follows both ways and removes their posts, likes and replies", async () => {
+    const admin = { id: (await makeUser({ role: "ADMIN" })).id, role: "ADMIN" as const };
+    const cook = await makeUser();
+    const cookie = await signedInCookie(cook.id);
+    await searchLoader(routeArgs(getRequest(`/ReciPals/Search?q=${encodeURIComponent(`@far-cook@${thereHost()}`)}`, cookie)));
+    await remoteFollowAction(routeArgs(formRequest("/ReciPals/Account/RemoteFollow", { actor: farCookId(), intent: "follow", _fetcher: "1" }, cookie)));
+    await until(() => db.selectFrom("remote_follows").select("accepted_at").where("user_id", "=", cook.id).where("accepted_at", "is not", null).executeTakeFirst(), "the follow");
+    const { postId, noteId } = await postRecipe(cook.id, "Blocked Bread");
+    await sendFromThere("far-cook", cook.id, new Like({ id: new URL(`${there.origin}/likes/block`), actor: new URL(farCookId()), object: noteId }));
+    await until(() => db.selectFrom("remote_likes").select("post_id").where("post_id", "=", postId).executeTakeFirst(), "the like");
+
+    expect(await blockDomain({ actor: admin, domain: "127.0.0.1" })).toMatchObject({ ok: true });
+    try {
+      expect(await db.selectFrom("remote_follows").select("user_id").where("user_id", "=", cook.id).execute()).toEqual([]);
+      expect(await db.selectFrom("remote_likes").select("post_id").where("post_id", "=", postId).execute()).toEqual([]);
+      // The search no longer asks a blocked server, and a follow of its people is refused.
+      const found = (await searchLoader(routeArgs(getRequest(`/ReciPals/Search?q=${encodeURIComponent(`@far-cook@${thereHost()}`)}`, cookie)))) as { remote: unknown };
+      expect(found.remote).toBeNull();
+      const refused = dataOf<{ ok: boolean }>(await remoteFollowAction(routeArgs(formRequest("/ReciPals/Account/RemoteFollow", { actor: farCookId(), intent: "follow", _fetcher: "1" }, cookie))));
+      expect(refused.status).toBe(404);
+    } finally {
+      expect(await unblockDomain({ actor: admin, domain: "127.0.0.1" })).toMatchObject({ ok: true });
+    }
+  });
+
+  it("deleting an account sends Delete of its actor to the servers that know it", async () => {
+    const admin = { id: (await makeUser({ role: "ADMIN" })).id, role: "ADMIN" as const };
+    const leaving = await makeUser();
+    const cookie = await signedInCookie(leaving.id);
+    await searchLoader(routeArgs(getRequest(`/ReciPals/Search?q=${encodeURIComponent(`@far-cook@${thereHost()}`)}`, cookie)));
+    await remoteFollowAction(routeArgs(formRequest("/ReciPals/Account/RemoteFollow", { actor: farCookId(), intent: "follow", _fetcher: "1" }, cookie)));
+    await until(() => db.selectFrom("remote_follows").select("accepted_at").where("user_id", "=", leaving.id).where("accepted_at", "is not", null).executeTakeFirst(), "the follow");
+    const actorId = `${here.origin}/ap/users/${encodeURIComponent(leaving.id)}`;
+
+    expect(await deleteUser({ actor: admin, userId: leaving.id })).toMatchObject({ ok: true });
+    const deletion = await until(async () => received.find((activity) => activity instanceof Delete && activity.actorId?.href === actorId), "the Delete of the actor arriving");
+    expect(deletion.objectId?.href).toBe(actorId);
+  });
+});
+
+describe("federation: remote HTML is kept as text", () => {
+  it("takes out every tag, script and style, decodes entities and keeps line breaks", () => {
+    expect(remoteHtmlToText('<p>One &lt;two&gt; &#x1F373;</p><style>p{}</style><script src="x"></script><ul><li>a</li><li>b</li></ul>')).toBe("One <two> 🍳\n• a\n• b");
+    expect(remoteHtmlToText('<img src=x onerror="alert(1)">Hi<!-- hidden -->')).toBe("Hi");
+    expect(remoteHtmlToText("<p>" + "x".repeat(20_000) + "</p>")).toHaveLength(5000);
+    expect(remoteHtmlToText(null)).toBe("");
+  });
+});
