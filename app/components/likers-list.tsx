@@ -1,7 +1,7 @@
 import type { RemoteLiker } from "~/server/federation/remote-store.server";
 
-import { Avatar } from "./avatar";
 import { PersonLink } from "./person-link";
+import { RemotePersonLink } from "./remote-person";
 
 /**
  * The people who liked a post, each linking to their profile ('No likes yet' when empty:
@@ -17,28 +17,11 @@ export function LikersList({ likers, remote = [] }: { likers: { id: string; user
           <PersonLink person={liker} />
         </li>
       ))}
-      {remote.map((liker) => {
-        const names = (
-          <>
-            <Avatar src={liker.icon_url} size={40} />
-            <span className="person-link__names">
-              <span className="person-link__username">@{liker.handle}</span>
-              <span className="person-link__name">{liker.name}</span>
-            </span>
-          </>
-        );
-        return (
-          <li key={liker.actor_id}>
-            {liker.url ? (
-              <a className="person-link" href={liker.url} rel="noopener noreferrer nofollow">
-                {names}
-              </a>
-            ) : (
-              <span className="person-link">{names}</span>
-            )}
-          </li>
-        );
-      })}
+      {remote.map((liker) => (
+        <li key={liker.actor_id}>
+          <RemotePersonLink person={liker} />
+        </li>
+      ))}
     </ul>
   );
 }

@@ -1,12 +1,14 @@
 import { useSearchParams } from "@remix-run/react";
 
 import { paths } from "~/lib/paths";
+import type { RemoteFollowRow } from "~/server/federation/remote-store.server";
 import type { FollowRow } from "~/server/queries/follows.server";
 
 import { EmptyState } from "./empty-state";
 import { FollowButton } from "./follow-button";
 import { EndFollowButton, usePendingFollowDelta } from "./follow-list-controls";
 import { PersonLink } from "./person-link";
+import { RemoteFollowButton, RemotePersonLink } from "./remote-person";
 import { profileTabHref } from "./profile-view";
 import { RouteDialog } from "./route-dialog";
 
@@ -15,6 +17,8 @@ export interface FollowListData {
   isOwn: boolean;
   viewerId: string;
   rows: FollowRow[];
+  /** People on other servers (docs/federation.md), by their handle. */
+  remote: RemoteFollowRow[];
 }
 
 /**
@@ -23,7 +27,7 @@ export interface FollowListData {
  * row shows `Follow` / `Following` for the viewer. The viewer's own row never has a button.
  */
 export function FollowListDialog({ kind, data }: { kind: "followers" | "following"; data: FollowListData }) {
-  const { uid, isOwn, viewerId, rows } = data;
+  const { uid, isOwn, viewerId, rows, remote } = data;
   const [searchParams] = useSearchParams();
   const asked = searchParams.get("tab");
   const closeTo = profileTabHref(uid, asked === "saved" || asked === "cooked" ? asked : "recipes");
@@ -32,7 +36,7 @@ export function FollowListDialog({ kind, data }: { kind: "followers" | "followin
   const shown = rows.filter((row) => !hidden.has(`${kind}:${row.id}`));
   return (
     <RouteDialog title={title} closeTo={closeTo}>
-      {shown.length === 0 ? (
+      {shown.length === 0 && remote.length === 0 ? (
         kind === "followers" ? (
           <EmptyState
             title="No followers yet"
@@ -61,6 +65,19 @@ export function FollowListDialog({ kind, data }: { kind: "followers" | "followin
           </li>
         ))}
       </ul>
+      ) : null}
+      {remote.length > 0 ? (
+        <ul className="follow-list" aria-label={`${title} on other servers`}>
+          {remote.map((row, index) => (
+            <li key={row.actor_id} id={`remote-${kind}-${index}`} className="follow-list__row">
+              <span className="follow-list__user">
+                <RemotePersonLink person={row} />
+              </span>
+              {/* One's own follows of people elsewhere can be ended here (or withdrawn while they wait). */}
+              {isOwn && kind === "following" ? <RemoteFollowButton actorId={row.actor_id} state={row.accepted ? "following" : "pending"} anchor={`remote-${kind}-${index}`} /> : null}
+            </li>
+          ))}
+        </ul>
       ) : null}
     </RouteDialog>
   );

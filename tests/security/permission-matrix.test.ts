@@ -419,6 +419,22 @@ const PAGE_MATRIX: Record<string, Entry> = {
       },
     ],
   },
+  // Following someone on another server (docs/federation.md): this server does not federate, so
+  // nobody elsewhere is known: 404 for everyone signed in, nothing written or sent.
+  "/ReciPals/Account/RemoteFollow": {
+    probes: [
+      {
+        name: "follow a person on another server",
+        call: () => ({ url: "/x", form: { intent: "follow", actor: "https://elsewhere.example/users/x" } }),
+        expect: { anon: toLogin, other: { refused: 404 }, owner: { refused: 404 }, admin: { refused: 404 } },
+      },
+      {
+        name: "a follow with an unknown intent",
+        call: () => ({ url: "/x", form: { intent: "befriend", actor: "https://elsewhere.example/users/x" } }),
+        expect: { anon: toLogin, other: { refused: 400 }, owner: { refused: 400 }, admin: { refused: 400 } },
+      },
+    ],
+  },
   // ActivityPub inboxes (docs/federation.md): this server does not federate (no PUBLIC_URL), so
   // every address there is a 404 for everyone; tests/unit/federation.test.ts covers them federating.
   "/ap/*": {

@@ -131,6 +131,30 @@ export async function remotePostsFor(viewerId: string, { limit = 10 } = {}, data
 
 export type RemoteLiker = { actor_id: string; handle: string; name: string; url: string | null; icon_url: string | null };
 
+/** A person on another server in someone's Followers or Following, with whether the follow is complete. */
+export type RemoteFollowRow = RemoteLiker & { accepted: boolean };
+
+/** Who on other servers follows `userId` (followers), or whom there they follow or asked to (following). */
+export async function remotePeopleOf(userId: string, kind: "followers" | "following", database: DB = db): Promise<RemoteFollowRow[]> {
+  const rows =
+    kind === "followers"
+      ? await database
+          .selectFrom("remote_followers as f")
+          .innerJoin("remote_actors as a", "a.id", "f.actor_id")
+          .select(["f.actor_id", "a.handle", "a.name", "a.url", "a.icon_url", "f.created_at as accepted_at"])
+          .where("f.user_id", "=", userId)
+          .orderBy("f.created_at", "desc")
+          .execute()
+      : await database
+          .selectFrom("remote_follows as f")
+          .innerJoin("remote_actors as a", "a.id", "f.actor_id")
+          .select(["f.actor_id", "a.handle", "a.name", "a.url", "a.icon_url", "f.accepted_at"])
+          .where("f.user_id", "=", userId)
+          .orderBy("f.created_at", "desc")
+          .execute();
+  return (await reachable(rows, database)).map(({ accepted_at, ...row }) => ({ ...row, accepted: accepted_at !== null }));
+}
+
 /** Who on other servers liked a post, in the order they liked it. */
 export async function remoteLikersOf(postId: string, database: DB = db): Promise<RemoteLiker[]> {
   const rows = await database
