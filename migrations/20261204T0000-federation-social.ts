@@ -4,7 +4,7 @@ import { wholeNumber } from "./engine";
 
 // Frozen once merged. The social half of federation (docs/federation.md): people here following
 // people on other servers (a Follow waits for its Accept), the posts those people send us, and
-// the likes and replies people on other servers give posts here.
+// the likes and replies people on other servers give posts here, and the likes given here to theirs.
 export async function up(db: Kysely<any>): Promise<void> {
   const ms = wholeNumber(db);
   await db.schema
@@ -35,6 +35,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("received_at", ms, (c) => c.notNull())
     .execute();
   await db.schema.createIndex("remote_posts_actor_published").on("remote_posts").columns(["actor_id", "published_at"]).execute();
+
+  // Likes given here to posts from elsewhere (sent to their author's server as Like).
+  await db.schema
+    .createTable("remote_post_likes")
+    .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+    .addColumn("post_id", "text", (c) => c.notNull().references("remote_posts.id").onDelete("cascade"))
+    // Our Like activity's id (our Undo repeats it).
+    .addColumn("like_id", "text", (c) => c.notNull())
+    .addColumn("created_at", ms, (c) => c.notNull())
+    .addPrimaryKeyConstraint("remote_post_likes_pk", ["user_id", "post_id"])
+    .execute();
+  await db.schema.createIndex("remote_post_likes_post").on("remote_post_likes").column("post_id").execute();
 
   await db.schema
     .createTable("remote_likes")

@@ -1,17 +1,50 @@
+import { useFetcher } from "@remix-run/react";
+
+import { paths } from "~/lib/paths";
+import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
+import type { action as remoteLikeAction } from "~/routes/ReciPals.Account.RemoteLike";
 import type { RemoteFeedPost } from "~/server/federation/remote-store.server";
 
 import { Avatar } from "./avatar";
+import { FetcherForm, InlineError } from "./fetcher-form";
+import { useReturnTo } from "./follow-button";
+import { Icon } from "./icons";
+import { InteractionFields } from "./interaction-fields";
 import { RelativeTime } from "./relative-time";
+
+/** Like for a post from elsewhere: its author's server is told (a Like, or an Undo of it). Optimistic with JavaScript. */
+function RemoteLikeButton({ postId, liked, anchor }: { postId: string; liked: boolean; anchor: string }) {
+  const returnTo = useReturnTo();
+  const fetcher = useFetcher<typeof remoteLikeAction>();
+  const pending = fetcher.formData ? String(fetcher.formData.get("intent")) : null;
+  const answered = fetcher.state === "idle" && fetcher.data && !isEarlyRefusal(fetcher.data) && fetcher.data.ok ? fetcher.data.liked : null;
+  const on = pending ? pending === "like" : (answered ?? liked);
+  const error =
+    earlyRefusalMessage(fetcher.state === "idle" ? fetcher.data : null) ??
+    (fetcher.state === "idle" && fetcher.data && !isEarlyRefusal(fetcher.data) && !fetcher.data.ok ? fetcher.data.message : null);
+  return (
+    <FetcherForm fetcher={fetcher} action={paths.remoteLike()} className="inline-form" preventScrollReset>
+      <InteractionFields redirectTo={returnTo} anchor={anchor} />
+      <input type="hidden" name="post" value={postId} />
+      <button type="submit" name="intent" value={on ? "unlike" : "like"} className={on ? "icon-button icon-button--only is-on" : "icon-button icon-button--only"} aria-pressed={on}>
+        <Icon name="heart" filled={on} />
+        <span className="visually-hidden">Like</span>
+      </button>
+      <InlineError message={error} />
+    </FetcherForm>
+  );
+}
 
 /**
  * A post from a person on another server whom the reader follows (docs/federation.md): who wrote
  * it (their handle), when, its text (tags were taken out when it arrived: it is shown as text),
- * its photo, and a link to the original. The photo loads from their server, lazily.
+ * its photo, Like, and a link to the original. The photo loads from their server, lazily.
  */
-export function RemotePostCard({ post }: { post: RemoteFeedPost }) {
+export function RemotePostCard({ post, index }: { post: RemoteFeedPost; index: number }) {
   const host = new URL(post.url).host;
+  const anchor = `remote-post-${index}`;
   return (
-    <article className="post-card remote-post" aria-label={`Post by @${post.handle}`}>
+    <article className="post-card remote-post" id={anchor} aria-label={`Post by @${post.handle}`}>
       <header className="post-card__author">
         <span className="author-link">
           <Avatar src={post.icon_url} size={36} />
@@ -28,6 +61,9 @@ export function RemotePostCard({ post }: { post: RemoteFeedPost }) {
         <img className="remote-post__photo" src={post.image_url} alt="" width={600} height={450} loading="lazy" decoding="async" referrerPolicy="no-referrer" />
       ) : null}
       <div className="post-card__body">
+        <div className="post-card__actions">
+          <RemoteLikeButton postId={post.id} liked={post.liked} anchor={anchor} />
+        </div>
         {post.name ? <h3 className="post-card__title">{post.name}</h3> : null}
         <p className="remote-post__text">{post.text}</p>
         <p className="remote-post__origin">

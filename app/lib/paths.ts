@@ -30,6 +30,7 @@ export const paths = {
     `${BASE}/Account/Profile/${encodeURIComponent(uid)}/Posts/${encodeURIComponent(pid)}`,
   follow: (uid: string) => `${BASE}/Account/Follow/${encodeURIComponent(uid)}`,
   remoteFollow: () => `${BASE}/Account/RemoteFollow`,
+  remoteLike: () => `${BASE}/Account/RemoteLike`,
   profileFollowers: (uid: string) => `${BASE}/Account/Profile/${encodeURIComponent(uid)}/Followers`,
   profileFollowing: (uid: string) => `${BASE}/Account/Profile/${encodeURIComponent(uid)}/Following`,
   postLikes: (uid: string, pid: string) =>

@@ -2,9 +2,9 @@
 // the search's result for @name@host. What a post does is app/server/pages/remote-follow-page.server.ts.
 import type { ActionFunctionArgs } from "@remix-run/node";
 
-import { loadRemoteFollowPage, remoteFollowPageAction } from "~/server/pages/remote-follow-page.server";
+import { loadRemoteFollowPage, remoteFollowPageAction } from "~/server/pages/remote-people-page.server";
 
-export type { RemoteFollowActionData } from "~/server/pages/remote-follow-page.server";
+export type { RemoteFollowActionData } from "~/server/pages/remote-people-page.server";
 
 export const loader = () => loadRemoteFollowPage();
 

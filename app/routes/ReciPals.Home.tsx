@@ -36,7 +36,7 @@ export function shouldRevalidate({
   formAction?: string;
   defaultShouldRevalidate: boolean;
 }) {
-  if (formAction?.includes("/Posts/")) return false;
+  if (formAction?.includes("/Posts/") || formAction?.endsWith("/Account/RemoteLike")) return false;
   if (currentUrl.search === nextUrl.search && currentUrl.pathname !== nextUrl.pathname) return false;
   return defaultShouldRevalidate;
 }
@@ -81,9 +81,9 @@ export default function HomeRoute() {
         <section className="remote-feed" aria-labelledby="remote-feed-title">
           <h2 id="remote-feed-title">From other servers</h2>
           <ol className="feed">
-            {first.remote.map((post) => (
+            {first.remote.map((post, index) => (
               <li key={post.id}>
-                <RemotePostCard post={post} />
+                <RemotePostCard post={post} index={index} />
               </li>
             ))}
           </ol>

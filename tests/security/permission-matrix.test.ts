@@ -435,6 +435,16 @@ const PAGE_MATRIX: Record<string, Entry> = {
       },
     ],
   },
+  // Liking a post from another server: none is kept here (the server does not federate): 404.
+  "/ReciPals/Account/RemoteLike": {
+    probes: [
+      {
+        name: "like a post from another server",
+        call: () => ({ url: "/x", form: { intent: "like", post: "https://elsewhere.example/notes/1" } }),
+        expect: { anon: toLogin, other: { refused: 404 }, owner: { refused: 404 }, admin: { refused: 404 } },
+      },
+    ],
+  },
   // ActivityPub inboxes (docs/federation.md): this server does not federate (no PUBLIC_URL), so
   // every address there is a 404 for everyone; tests/unit/federation.test.ts covers them federating.
   "/ap/*": {

@@ -29,6 +29,7 @@ import { createRecipe } from "~/server/services/recipes-service.server";
 import { deleteUser } from "~/server/services/users-service.server";
 import { loader as searchLoader } from "~/routes/ReciPals.Search";
 import { action as remoteFollowAction } from "~/routes/ReciPals.Account.RemoteFollow";
+import { action as remoteLikeAction } from "~/routes/ReciPals.Account.RemoteLike";
 import { loader as homeLoader } from "~/routes/ReciPals.Home";
 import { loader as homeLikesLoader } from "~/routes/ReciPals.Home.Likes.$pid";
 import { loader as recipeLoader } from "~/routes/ReciPals.Recipes.$rid";
@@ -86,6 +87,7 @@ beforeAll(async () => {
       await ctx.sendActivity({ identifier: "far-cook" }, follower, new Accept({ id: new URL(`${there.origin}/accepts/${crypto.randomUUID()}`), actor: ctx.getActorUri("far-cook"), object: follow }));
     })
     .on(Undo, (_ctx, activity) => void received.push(activity))
+    .on(Like, (_ctx, activity) => void received.push(activity))
     .on(Delete, (_ctx, activity) => void received.push(activity));
   there = await serve((request) => remote.fetch(request, { contextData: undefined }));
 }, 60_000);
@@ -163,6 +165,20 @@ describe("federation: following people on other servers", () => {
     const otherHome = (await homeLoader(routeArgs(getRequest("/ReciPals/Home", await signedInCookie(other.id))))) as { remote: unknown[] };
     expect(otherHome.remote).toEqual([]);
 
+    // Liking it here sends them a Like of it; unliking, an Undo of that Like.
+    const liked = dataOf<{ ok: boolean; liked: boolean }>(await remoteLikeAction(routeArgs(formRequest("/ReciPals/Account/RemoteLike", { post: noteId.href, intent: "like", _fetcher: "1" }, cookie))));
+    expect(liked.data).toMatchObject({ ok: true, liked: true });
+    const like = (await until(async () => received.find((activity) => activity instanceof Like && activity.objectId?.href === noteId.href), "the Like arriving")) as Like;
+    expect(like.actorId?.href).toBe(`${here.origin}/ap/users/${encodeURIComponent(cook.id)}`);
+    const likedHome = (await homeLoader(routeArgs(getRequest("/ReciPals/Home", cookie)))) as { remote: { liked: boolean }[] };
+    expect(likedHome.remote[0]?.liked).toBe(true);
+    const unliked = await settle(() => remoteLikeAction(routeArgs(formRequest("/ReciPals/Account/RemoteLike", { post: noteId.href, intent: "unlike", redirectTo: "/ReciPals/Home#remote-post-0" }, cookie))));
+    expectRedirect(unliked, "/ReciPals/Home#remote-post-0");
+    const undoLike = (await until(async () => received.find((activity) => activity instanceof Undo && activity.actorId?.href === like.actorId?.href && activity.objectId?.href === like.id?.href), "the Undo of the Like arriving")) as Undo;
+    expect(undoLike).toBeInstanceOf(Undo);
+    const missing = dataOf<{ ok: boolean }>(await remoteLikeAction(routeArgs(formRequest("/ReciPals/Account/RemoteLike", { post: `${there.origin}/notes/never`, intent: "like", _fetcher: "1" }, cookie))));
+    expect(missing.status).toBe(404);
+
     // Their Delete of the post takes it off Home.
     await sendFromThere("far-cook", cook.id, new Delete({ id: new URL(`${there.origin}/notes/1/delete`), actor: new URL(farCookId()), to: PUBLIC_COLLECTION, object: noteId }));
     await until(async () => !(await db.selectFrom("remote_posts").select("id").where("id", "=", noteId.href).executeTakeFirst()), "the Delete removing it");
@@ -170,8 +186,8 @@ describe("federation: following people on other servers", () => {
     // Unfollow through a fetcher: data back, an Undo of the same Follow goes out.
     const undone = dataOf<{ ok: boolean; follow: string }>(await remoteFollowAction(routeArgs(formRequest("/ReciPals/Account/RemoteFollow", { actor: farCookId(), intent: "unfollow", _fetcher: "1" }, cookie))));
     expect(undone.data).toMatchObject({ ok: true, follow: "none" });
-    const undo = (await until(async () => received.find((activity) => activity instanceof Undo && activity.actorId?.href.endsWith(`/ap/users/${encodeURIComponent(cook.id)}`)), "the Undo arriving")) as Undo;
-    expect(undo.objectId?.href).toBe(follow.id?.href);
+    const undo = (await until(async () => received.find((activity) => activity instanceof Undo && activity.objectId?.href === follow.id?.href), "the Undo of the Follow arriving")) as Undo;
+    expect(undo.actorId?.href).toBe(`${here.origin}/ap/users/${encodeURIComponent(cook.id)}`);
   });
 
   it("keeps nothing from someone nobody here follows, nor a post claiming another author", async () => {

@@ -288,6 +288,7 @@ export interface Database {
   remote_follows: RemoteFollowsTable;
   remote_posts: RemotePostsTable;
   remote_likes: RemoteLikesTable;
+  remote_post_likes: RemotePostLikesTable;
   remote_comments: RemoteCommentsTable;
   blocked_domains: BlockedDomainsTable;
 }
@@ -361,6 +362,14 @@ export interface RemotePostsTable {
   image_url: string | null;
   published_at: number;
   received_at: number;
+}
+
+/** A like given here to a post from another server. */
+export interface RemotePostLikesTable {
+  user_id: string;
+  post_id: string;
+  like_id: string;
+  created_at: number;
 }
 
 /** A like given a post here by a person on another server. */

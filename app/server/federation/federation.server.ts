@@ -682,3 +682,39 @@ export async function accountDeletionNotice(userId: string, database: DB = db): 
     return null;
   }
 }
+
+/**
+ * `userId` likes (a Like) or stops liking (an Undo of it) a post from another server shown to them,
+ * delivered to its author's server. Answers whether a row changed, or "unknown" for a post not
+ * kept here or from a blocked server.
+ */
+export async function setRemotePostLiked({ userId, postId, liked }: { userId: string; postId: string; liked: boolean }, database: DB = db): Promise<"changed" | "unchanged" | "unknown"> {
+  if (!federationEnabled() || !env.PUBLIC_URL) return "unknown";
+  const post = await database
+    .selectFrom("remote_posts as p")
+    .innerJoin("remote_actors as a", "a.id", "p.actor_id")
+    .select(["p.id", "a.id as actor_id", "a.inbox", "a.shared_inbox", "a.host"])
+    .where("p.id", "=", postId)
+    .executeTakeFirst();
+  if (!post || (await hostIsBlocked(post.host, database))) return "unknown";
+  const library = await loadFedify();
+  const ctx = (await federation(database)).createContext(new URL(env.PUBLIC_URL), undefined);
+  const me = ctx.getActorUri(userId);
+  const recipient = { id: new URL(post.actor_id), inboxId: new URL(post.inbox), endpoints: post.shared_inbox ? { sharedInbox: new URL(post.shared_inbox) } : null };
+  if (liked) {
+    const likeId = new URL(`#likes/${crypto.randomUUID()}`, me).href;
+    const inserted = await database
+      .insertInto("remote_post_likes")
+      .values({ user_id: userId, post_id: post.id, like_id: likeId, created_at: Date.now() })
+      .onConflict((conflict) => conflict.columns(["user_id", "post_id"]).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return "unchanged";
+    await ctx.sendActivity({ identifier: userId }, recipient, new library.Like({ id: new URL(likeId), actor: me, object: new URL(post.id) }));
+    return "changed";
+  }
+  const removed = await database.deleteFrom("remote_post_likes").where("user_id", "=", userId).where("post_id", "=", post.id).returning("like_id").executeTakeFirst();
+  if (!removed) return "unchanged";
+  const undo = new library.Undo({ id: new URL(`#undo/${crypto.randomUUID()}`, me), actor: me, object: new library.Like({ id: new URL(removed.like_id), actor: me, object: new URL(post.id) }) });
+  await ctx.sendActivity({ identifier: userId }, recipient, undo);
+  return "changed";
+}

@@ -112,7 +112,7 @@ async function reachable<T extends { actor_id: string }>(rows: T[], database: DB
   return blocked.length === 0 ? rows : rows.filter((row) => !isBlockedHost(new URL(row.actor_id).host, blocked));
 }
 
-export type RemoteFeedPost = RemotePostRow & { handle: string; author_name: string; icon_url: string | null };
+export type RemoteFeedPost = RemotePostRow & { handle: string; author_name: string; icon_url: string | null; liked: boolean };
 
 /** The newest posts of the people on other servers `viewerId` follows. */
 export async function remotePostsFor(viewerId: string, { limit = 10 } = {}, database: DB = db): Promise<RemoteFeedPost[]> {
@@ -120,13 +120,14 @@ export async function remotePostsFor(viewerId: string, { limit = 10 } = {}, data
     .selectFrom("remote_posts as p")
     .innerJoin("remote_follows as f", (join) => join.onRef("f.actor_id", "=", "p.actor_id").on("f.user_id", "=", viewerId))
     .innerJoin("remote_actors as a", "a.id", "p.actor_id")
-    .select(["p.id", "p.actor_id", "p.url", "p.name", "p.text", "p.image_url", "p.published_at", "a.handle", "a.name as author_name", "a.icon_url"])
+    .leftJoin("remote_post_likes as l", (join) => join.onRef("l.post_id", "=", "p.id").on("l.user_id", "=", viewerId))
+    .select(["p.id", "p.actor_id", "p.url", "p.name", "p.text", "p.image_url", "p.published_at", "a.handle", "a.name as author_name", "a.icon_url", "l.like_id"])
     .where("f.accepted_at", "is not", null)
     .orderBy("p.published_at", "desc")
     .orderBy("p.id")
     .limit(limit)
     .execute();
-  return (await reachable(rows, database)).map((row) => ({ ...row, published_at: Number(row.published_at) }));
+  return (await reachable(rows, database)).map(({ like_id, ...row }) => ({ ...row, published_at: Number(row.published_at), liked: like_id !== null }));
 }
 
 export type RemoteLiker = { actor_id: string; handle: string; name: string; url: string | null; icon_url: string | null };

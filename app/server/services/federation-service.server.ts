@@ -5,7 +5,7 @@ import { isAdmin } from "~/lib/permissions";
 import { CacheScope, changing } from "../cache/scopes.server";
 import { db, type DB } from "../db/connection.server";
 import { blockedDomains, domainOf, isBlockedHost } from "../federation/domain-blocks.server";
-import { findRemotePerson, parseRemoteHandle, setRemoteFollowing } from "../federation/federation.server";
+import { findRemotePerson, parseRemoteHandle, setRemoteFollowing, setRemotePostLiked } from "../federation/federation.server";
 import { remoteFollowState, type RemotePerson } from "../federation/remote-store.server";
 import { done, refusal, type Actor, type Outcome } from "./outcome-service.server";
 
@@ -19,6 +19,7 @@ export const FEDERATION_MESSAGES = {
   notBlocked: "That domain is not blocked.",
   unknownPerson: "That person could not be found. Search for their handle (@name@server) first.",
   badIntent: "Unknown action.",
+  unknownPost: "That post is not here any more.",
 } as const;
 
 // Following people on other servers (docs/federation.md): a search for @name@host asks their
@@ -102,4 +103,19 @@ export async function unblockDomain({ actor, domain }: { actor: Actor; domain: u
   const removed = await database.deleteFrom("blocked_domains").where("domain", "=", parsed.data).executeTakeFirst();
   if (Number(removed.numDeletedRows) === 0) return refusal(404, FEDERATION_MESSAGES.notBlocked);
   return done({ domain: parsed.data });
+}
+
+const RemoteLikeSchema = z.object({
+  postId: z.string().url(FEDERATION_MESSAGES.unknownPost).max(2000, FEDERATION_MESSAGES.unknownPost),
+  intent: z.enum(["like", "unlike"], { message: FEDERATION_MESSAGES.badIntent }),
+});
+
+/** The actor likes (or stops liking) a post from another server on their Home; its author's server is told. */
+export async function likeRemotePost({ actor, postId, intent }: { actor: Actor; postId: unknown; intent: unknown }, database: DB = db): Promise<Outcome<{ liked: boolean }>> {
+  const parsed = RemoteLikeSchema.safeParse({ postId, intent });
+  if (!parsed.success) return refusal(400, parsed.error.issues[0]?.message ?? FEDERATION_MESSAGES.badIntent);
+  const liked = parsed.data.intent === "like";
+  const changed = await setRemotePostLiked({ userId: actor.id, postId: parsed.data.postId, liked }, database);
+  if (changed === "unknown") return refusal(404, FEDERATION_MESSAGES.unknownPost);
+  return done({ liked });
 }

@@ -81,6 +81,7 @@ export const TABLES = [
   "remote_follows",
   "remote_posts",
   "remote_likes",
+  "remote_post_likes",
   "remote_comments",
   "blocked_domains",
   "actor_keys",
