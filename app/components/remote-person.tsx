@@ -2,6 +2,7 @@ import { useFetcher } from "@remix-run/react";
 import clsx from "clsx";
 
 import { paths } from "~/lib/paths";
+import { shownRemoteImage } from "~/lib/remote-images";
 import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
 import type { action as remoteFollowAction } from "~/routes/ReciPals.Account.RemoteFollow";
 import type { FoundRemotePerson } from "~/server/services/federation-service.server";
@@ -22,7 +23,7 @@ const LABELS: Record<FollowState, string> = { none: "Follow", pending: "Requeste
 export function RemotePersonLink({ person, size = 40 }: { person: { handle: string; name: string; url: string | null; icon_url: string | null }; size?: number }) {
   const names = (
     <>
-      <Avatar src={person.icon_url} size={size} />
+      <Avatar src={shownRemoteImage(person.icon_url)} size={size} />
       <span className="person-link__names">
         <span className="person-link__username">@{person.handle}</span>
         <span className="person-link__name">{person.name}</span>
@@ -75,7 +76,7 @@ export function RemotePersonCard({ person }: { person: FoundRemotePerson }) {
   const anchor = "remote-person";
   return (
     <article className="remote-person" id={anchor} aria-label={`@${person.handle}`}>
-      <Avatar src={person.icon_url} size={56} />
+      <Avatar src={shownRemoteImage(person.icon_url)} size={56} />
       <div className="remote-person__names">
         <span className="remote-person__name">{person.name}</span>
         <span className="remote-person__handle">@{person.handle}</span>

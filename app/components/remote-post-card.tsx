@@ -1,6 +1,7 @@
 import { useFetcher } from "@remix-run/react";
 
 import { paths } from "~/lib/paths";
+import { shownRemoteImage } from "~/lib/remote-images";
 import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
 import type { action as remoteLikeAction } from "~/routes/ReciPals.Account.RemoteLike";
 import type { RemoteFeedPost } from "~/server/federation/remote-store.server";
@@ -47,7 +48,7 @@ export function RemotePostCard({ post, index }: { post: RemoteFeedPost; index: n
     <article className="post-card remote-post" id={anchor} aria-label={`Post by @${post.handle}`}>
       <header className="post-card__author">
         <span className="author-link">
-          <Avatar src={post.icon_url} size={36} />
+          <Avatar src={shownRemoteImage(post.icon_url)} size={36} />
           <span className="remote-post__who">
             <span>{post.author_name}</span>
             <span className="remote-post__handle">@{post.handle}</span>
@@ -57,8 +58,8 @@ export function RemotePostCard({ post, index }: { post: RemoteFeedPost; index: n
           <RelativeTime iso={new Date(post.published_at).toISOString()} />
         </span>
       </header>
-      {post.image_url ? (
-        <img className="remote-post__photo" src={post.image_url} alt="" width={600} height={450} loading="lazy" decoding="async" referrerPolicy="no-referrer" />
+      {shownRemoteImage(post.image_url) ? (
+        <img className="remote-post__photo" src={shownRemoteImage(post.image_url)!} alt="" width={600} height={450} loading="lazy" decoding="async" referrerPolicy="no-referrer" />
       ) : null}
       <div className="post-card__body">
         <div className="post-card__actions">

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import net from "node:net";
 
@@ -6,7 +5,7 @@ import { expect, test, type Page } from "@playwright/test";
 
 import { cameraPhoto } from "../support/photos";
 
-import { e2eServerEnv } from "../support/e2e-server";
+import { startAppServer } from "../support/e2e-server";
 import { ADMIN, botPostFor, failOnBrowserErrors, pickedFile, readDb, signInAs, signInNewUser } from "../support/e2e";
 
 // Answers the server gives before any route runs (app/server/http/early-answers.server.ts): the upload
@@ -20,37 +19,17 @@ import { ADMIN, botPostFor, failOnBrowserErrors, pickedFile, readDb, signInAs, s
 
 failOnBrowserErrors();
 
-let server: ChildProcess;
+let server: Awaited<ReturnType<typeof startAppServer>>;
 let base: string;
 let port: number;
 
-/** A port nobody listens on now (the system's choice), so another run on this machine is never reached. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.on("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port: chosen } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(chosen));
-    });
-  });
-}
-
 test.beforeAll(async () => {
-  port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, ["scripts/server.js"], { env: { ...process.env, ...e2eServerEnv(port) }, stdio: "ignore" });
-  for (let tries = 0; ; tries++) {
-    if (server.exitCode !== null) throw new Error(`the second server exited (${server.exitCode}) before answering on ${port}`);
-    const up = await fetch(`${base}/ReciPals/Info`).then((response) => response.ok, () => false);
-    if (up) break;
-    if (tries > 150) throw new Error(`the second server on ${port} did not start`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  server = await startAppServer();
+  ({ base, port } = server);
 });
 
 test.afterAll(() => {
-  server?.kill("SIGTERM");
+  server?.stop();
 });
 
 /**

@@ -1,3 +1,5 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
 import path from "node:path";
 
 // What the e2e server is started with (playwright.config.ts), shared with specs that start a
@@ -32,7 +34,41 @@ export function e2eServerEnv(port: number): Record<string, string> {
     // Every sign-up of the suite comes from 127.0.0.1: the limit of 10 an hour per address
     // (tested in tests/unit/signup-limit.test.ts) would refuse the suite's own later sign-ups.
     SIGNUP_LIMIT: "100",
-    // Links in mail (written to the outbox beside the database: no SMTP_URL) lead back here.
+    // Links in mail (written to the outbox beside the database: no SMTP_URL) lead back here, and
+    // people's ActivityPub actors live here (docs/federation.md).
     PUBLIC_URL: `http://127.0.0.1:${port}`,
+    // Two instances on this machine federate over plain http (tests/e2e/federation.spec.ts).
+    FEDERATION_ALLOW_PRIVATE: "1",
   };
+}
+
+/** A port nobody listens on now (the system's choice), so another run on this machine is never reached. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.on("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port: chosen } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(chosen));
+    });
+  });
+}
+
+/**
+ * Starts another server of the app's build on a free port, with the e2e settings and `env` on top;
+ * `script` is scripts/server.js (serve only) or scripts/start.js (migrate and seed first). Resolves
+ * once it answers; `stop` ends it.
+ */
+export async function startAppServer({ script = "scripts/server.js", env = {} as Record<string, string> } = {}): Promise<{ port: number; base: string; stop: () => void }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server: ChildProcess = spawn(process.execPath, [script], { env: { ...process.env, ...e2eServerEnv(port), ...env }, stdio: "ignore" });
+  for (let tries = 0; ; tries++) {
+    if (server.exitCode !== null) throw new Error(`the server on ${port} exited (${server.exitCode}) before answering`);
+    const up = await fetch(`${base}/ReciPals/Info`).then((response) => response.ok, () => false);
+    if (up) break;
+    if (tries > 300) throw new Error(`the server on ${port} did not start`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { port, base, stop: () => server.kill("SIGTERM") };
 }

@@ -12,6 +12,7 @@ import { Link } from "~/components/link";
 import { RelativeTime } from "~/components/relative-time";
 import { useChangeEffect, useHydrated, useResultKey } from "~/lib/hooks";
 import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
+import { shownRemoteImage } from "~/lib/remote-images";
 import type { RecipePageActionData } from "~/server/pages/recipe-page.server";
 import type { CommentView } from "~/server/queries/comments.server";
 import type { RemoteComment } from "~/server/federation/remote-store.server";
@@ -77,7 +78,7 @@ export function RecipeComments({
         ))}
         {remoteComments.map((comment) => (
           <li key={comment.id} className="comment comment--remote">
-            <Avatar src={comment.icon_url} size={32} />
+            <Avatar src={shownRemoteImage(comment.icon_url)} size={32} />
             <div className="comment__body">
               <p className="comment__meta">
                 <a href={comment.url} rel="noopener noreferrer nofollow">

@@ -1,0 +1,102 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+import { expect, test, type BrowserContext } from "@playwright/test";
+
+import { startAppServer } from "../support/e2e-server";
+import { failOnBrowserErrors, signInNewUser } from "../support/e2e";
+
+// Two ReciPals federating over ActivityPub (docs/federation.md): this suite's server ("here") and a
+// second one started for these tests ("far": its own database and port, the core sample people).
+// Someone here finds a cook there by @name@host, follows them (their server accepts), and is
+// listed among that cook's followers there; the cook's new recipe arrives on Home here; a like
+// from here counts there with the handle; Unfollow ends it there too. JavaScript on and off.
+
+failOnBrowserErrors();
+
+let far: Awaited<ReturnType<typeof startAppServer>>;
+let farData: string;
+
+test.beforeAll(async () => {
+  farData = fs.mkdtempSync(path.join(os.tmpdir(), "recipals-far-"));
+  far = await startAppServer({
+    script: "scripts/start.js",
+    // Its own database and photos, seeded with the core people only (no sample file, TheMealDB unreachable).
+    env: { DATABASE_PATH: path.join(farData, "recipals.db"), RECIPALS_SEED_FILE: "" },
+  });
+});
+
+test.afterAll(() => {
+  far?.stop();
+  if (farData) fs.rmSync(farData, { recursive: true, force: true });
+});
+
+/** The far server's cook (a core sample person), signed in through its API in a browser context of its own. */
+async function farCook(context: BrowserContext) {
+  const signin = await context.request.post(`${far.base}/api/users/signin`, { data: { username: "danieljacob", password: "ReciPals" } });
+  expect(signin.status()).toBe(200);
+  return { id: "234", username: "danieljacob", handle: `@danieljacob@127.0.0.1:${far.port}` };
+}
+
+test("follow a cook on another ReciPals by handle: their recipe arrives on Home, a like counts there, Unfollow ends it there", async ({ page, browser, javaScriptEnabled }) => {
+  test.setTimeout(90_000);
+  const me = await signInNewUser(page, "fed");
+  const handleHere = `@${me.username}@${new URL(test.info().project.use.baseURL!).host}`;
+  const farContext = await browser.newContext({ javaScriptEnabled });
+  const cook = await farCook(farContext);
+
+  // Search takes the handle; the person there shows with Follow.
+  await page.goto(`/ReciPals/Search?q=${encodeURIComponent(cook.handle)}`);
+  const card = page.getByRole("article", { name: cook.handle });
+  await expect(card).toBeVisible();
+  await expect(card.getByText(cook.handle)).toBeVisible();
+  await card.getByRole("button", { name: "Follow" }).click();
+  // Requested until their server accepts, then Unfollow (read again until the Accept is in).
+  await expect(card.getByRole("button", { name: /Requested|Unfollow/ })).toBeVisible();
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByRole("article", { name: cook.handle }).getByRole("button", { name: "Unfollow" })).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
+
+  // There, they are among the cook's followers, by their handle here.
+  const farPage = await farContext.newPage();
+  await farPage.goto(`${far.base}/ReciPals/Account/Profile/${cook.id}/Followers`);
+  await expect(farPage.getByRole("list", { name: "Followers on other servers" }).getByText(handleHere)).toBeVisible();
+
+  // The cook shares a recipe there: it arrives on Home here, with the handle and a link to the original.
+  const name = `Far Dumplings ${test.info().project.name} ${Date.now()}`;
+  const created = await farContext.request.post(`${far.base}/api/recipes`, {
+    headers: { Origin: far.base },
+    data: { name, description: "Pleated by hand", ingredients_sec: [{ title: "", ingredients: ["Flour (300 g)", "Water"] }], steps: ["Mix.", "Fold.", "Steam."], serves: 4, tags: [] },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const recipeId = ((await created.json()) as { recipe_id: string }).recipe_id;
+  const fromElsewhere = page.getByRole("region", { name: "From other servers" });
+  await expect(async () => {
+    await page.goto("/ReciPals/Home");
+    await expect(fromElsewhere.getByRole("article", { name: `Post by ${cook.handle}` }).filter({ hasText: name })).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
+  const post = fromElsewhere.getByRole("article", { name: `Post by ${cook.handle}` }).filter({ hasText: name });
+  await expect(post.getByText("Pleated by hand")).toBeVisible();
+  await expect(post.getByRole("link", { name: `View the original on 127.0.0.1:${far.port}` })).toHaveAttribute("href", new RegExp(`/ReciPals/Recipes/${recipeId}$`));
+
+  // A like from here counts there, with the handle in its Likes.
+  await post.getByRole("button", { name: "Like" }).click();
+  await expect(post.getByRole("button", { name: "Like" })).toHaveAttribute("aria-pressed", "true");
+  await expect(async () => {
+    await farPage.goto(`${far.base}/ReciPals/Recipes/${recipeId}/Likes`);
+    await expect(farPage.getByRole("dialog", { name: "Likes" }).getByText(handleHere)).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
+
+  // Unfollow (from one's own Following): they leave the cook's followers there.
+  await page.goto(`/ReciPals/Account/Profile/${me.id}/Following`);
+  const following = page.getByRole("list", { name: "Following on other servers" });
+  await following.getByRole("button", { name: "Unfollow" }).click();
+  await expect(following).toHaveCount(0);
+  await expect(async () => {
+    await farPage.goto(`${far.base}/ReciPals/Account/Profile/${cook.id}/Followers`);
+    await expect(farPage.getByText(handleHere)).toHaveCount(0, { timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
+  await farContext.close();
+});
