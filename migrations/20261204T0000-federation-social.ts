@@ -1,10 +1,11 @@
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 
 import { wholeNumber } from "./engine";
 
 // Frozen once merged. The social half of federation (docs/federation.md): people here following
 // people on other servers (a Follow waits for its Accept), the posts those people send us, and
-// the likes and replies people on other servers give posts here, and the likes given here to theirs.
+// the likes and replies people on other servers give posts here, the likes given here to theirs, and
+// whom of them people here blocked or muted.
 export async function up(db: Kysely<any>): Promise<void> {
   const ms = wholeNumber(db);
   await db.schema
@@ -19,6 +20,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint("remote_follows_pk", ["user_id", "actor_id"])
     .execute();
   await db.schema.createIndex("remote_follows_actor").on("remote_follows").column("actor_id").execute();
+
+  // People on other servers someone here blocked or muted.
+  await db.schema
+    .createTable("remote_blocks")
+    .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+    .addColumn("actor_id", "text", (c) => c.notNull().references("remote_actors.id").onDelete("cascade"))
+    // "block": nothing between the two either way; "mute": their posts are not shown to the person.
+    .addColumn("kind", "text", (c) => c.notNull().check(sql`kind in ('block', 'mute')`))
+    .addColumn("created_at", ms, (c) => c.notNull())
+    .addPrimaryKeyConstraint("remote_blocks_pk", ["user_id", "actor_id", "kind"])
+    .execute();
+  await db.schema.createIndex("remote_blocks_actor").on("remote_blocks").column("actor_id").execute();
 
   await db.schema
     .createTable("remote_posts")

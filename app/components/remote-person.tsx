@@ -1,10 +1,11 @@
 import { useFetcher } from "@remix-run/react";
 import clsx from "clsx";
+import type { ReactNode } from "react";
 
 import { paths } from "~/lib/paths";
 import { shownRemoteImage } from "~/lib/remote-images";
 import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
-import type { action as remoteFollowAction } from "~/routes/ReciPals.Account.RemoteFollow";
+import type { action as remotePeopleAction } from "~/routes/ReciPals.Account.RemotePeople";
 import type { FoundRemotePerson } from "~/server/services/federation-service.server";
 
 import { Avatar } from "./avatar";
@@ -13,7 +14,7 @@ import { useReturnTo } from "./follow-button";
 import { InteractionFields } from "./interaction-fields";
 
 // People on other servers (docs/federation.md): shown by their handle, linking to their profile
-// there; followed with a Follow that waits for their server's Accept.
+// there; followed with a Follow that waits for their server's Accept; blocked and muted as people here.
 
 type FollowState = FoundRemotePerson["follow"];
 
@@ -39,23 +40,38 @@ export function RemotePersonLink({ person, size = 40 }: { person: { handle: stri
   );
 }
 
+/** A post of one intent about a person elsewhere (follow, block, mute…): the intent being sent, and a refusal to show. */
+function useRemotePersonFetcher() {
+  const fetcher = useFetcher<typeof remotePeopleAction>();
+  const sending = fetcher.formData ? String(fetcher.formData.get("intent")) : null;
+  const error =
+    earlyRefusalMessage(fetcher.state === "idle" ? fetcher.data : null) ??
+    (fetcher.state === "idle" && fetcher.data && !isEarlyRefusal(fetcher.data) && !fetcher.data.ok ? fetcher.data.message : null);
+  return { fetcher, sending, error };
+}
+
+/** The form around one button about a person elsewhere; the page's data is read again after it (the shown state follows). */
+function RemotePersonForm({ actorId, anchor, fetcher, error, children }: { actorId: string; anchor: string; fetcher: ReturnType<typeof useRemotePersonFetcher>["fetcher"]; error: string | null; children: ReactNode }) {
+  const returnTo = useReturnTo();
+  return (
+    <FetcherForm fetcher={fetcher} action={paths.remotePeople()} className="follow-form" preventScrollReset>
+      <InteractionFields redirectTo={returnTo} anchor={anchor} />
+      <input type="hidden" name="actor" value={actorId} />
+      {children}
+      <InlineError message={error} />
+    </FetcherForm>
+  );
+}
+
 /**
  * Follow / Requested / Unfollow for a person on another server. "Requested" waits for their
  * server's Accept; pressing it withdraws the follow. Optimistic with JavaScript, a plain post without.
  */
 export function RemoteFollowButton({ actorId, state: given, anchor }: { actorId: string; state: FollowState; anchor: string }) {
-  const returnTo = useReturnTo();
-  const fetcher = useFetcher<typeof remoteFollowAction>();
-  const pending = fetcher.formData ? String(fetcher.formData.get("intent")) : null;
-  const answered = fetcher.state === "idle" && fetcher.data && !isEarlyRefusal(fetcher.data) && fetcher.data.ok ? fetcher.data.follow : null;
-  const state: FollowState = pending ? (pending === "follow" ? "pending" : "none") : (answered ?? given);
-  const error =
-    earlyRefusalMessage(fetcher.state === "idle" ? fetcher.data : null) ??
-    (fetcher.state === "idle" && fetcher.data && !isEarlyRefusal(fetcher.data) && !fetcher.data.ok ? fetcher.data.message : null);
+  const { fetcher, sending, error } = useRemotePersonFetcher();
+  const state: FollowState = sending ? (sending === "follow" ? "pending" : "none") : given;
   return (
-    <FetcherForm fetcher={fetcher} action={paths.remoteFollow()} className="follow-form" preventScrollReset>
-      <InteractionFields redirectTo={returnTo} anchor={anchor} />
-      <input type="hidden" name="actor" value={actorId} />
+    <RemotePersonForm actorId={actorId} anchor={anchor} fetcher={fetcher} error={error}>
       <button
         type="submit"
         name="intent"
@@ -66,12 +82,29 @@ export function RemoteFollowButton({ actorId, state: given, anchor }: { actorId:
       >
         {LABELS[state]}
       </button>
-      <InlineError message={error} />
-    </FetcherForm>
+    </RemotePersonForm>
   );
 }
 
-/** A person on another server found by their handle: who they are, a link to their profile there, and Follow. */
+/** Block / Unblock or Mute / Unmute a person on another server (aria-pressed), optimistic with JavaScript. */
+function RemoteToggle({ actorId, kind, on: given, anchor }: { actorId: string; kind: "block" | "mute"; on: boolean; anchor: string }) {
+  const { fetcher, sending, error } = useRemotePersonFetcher();
+  const on = sending ? sending === kind : given;
+  const word = kind === "block" ? "Block" : "Mute";
+  return (
+    <RemotePersonForm actorId={actorId} anchor={anchor} fetcher={fetcher} error={error}>
+      <button type="submit" name="intent" value={on ? `un${kind}` : kind} className="button button--ghost" aria-pressed={on}>
+        {on ? `Un${kind}` : word}
+      </button>
+    </RemotePersonForm>
+  );
+}
+
+/**
+ * A person on another server found by their handle: who they are, a link to their profile there,
+ * Follow, Mute (their posts kept off one's Home) and Block (follows end both ways, their likes and
+ * replies leave one's posts; a blocked person offers only Unblock).
+ */
 export function RemotePersonCard({ person }: { person: FoundRemotePerson }) {
   const anchor = "remote-person";
   return (
@@ -86,7 +119,11 @@ export function RemotePersonCard({ person }: { person: FoundRemotePerson }) {
           </a>
         ) : null}
       </div>
-      <RemoteFollowButton actorId={person.id} state={person.follow} anchor={anchor} />
+      <div className="remote-person__actions">
+        {person.blocked ? null : <RemoteFollowButton actorId={person.id} state={person.follow} anchor={anchor} />}
+        {person.blocked ? null : <RemoteToggle actorId={person.id} kind="mute" on={person.muted} anchor={anchor} />}
+        <RemoteToggle actorId={person.id} kind="block" on={person.blocked} anchor={anchor} />
+      </div>
     </article>
   );
 }

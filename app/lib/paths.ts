@@ -29,7 +29,7 @@ export const paths = {
   post: (uid: string, pid: string) =>
     `${BASE}/Account/Profile/${encodeURIComponent(uid)}/Posts/${encodeURIComponent(pid)}`,
   follow: (uid: string) => `${BASE}/Account/Follow/${encodeURIComponent(uid)}`,
-  remoteFollow: () => `${BASE}/Account/RemoteFollow`,
+  remotePeople: () => `${BASE}/Account/RemotePeople`,
   remoteLike: () => `${BASE}/Account/RemoteLike`,
   profileFollowers: (uid: string) => `${BASE}/Account/Profile/${encodeURIComponent(uid)}/Followers`,
   profileFollowing: (uid: string) => `${BASE}/Account/Profile/${encodeURIComponent(uid)}/Following`,

@@ -419,13 +419,18 @@ const PAGE_MATRIX: Record<string, Entry> = {
       },
     ],
   },
-  // Following someone on another server (docs/federation.md): this server does not federate, so
-  // nobody elsewhere is known: 404 for everyone signed in, nothing written or sent.
-  "/ReciPals/Account/RemoteFollow": {
+  // Following, blocking or muting someone on another server (docs/federation.md): nobody elsewhere
+  // is known to this server: 404 for everyone signed in, nothing written or sent.
+  "/ReciPals/Account/RemotePeople": {
     probes: [
       {
         name: "follow a person on another server",
         call: () => ({ url: "/x", form: { intent: "follow", actor: "https://elsewhere.example/users/x" } }),
+        expect: { anon: toLogin, other: { refused: 404 }, owner: { refused: 404 }, admin: { refused: 404 } },
+      },
+      {
+        name: "block a person on another server",
+        call: () => ({ url: "/x", form: { intent: "block", actor: "https://elsewhere.example/users/x" } }),
         expect: { anon: toLogin, other: { refused: 404 }, owner: { refused: 404 }, admin: { refused: 404 } },
       },
       {

@@ -24,11 +24,11 @@ import { db } from "~/server/db/connection.server";
 import { answerFederation } from "~/server/api/federation-api.server";
 import { startFederationQueue } from "~/server/federation/federation.server";
 import { remoteHtmlToText } from "~/server/federation/remote-text.server";
-import { blockDomain, unblockDomain } from "~/server/services/federation-service.server";
+import { blockDomain, FEDERATION_MESSAGES, unblockDomain } from "~/server/services/federation-service.server";
 import { createRecipe } from "~/server/services/recipes-service.server";
 import { deleteUser } from "~/server/services/users-service.server";
 import { loader as searchLoader } from "~/routes/ReciPals.Search";
-import { action as remoteFollowAction } from "~/routes/ReciPals.Account.RemoteFollow";
+import { action as remotePeopleAction } from "~/routes/ReciPals.Account.RemotePeople";
 import { action as remoteLikeAction } from "~/routes/ReciPals.Account.RemoteLike";
 import { loader as homeLoader } from "~/routes/ReciPals.Home";
 import { loader as homeLikesLoader } from "~/routes/ReciPals.Home.Likes.$pid";
@@ -135,7 +135,7 @@ describe("federation: following people on other servers", () => {
     expect(nobody.remote).toBeNull();
 
     // Follow, as a plain form post (back to the search) and, for Unfollow later, through a fetcher.
-    const posted = await settle(() => remoteFollowAction(routeArgs(formRequest("/ReciPals/Account/RemoteFollow", { actor: farCookId(), intent: "follow", redirectTo: `/ReciPals/Search?q=${encodeURIComponent(handle)}` }, cookie))));
+    const posted = await settle(() => remotePeopleAction(routeArgs(formRequest("/ReciPals/Account/RemotePeople", { actor: farCookId(), intent: "follow", redirectTo: `/ReciPals/Search?q=${encodeURIComponent(handle)}` }, cookie))));
     expectRedirect(posted, `/ReciPals/Search?q=${encodeURIComponent(handle)}`);
     const follow = (await until(async () => received.find((activity) => activity instanceof Follow && activity.actorId?.href.endsWith(`/ap/users/${encodeURIComponent(cook.id)}`)), "the Follow arriving")) as Follow;
     expect(follow.objectId?.href).toBe(farCookId());
@@ -184,7 +184,7 @@ describe("federation: following people on other servers", () => {
     await until(async () => !(await db.selectFrom("remote_posts").select("id").where("id", "=", noteId.href).executeTakeFirst()), "the Delete removing it");
 
     // Unfollow through a fetcher: data back, an Undo of the same Follow goes out.
-    const undone = dataOf<{ ok: boolean; follow: string }>(await remoteFollowAction(routeArgs(formRequest("/ReciPals/Account/RemoteFollow", { actor: farCookId(), intent: "unfollow", _fetcher: "1" }, cookie))));
+    const undone = dataOf<{ ok: boolean; follow: string }>(await remotePeopleAction(routeArgs(formRequest("/ReciPals/Account/RemotePeople", { actor: farCookId(), intent: "unfollow", _fetcher: "1" }, cookie))));
     expect(undone.data).toMatchObject({ ok: true, follow: "none" });
     const undo = (await until(async () => received.find((activity) => activity instanceof Undo && activity.objectId?.href === follow.id?.href), "the Undo of the Follow arriving")) as Undo;
     expect(undo.actorId?.href).toBe(`${here.origin}/ap/users/${encodeURIComponent(cook.id)}`);
@@ -212,14 +212,14 @@ describe("federation: following people on other servers", () => {
     try {
       const cook = await makeUser();
       const cookie = await signedInCookie(cook.id);
-      const followed = dataOf<{ ok: boolean; follow: string }>(await remoteFollowAction(routeArgs(formRequest("/ReciPals/Account/RemoteFollow", { actor: farCookId(), intent: "follow", _fetcher: "1" }, cookie))));
+      const followed = dataOf<{ ok: boolean; follow: string }>(await remotePeopleAction(routeArgs(formRequest("/ReciPals/Account/RemotePeople", { actor: farCookId(), intent: "follow", _fetcher: "1" }, cookie))));
       expect(followed.data).toMatchObject({ ok: true, follow: "pending" });
       await until(async () => received.find((activity) => activity instanceof Follow && activity.actorId?.href.endsWith(`/ap/users/${encodeURIComponent(cook.id)}`)), "the Follow arriving");
       const row = await db.selectFrom("remote_follows").selectAll().where("user_id", "=", cook.id).executeTakeFirstOrThrow();
       expect(row.accepted_at).toBeNull();
       const shown = (await searchLoader(routeArgs(getRequest(`/ReciPals/Search?q=${encodeURIComponent(`@far-cook@${thereHost()}`)}`, cookie)))) as { remote: { follow: string } };
       expect(shown.remote.follow).toBe("pending");
-      const withdrawn = dataOf<{ ok: boolean; follow: string }>(await remoteFollowAction(routeArgs(formRequest("/ReciPals/Account/RemoteFollow", { actor: farCookId(), intent: "unfollow", _fetcher: "1" }, cookie))));
+      const withdrawn = dataOf<{ ok: boolean; follow: string }>(await remotePeopleAction(routeArgs(formRequest("/ReciPals/Account/RemotePeople", { actor: farCookId(), intent: "unfollow", _fetcher: "1" }, cookie))));
       expect(withdrawn.data).toMatchObject({ ok: true, follow: "none" });
       const undo = (await until(async () => received.find((activity) => activity instanceof Undo && activity.actorId?.href.endsWith(`/ap/users/${encodeURIComponent(cook.id)}`)), "the Undo arriving")) as Undo;
       expect(undo.objectId?.href).toBe(row.follow_id);
@@ -231,11 +231,11 @@ describe("federation: following people on other servers", () => {
   it("refuses a follow of someone never looked up, a bad intent, and a visitor", async () => {
     const cook = await makeUser();
     const cookie = await signedInCookie(cook.id);
-    const unknown = dataOf<{ ok: boolean }>(await remoteFollowAction(routeArgs(formRequest("/ReciPals/Account/RemoteFollow", { actor: `${there.origin}/users/never-seen`, intent: "follow", _fetcher: "1" }, cookie))));
+    const unknown = dataOf<{ ok: boolean }>(await remotePeopleAction(routeArgs(formRequest("/ReciPals/Account/RemotePeople", { actor: `${there.origin}/users/never-seen`, intent: "follow", _fetcher: "1" }, cookie))));
     expect(unknown.status).toBe(404);
-    const bad = dataOf<{ ok: boolean }>(await remoteFollowAction(routeArgs(formRequest("/ReciPals/Account/RemoteFollow", { actor: farCookId(), intent: "befriend", _fetcher: "1" }, cookie))));
+    const bad = dataOf<{ ok: boolean }>(await remotePeopleAction(routeArgs(formRequest("/ReciPals/Account/RemotePeople", { actor: farCookId(), intent: "befriend", _fetcher: "1" }, cookie))));
     expect(bad.status).toBe(400);
-    const visitor = await settle(() => remoteFollowAction(routeArgs(formRequest("/ReciPals/Account/RemoteFollow", { actor: farCookId(), intent: "follow" }))));
+    const visitor = await settle(() => remotePeopleAction(routeArgs(formRequest("/ReciPals/Account/RemotePeople", { actor: farCookId(), intent: "follow" }))));
     expectRedirect(visitor, /\/ReciPals\/Account\/Login/);
     expect(await db.selectFrom("remote_follows").select("user_id").where("user_id", "=", cook.id).execute()).toEqual([]);
   });
@@ -284,12 +284,60 @@ describe("federation: likes and replies from other servers", () => {
 });
 
 describe("federation: safety across servers", () => {
+  it("Mute keeps their posts off one's Home; Block ends follows both ways, takes their likes off one's posts and refuses the next ones", async () => {
+    const cook = await makeUser();
+    const cookie = await signedInCookie(cook.id);
+    const searchFor = async () =>
+      ((await searchLoader(routeArgs(getRequest(`/ReciPals/Search?q=${encodeURIComponent(`@far-cook@${thereHost()}`)}`, cookie)))) as { remote: { follow: string; blocked: boolean; muted: boolean } }).remote;
+    await searchFor();
+    await remotePeopleAction(routeArgs(formRequest("/ReciPals/Account/RemotePeople", { actor: farCookId(), intent: "follow", _fetcher: "1" }, cookie)));
+    const follow = await until(() => db.selectFrom("remote_follows").select("follow_id").where("user_id", "=", cook.id).where("accepted_at", "is not", null).executeTakeFirst(), "the follow");
+    const noteId = new URL(`${there.origin}/notes/mute-${cook.id}`);
+    await sendFromThere("far-cook", cook.id, new Create({ id: new URL(`${noteId.href}/create`), actor: new URL(farCookId()), to: PUBLIC_COLLECTION, object: new Note({ id: noteId, attribution: new URL(farCookId()), content: "<p>Muted soon</p>" }) }));
+    await until(() => db.selectFrom("remote_posts").select("id").where("id", "=", noteId.href).executeTakeFirst(), "their post");
+    const homeIds = async () => ((await homeLoader(routeArgs(getRequest("/ReciPals/Home", cookie)))) as { remote: { id: string }[] }).remote.map((post) => post.id);
+    expect(await homeIds()).toEqual([noteId.href]);
+
+    const muted = dataOf<{ muted: boolean }>(await remotePeopleAction(routeArgs(formRequest("/ReciPals/Account/RemotePeople", { actor: farCookId(), intent: "mute", _fetcher: "1" }, cookie))));
+    expect(muted.data.muted).toBe(true);
+    expect(await homeIds()).toEqual([]);
+    expect(await searchFor()).toMatchObject({ follow: "following", muted: true, blocked: false });
+    await remotePeopleAction(routeArgs(formRequest("/ReciPals/Account/RemotePeople", { actor: farCookId(), intent: "unmute", _fetcher: "1" }, cookie)));
+    expect(await homeIds()).toEqual([noteId.href]);
+
+    // They follow the cook and like a recipe of theirs; then the cook blocks them.
+    const { postId, noteId: recipeNote } = await postRecipe(cook.id, "Guarded Stew");
+    await sendFromThere("far-cook", cook.id, new Follow({ id: new URL(`${there.origin}/follows/block-${cook.id}`), actor: new URL(farCookId()), object: new URL(`${here.origin}/ap/users/${encodeURIComponent(cook.id)}`) }));
+    await until(() => db.selectFrom("remote_followers").select("actor_id").where("user_id", "=", cook.id).executeTakeFirst(), "their follow");
+    await sendFromThere("far-cook", cook.id, new Like({ id: new URL(`${there.origin}/likes/guarded-1`), actor: new URL(farCookId()), object: recipeNote }));
+    await until(() => db.selectFrom("remote_likes").select("post_id").where("post_id", "=", postId).executeTakeFirst(), "their like");
+
+    const blocked = dataOf<{ blocked: boolean; follow: string }>(await remotePeopleAction(routeArgs(formRequest("/ReciPals/Account/RemotePeople", { actor: farCookId(), intent: "block", _fetcher: "1" }, cookie))));
+    expect(blocked.data).toMatchObject({ blocked: true, follow: "none" });
+    expect(await db.selectFrom("remote_followers").select("actor_id").where("user_id", "=", cook.id).execute()).toEqual([]);
+    expect(await db.selectFrom("remote_likes").select("post_id").where("post_id", "=", postId).execute()).toEqual([]);
+    expect(await homeIds()).toEqual([]);
+    // Their server hears that our follow ended.
+    await until(async () => received.find((activity) => activity instanceof Undo && activity.objectId?.href === follow.follow_id), "the Undo of our follow");
+    // What they send next is not kept, and they cannot be followed until unblocked.
+    await sendFromThere("far-cook", cook.id, new Like({ id: new URL(`${there.origin}/likes/guarded-2`), actor: new URL(farCookId()), object: recipeNote }));
+    await sendFromThere("far-cook", cook.id, new Follow({ id: new URL(`${there.origin}/follows/block-again-${cook.id}`), actor: new URL(farCookId()), object: new URL(`${here.origin}/ap/users/${encodeURIComponent(cook.id)}`) }));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await db.selectFrom("remote_likes").select("post_id").where("post_id", "=", postId).execute()).toEqual([]);
+    expect(await db.selectFrom("remote_followers").select("actor_id").where("user_id", "=", cook.id).execute()).toEqual([]);
+    const refused = dataOf<{ ok: boolean; message: string }>(await remotePeopleAction(routeArgs(formRequest("/ReciPals/Account/RemotePeople", { actor: farCookId(), intent: "follow", _fetcher: "1" }, cookie))));
+    expect(refused).toMatchObject({ status: 409, data: { ok: false, message: FEDERATION_MESSAGES.blockedPerson } });
+    expect(await searchFor()).toMatchObject({ blocked: true, follow: "none" });
+    await remotePeopleAction(routeArgs(formRequest("/ReciPals/Account/RemotePeople", { actor: farCookId(), intent: "unblock", _fetcher: "1" }, cookie)));
+    expect(await searchFor()).toMatchObject({ blocked: false });
+  });
+
   it("blocking their domain ends follows both ways and removes their posts, likes and replies", async () => {
     const admin = { id: (await makeUser({ role: "ADMIN" })).id, role: "ADMIN" as const };
     const cook = await makeUser();
     const cookie = await signedInCookie(cook.id);
     await searchLoader(routeArgs(getRequest(`/ReciPals/Search?q=${encodeURIComponent(`@far-cook@${thereHost()}`)}`, cookie)));
-    await remoteFollowAction(routeArgs(formRequest("/ReciPals/Account/RemoteFollow", { actor: farCookId(), intent: "follow", _fetcher: "1" }, cookie)));
+    await remotePeopleAction(routeArgs(formRequest("/ReciPals/Account/RemotePeople", { actor: farCookId(), intent: "follow", _fetcher: "1" }, cookie)));
     await until(() => db.selectFrom("remote_follows").select("accepted_at").where("user_id", "=", cook.id).where("accepted_at", "is not", null).executeTakeFirst(), "the follow");
     const { postId, noteId } = await postRecipe(cook.id, "Blocked Bread");
     await sendFromThere("far-cook", cook.id, new Like({ id: new URL(`${there.origin}/likes/block`), actor: new URL(farCookId()), object: noteId }));
@@ -302,7 +350,7 @@ describe("federation: safety across servers", () => {
       // The search no longer asks a blocked server, and a follow of its people is refused.
       const found = (await searchLoader(routeArgs(getRequest(`/ReciPals/Search?q=${encodeURIComponent(`@far-cook@${thereHost()}`)}`, cookie)))) as { remote: unknown };
       expect(found.remote).toBeNull();
-      const refused = dataOf<{ ok: boolean }>(await remoteFollowAction(routeArgs(formRequest("/ReciPals/Account/RemoteFollow", { actor: farCookId(), intent: "follow", _fetcher: "1" }, cookie))));
+      const refused = dataOf<{ ok: boolean }>(await remotePeopleAction(routeArgs(formRequest("/ReciPals/Account/RemotePeople", { actor: farCookId(), intent: "follow", _fetcher: "1" }, cookie))));
       expect(refused.status).toBe(404);
     } finally {
       expect(await unblockDomain({ actor: admin, domain: "127.0.0.1" })).toMatchObject({ ok: true });
@@ -314,7 +362,7 @@ describe("federation: safety across servers", () => {
     const leaving = await makeUser();
     const cookie = await signedInCookie(leaving.id);
     await searchLoader(routeArgs(getRequest(`/ReciPals/Search?q=${encodeURIComponent(`@far-cook@${thereHost()}`)}`, cookie)));
-    await remoteFollowAction(routeArgs(formRequest("/ReciPals/Account/RemoteFollow", { actor: farCookId(), intent: "follow", _fetcher: "1" }, cookie)));
+    await remotePeopleAction(routeArgs(formRequest("/ReciPals/Account/RemotePeople", { actor: farCookId(), intent: "follow", _fetcher: "1" }, cookie)));
     await until(() => db.selectFrom("remote_follows").select("accepted_at").where("user_id", "=", leaving.id).where("accepted_at", "is not", null).executeTakeFirst(), "the follow");
     const actorId = `${here.origin}/ap/users/${encodeURIComponent(leaving.id)}`;
 

@@ -286,6 +286,7 @@ export interface Database {
   remote_actors: RemoteActorsTable;
   remote_followers: RemoteFollowersTable;
   remote_follows: RemoteFollowsTable;
+  remote_blocks: RemoteBlocksTable;
   remote_posts: RemotePostsTable;
   remote_likes: RemoteLikesTable;
   remote_post_likes: RemotePostLikesTable;
@@ -349,6 +350,14 @@ export interface RemoteFollowsTable {
   actor_id: string;
   follow_id: string;
   accepted_at: number | null;
+  created_at: number;
+}
+
+/** A person on another server someone here blocked (nothing between them either way) or muted (their posts not shown). */
+export interface RemoteBlocksTable {
+  user_id: string;
+  actor_id: string;
+  kind: "block" | "mute";
   created_at: number;
 }
 

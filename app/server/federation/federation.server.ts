@@ -21,6 +21,7 @@ import {
   dropRemoteFollow,
   dropRemoteLike,
   isFollowedHere,
+  isRemoteBlocked,
   storeRemoteComment,
   storeRemoteLike,
   storeRemotePost,
@@ -163,14 +164,14 @@ function recipeNote({ Note, Image, PUBLIC_COLLECTION, Temporal }: Fedify, ctx: C
 }
 
 /** A post here, by someone not suspended, that a remote Like or reply names (our Note's address). */
-async function postNamed(ctx: Context<void>, { Note }: Fedify, address: URL | null, database: DB): Promise<{ id: string; recipe_id: string | null } | null> {
+async function postNamed(ctx: Context<void>, { Note }: Fedify, address: URL | null, database: DB): Promise<{ id: string; recipe_id: string | null; created_by: string | null } | null> {
   if (!address) return null;
   const target = ctx.parseUri(address);
   if (target?.type !== "object" || target.class !== Note || !target.values.id) return null;
   const post = await database
     .selectFrom("posts as p")
     .innerJoin("users as u", "u.id", "p.created_by")
-    .select(["p.id", "p.recipe_id"])
+    .select(["p.id", "p.recipe_id", "p.created_by"])
     .where("p.id", "=", target.values.id)
     .where("u.suspended_at", "is", null)
     .executeTakeFirst();
@@ -284,7 +285,7 @@ function build(library: Fedify, database: DB): Federation<void> {
     const reachable = (row: { id: string; inbox: string; shared_inbox: string | null }) =>
       [row.id, row.inbox, row.shared_inbox].every((address) => !address || !isBlockedHost(new URL(address).host, blocked));
     return {
-      items: rows.filter(reachable).map((row) => ({ id: new URL(row.id), inboxId: new URL(row.inbox), endpoints: row.shared_inbox ? { sharedInbox: new URL(row.shared_inbox) } : null })),
+      items: rows.filter(reachable).map(recipientOf),
     };
     })
     .setCounter(async (_ctx, identifier) =>
@@ -300,7 +301,7 @@ function build(library: Fedify, database: DB): Federation<void> {
       if (target?.type !== "actor") return;
       const person = await localPerson(database, { id: target.identifier });
       if (!person) return;
-      if (await hostIsBlocked(follow.actorId.host, database)) return;
+      if ((await hostIsBlocked(follow.actorId.host, database)) || (await isRemoteBlocked(person.id, follow.actorId.href, database))) return;
       const follower = await follow.getActor(ctx);
       if (!isActor(follower) || follower.id?.href !== follow.actorId.href) return;
       const actorId = await rememberActor(database, follower);
@@ -351,8 +352,10 @@ function build(library: Fedify, database: DB): Federation<void> {
       const { actorId, note } = sent;
       const replyTo = note.replyTargetId;
       const post = replyTo ? await postNamed(ctx, library, replyTo, database) : null;
-      // A reply to anything but a post here, or a post from someone nobody here follows, is not kept.
+      // A reply to anything but a post here, or a post from someone nobody here follows, is not kept;
+      // nor a reply from someone the post's author blocked.
       if (replyTo ? !post : !(await isFollowedHere(actorId.href, database))) return;
+      if (post?.created_by && (await isRemoteBlocked(post.created_by, actorId.href, database))) return;
       const actor = await create.getActor(ctx).catch(() => null);
       if (!isActor(actor) || actor.id?.href !== actorId.href || !(await rememberActor(database, actor))) return;
       const read = await readRemoteNote(library, ctx, note);
@@ -395,7 +398,7 @@ function build(library: Fedify, database: DB): Federation<void> {
     .on(Like, async (ctx, like) => {
       if (!like.id || !like.actorId) return;
       const post = await postNamed(ctx, library, like.objectId, database);
-      if (!post) return;
+      if (!post || (post.created_by && (await isRemoteBlocked(post.created_by, like.actorId.href, database)))) return;
       const actor = await like.getActor(ctx).catch(() => null);
       if (!isActor(actor) || actor.id?.href !== like.actorId.href || !(await rememberActor(database, actor))) return;
       await changingPost(post, database, (trx) => storeRemoteLike({ postId: post.id, actorId: like.actorId!.href, likeId: like.id!.href }, trx));
@@ -542,8 +545,7 @@ export async function publishRecipe(
       .limit(1)
       .executeTakeFirst();
     if (!followed) return;
-    const library = await loadFedify();
-    const ctx = (await federation(database)).createContext(new URL(env.PUBLIC_URL), undefined);
+    const { library, ctx } = await sending(database, env.PUBLIC_URL);
     const actor = ctx.getActorUri(post.authorId);
     const noteId = ctx.getObjectUri(library.Note, { id: post.postId });
     const activityId = new URL(`#${change}-${crypto.randomUUID()}`, noteId);
@@ -561,6 +563,23 @@ export async function publishRecipe(
   } catch (error) {
     log.warn({ err: error, change, postId: post.postId }, "federation: a recipe could not be sent to followers elsewhere");
   }
+}
+
+/** A person elsewhere as a delivery's recipient: their inbox, and their server's shared one. */
+type KnownActor = { id: string; inbox: string; shared_inbox: string | null };
+function recipientOf(actor: KnownActor) {
+  return { id: new URL(actor.id), inboxId: new URL(actor.inbox), endpoints: actor.shared_inbox ? { sharedInbox: new URL(actor.shared_inbox) } : null };
+}
+
+/** The library and a context for sending as this server (PUBLIC_URL). */
+async function sending(database: DB, publicUrl: string) {
+  const library = await loadFedify();
+  return { library, ctx: (await federation(database)).createContext(new URL(publicUrl), undefined) };
+}
+
+/** Our Undo of the Follow `followId` that `me` sent `recipient`. */
+function undoOfFollow(library: Fedify, me: URL, followId: string, recipient: URL) {
+  return new library.Undo({ id: new URL(`#undo/${crypto.randomUUID()}`, me), actor: me, object: new library.Follow({ id: new URL(followId), actor: me, object: recipient }) });
 }
 
 /** How long what we know of a person elsewhere stands before a search asks their server again. */
@@ -593,8 +612,7 @@ export async function findRemotePerson(query: string, database: DB = db): Promis
     .where("fetched_at", ">", Date.now() - REMOTE_PERSON_FRESH_MS)
     .executeTakeFirst();
   if (known) return known;
-  const { isActor } = await loadFedify();
-  const ctx = (await federation(database)).createContext(new URL(env.PUBLIC_URL), undefined);
+  const { library, ctx } = await sending(database, env.PUBLIC_URL);
   let timer: NodeJS.Timeout | undefined;
   const found = await Promise.race([
     // WebFinger and the actor are both read through the import's guard (remote-documents.server.ts).
@@ -604,7 +622,7 @@ export async function findRemotePerson(query: string, database: DB = db): Promis
     }),
     new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), LOOKUP_TIMEOUT_MS))),
   ]).finally(() => clearTimeout(timer));
-  if (!isActor(found) || !found.id || (await hostIsBlocked(found.id.host, database))) return null;
+  if (!library.isActor(found) || !found.id || (await hostIsBlocked(found.id.host, database))) return null;
   const id = await rememberActor(database, found);
   if (!id) return null;
   return (await database.selectFrom("remote_actors").select(["id", "handle", "name", "summary", "icon_url", "url"]).where("id", "=", id).executeTakeFirst()) ?? null;
@@ -619,10 +637,9 @@ export async function setRemoteFollowing({ userId, actorId, following }: { userI
   if (!federationEnabled() || !env.PUBLIC_URL) return "unknown";
   const actor = await database.selectFrom("remote_actors").select(["id", "inbox", "shared_inbox", "host"]).where("id", "=", actorId).executeTakeFirst();
   if (!actor || (await hostIsBlocked(actor.host, database))) return "unknown";
-  const library = await loadFedify();
-  const ctx = (await federation(database)).createContext(new URL(env.PUBLIC_URL), undefined);
+  const { library, ctx } = await sending(database, env.PUBLIC_URL);
   const me = ctx.getActorUri(userId);
-  const recipient = { id: new URL(actor.id), inboxId: new URL(actor.inbox), endpoints: actor.shared_inbox ? { sharedInbox: new URL(actor.shared_inbox) } : null };
+  const recipient = recipientOf(actor);
   if (following) {
     const followId = new URL(`#follows/${crypto.randomUUID()}`, me).href;
     const inserted = await database
@@ -636,12 +653,7 @@ export async function setRemoteFollowing({ userId, actorId, following }: { userI
   }
   const removed = await database.deleteFrom("remote_follows").where("user_id", "=", userId).where("actor_id", "=", actor.id).returning("follow_id").executeTakeFirst();
   if (!removed) return "unchanged";
-  const undo = new library.Undo({
-    id: new URL(`#undo/${crypto.randomUUID()}`, me),
-    actor: me,
-    object: new library.Follow({ id: new URL(removed.follow_id), actor: me, object: recipient.id }),
-  });
-  await ctx.sendActivity({ identifier: userId }, recipient, undo);
+  await ctx.sendActivity({ identifier: userId }, recipient, undoOfFollow(library, me, removed.follow_id, recipient.id));
   return "changed";
 }
 
@@ -663,12 +675,9 @@ export async function accountDeletionNotice(userId: string, database: DB = db): 
       .execute();
     const blocked = (await blockedDomains(database)).map((row) => row.domain);
     const seen = new Set<string>();
-    const recipients = rows
-      .filter((row) => !isBlockedHost(row.host, blocked) && !seen.has(row.id) && seen.add(row.id))
-      .map((row) => ({ id: new URL(row.id), inboxId: new URL(row.inbox), endpoints: row.shared_inbox ? { sharedInbox: new URL(row.shared_inbox) } : null }));
+    const recipients = rows.filter((row) => !isBlockedHost(row.host, blocked) && !seen.has(row.id) && seen.add(row.id)).map(recipientOf);
     if (recipients.length === 0) return null;
-    const library = await loadFedify();
-    const ctx = (await federation(database)).createContext(new URL(publicUrl), undefined);
+    const { library, ctx } = await sending(database, publicUrl);
     const keys = (await ctx.getActorKeyPairs(userId)).map(({ keyId, privateKey }) => ({ keyId, privateKey }));
     if (keys.length === 0) return null;
     const me = ctx.getActorUri(userId);
@@ -697,10 +706,9 @@ export async function setRemotePostLiked({ userId, postId, liked }: { userId: st
     .where("p.id", "=", postId)
     .executeTakeFirst();
   if (!post || (await hostIsBlocked(post.host, database))) return "unknown";
-  const library = await loadFedify();
-  const ctx = (await federation(database)).createContext(new URL(env.PUBLIC_URL), undefined);
+  const { library, ctx } = await sending(database, env.PUBLIC_URL);
   const me = ctx.getActorUri(userId);
-  const recipient = { id: new URL(post.actor_id), inboxId: new URL(post.inbox), endpoints: post.shared_inbox ? { sharedInbox: new URL(post.shared_inbox) } : null };
+  const recipient = recipientOf({ id: post.actor_id, inbox: post.inbox, shared_inbox: post.shared_inbox });
   if (liked) {
     const likeId = new URL(`#likes/${crypto.randomUUID()}`, me).href;
     const inserted = await database
@@ -717,4 +725,68 @@ export async function setRemotePostLiked({ userId, postId, liked }: { userId: st
   const undo = new library.Undo({ id: new URL(`#undo/${crypto.randomUUID()}`, me), actor: me, object: new library.Like({ id: new URL(removed.like_id), actor: me, object: new URL(post.id) }) });
   await ctx.sendActivity({ identifier: userId }, recipient, undo);
   return "changed";
+}
+
+/**
+ * `userId` blocks or mutes a person on another server (or lifts it). A block ends follows both
+ * ways (their server is sent an Undo of ours; their follow of `userId` ends, so nothing more goes
+ * to them) and takes their likes and replies off `userId`'s posts; from then on none is accepted.
+ * A mute only keeps their posts off `userId`'s Home. Answers "unknown" for someone not known here.
+ */
+export async function setRemoteBlocked(
+  { userId, actorId, kind, on }: { userId: string; actorId: string; kind: "block" | "mute"; on: boolean },
+  database: DB = db,
+): Promise<"changed" | "unchanged" | "unknown"> {
+  const actor = await database.selectFrom("remote_actors").select(["id", "inbox", "shared_inbox"]).where("id", "=", actorId).executeTakeFirst();
+  if (!actor) return "unknown";
+  if (!on) {
+    const removed = await database.deleteFrom("remote_blocks").where("user_id", "=", userId).where("actor_id", "=", actor.id).where("kind", "=", kind).executeTakeFirst();
+    return Number(removed.numDeletedRows) > 0 ? "changed" : "unchanged";
+  }
+  if (kind === "mute") {
+    const added = await database
+      .insertInto("remote_blocks")
+      .values({ user_id: userId, actor_id: actor.id, kind, created_at: Date.now() })
+      .onConflict((conflict) => conflict.columns(["user_id", "actor_id", "kind"]).doNothing())
+      .executeTakeFirst();
+    return Number(added.numInsertedOrUpdatedRows ?? 0) > 0 ? "changed" : "unchanged";
+  }
+  // The recipes whose pages show their likes or replies on this person's posts: renewed with the block.
+  const touched = await database
+    .selectFrom("posts as p")
+    .select("p.recipe_id")
+    .where("p.created_by", "=", userId)
+    .where((eb) =>
+      eb.or([
+        eb.exists(eb.selectFrom("remote_likes as l").select("l.post_id").whereRef("l.post_id", "=", "p.id").where("l.actor_id", "=", actor.id)),
+        eb.exists(eb.selectFrom("remote_comments as c").select("c.post_id").whereRef("c.post_id", "=", "p.id").where("c.actor_id", "=", actor.id)),
+      ]),
+    )
+    .execute();
+  const result = await changing(
+    touched.map((row) => (row.recipe_id ? CacheScope.recipe(row.recipe_id) : null)),
+    async (trx) => {
+      const added = await trx
+        .insertInto("remote_blocks")
+        .values({ user_id: userId, actor_id: actor.id, kind, created_at: Date.now() })
+        .onConflict((conflict) => conflict.columns(["user_id", "actor_id", "kind"]).doNothing())
+        .executeTakeFirst();
+      if (Number(added.numInsertedOrUpdatedRows ?? 0) === 0) return { changed: false, followId: null };
+      await trx.deleteFrom("remote_followers").where("user_id", "=", userId).where("actor_id", "=", actor.id).execute();
+      const ownPosts = trx.selectFrom("posts").select("id").where("created_by", "=", userId);
+      await trx.deleteFrom("remote_likes").where("actor_id", "=", actor.id).where("post_id", "in", ownPosts).execute();
+      await trx.deleteFrom("remote_comments").where("actor_id", "=", actor.id).where("post_id", "in", ownPosts).execute();
+      const follow = await trx.deleteFrom("remote_follows").where("user_id", "=", userId).where("actor_id", "=", actor.id).returning("follow_id").executeTakeFirst();
+      return { changed: true, followId: follow?.follow_id ?? null };
+    },
+    database,
+  );
+  if (result.followId && federationEnabled() && env.PUBLIC_URL) {
+    // Their server hears only that the follow ended (as Mastodon does), not that they were blocked.
+    const { library, ctx } = await sending(database, env.PUBLIC_URL);
+    const me = ctx.getActorUri(userId);
+    const recipient = recipientOf(actor);
+    await ctx.sendActivity({ identifier: userId }, recipient, undoOfFollow(library, me, result.followId, recipient.id)).catch((error: unknown) => log.warn({ err: error, userId }, "federation: an Undo of a follow could not be sent"));
+  }
+  return result.changed ? "changed" : "unchanged";
 }

@@ -27,6 +27,18 @@ export async function remoteFollowState(userId: string, actorId: string, databas
   return !row ? "none" : row.accepted_at === null ? "pending" : "following";
 }
 
+/** Whether `userId` blocked (or, with `kind` "mute", muted) the person elsewhere. */
+export async function remoteBlockOf(userId: string, actorId: string, database: DB = db): Promise<{ blocked: boolean; muted: boolean }> {
+  const rows = await database.selectFrom("remote_blocks").select("kind").where("user_id", "=", userId).where("actor_id", "=", actorId).execute();
+  return { blocked: rows.some((row) => row.kind === "block"), muted: rows.some((row) => row.kind === "mute") };
+}
+
+/** Whether `userId` blocked the person elsewhere: then nothing of theirs reaches `userId` or their posts. */
+export async function isRemoteBlocked(userId: string, actorId: string, database: DB = db): Promise<boolean> {
+  const row = await database.selectFrom("remote_blocks").select("kind").where("user_id", "=", userId).where("actor_id", "=", actorId).where("kind", "=", "block").executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Their Accept of our Follow `followId`: the follow is complete. False when it names no follow of ours to them. */
 export async function acceptRemoteFollow({ actorId, followId }: { actorId: string; followId: string }, database: DB = db): Promise<boolean> {
   const updated = await database
@@ -123,6 +135,8 @@ export async function remotePostsFor(viewerId: string, { limit = 10 } = {}, data
     .leftJoin("remote_post_likes as l", (join) => join.onRef("l.post_id", "=", "p.id").on("l.user_id", "=", viewerId))
     .select(["p.id", "p.actor_id", "p.url", "p.name", "p.text", "p.image_url", "p.published_at", "a.handle", "a.name as author_name", "a.icon_url", "l.like_id"])
     .where("f.accepted_at", "is not", null)
+    // Nobody the viewer blocked or muted.
+    .where((eb) => eb.not(eb.exists(eb.selectFrom("remote_blocks as b").select("b.kind").whereRef("b.actor_id", "=", "p.actor_id").where("b.user_id", "=", viewerId))))
     .orderBy("p.published_at", "desc")
     .orderBy("p.id")
     .limit(limit)

@@ -1,5 +1,5 @@
-// Following a person on another server (/ReciPals/Account/RemoteFollow), posted from the search's
-// result for @name@host and from Following, and liking their posts (/ReciPals/Account/RemoteLike)
+// Following, blocking and muting a person on another server (/ReciPals/Account/RemotePeople),
+// posted from the search's result for @name@host and from Following, and liking their posts (/ReciPals/Account/RemoteLike)
 // from Home. POST only: a fetcher (JavaScript on) gets data back; a plain form post is redirected
 // back to the page it came from.
 import { data, redirect } from "@remix-run/node";
@@ -9,12 +9,12 @@ import { requireUser } from "~/server/auth/session.server";
 import { readForm } from "~/server/http/body.server";
 import { isFetcherSubmission } from "~/server/http/interaction.server";
 import { readIntent } from "~/server/http/responses.server";
-import { followRemotePerson, likeRemotePost } from "~/server/services/federation-service.server";
+import { actOnRemotePerson, likeRemotePost, type RemoteStanding } from "~/server/services/federation-service.server";
 
-export type RemoteFollowActionData = { ok: true; actorId: string; follow: "none" | "pending" | "following" } | { ok: false; message: string };
+export type RemotePeopleActionData = ({ ok: true; actorId: string } & RemoteStanding) | { ok: false; message: string };
 
 /** A GET of the address: the search. */
-export function loadRemoteFollowPage() {
+export function loadRemotePeoplePage() {
   return redirect(paths.search());
 }
 
@@ -39,16 +39,16 @@ export async function remoteLikePageAction(request: Request) {
   return data<RemoteLikeActionData>({ ok: true, postId: String(postId), liked: outcome.value.liked });
 }
 
-export async function remoteFollowPageAction(request: Request) {
+export async function remotePeoplePageAction(request: Request) {
   const viewer = await requireUser(request, { redirectTo: paths.search() });
   const formData = await readForm(request);
   const viaFetcher = isFetcherSubmission(formData);
   const actorId = formData.get("actor");
-  const outcome = await followRemotePerson({ actor: viewer, actorId, intent: readIntent(formData) });
+  const outcome = await actOnRemotePerson({ actor: viewer, actorId, intent: readIntent(formData) });
   if (!outcome.ok) {
-    if (viaFetcher) return data<RemoteFollowActionData>({ ok: false, message: outcome.message }, { status: outcome.status });
+    if (viaFetcher) return data<RemotePeopleActionData>({ ok: false, message: outcome.message }, { status: outcome.status });
     throw new Response(outcome.message, { status: outcome.status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }
   if (!viaFetcher) return redirect(safeRedirect(formData.get("redirectTo"), paths.search()));
-  return data<RemoteFollowActionData>({ ok: true, actorId: String(actorId), follow: outcome.value.follow });
+  return data<RemotePeopleActionData>({ ok: true, actorId: String(actorId), ...outcome.value });
 }

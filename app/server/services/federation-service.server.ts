@@ -5,8 +5,8 @@ import { isAdmin } from "~/lib/permissions";
 import { CacheScope, changing } from "../cache/scopes.server";
 import { db, type DB } from "../db/connection.server";
 import { blockedDomains, domainOf, isBlockedHost } from "../federation/domain-blocks.server";
-import { findRemotePerson, parseRemoteHandle, setRemoteFollowing, setRemotePostLiked } from "../federation/federation.server";
-import { remoteFollowState, type RemotePerson } from "../federation/remote-store.server";
+import { findRemotePerson, parseRemoteHandle, setRemoteBlocked, setRemoteFollowing, setRemotePostLiked } from "../federation/federation.server";
+import { remoteBlockOf, remoteFollowState, type RemotePerson } from "../federation/remote-store.server";
 import { done, refusal, type Actor, type Outcome } from "./outcome-service.server";
 
 // What an admin decides about other servers (docs/federation.md, "Safety"): blocking a whole
@@ -20,36 +20,59 @@ export const FEDERATION_MESSAGES = {
   unknownPerson: "That person could not be found. Search for their handle (@name@server) first.",
   badIntent: "Unknown action.",
   unknownPost: "That post is not here any more.",
+  blockedPerson: "You blocked this person. Unblock them to follow them.",
 } as const;
 
-// Following people on other servers (docs/federation.md): a search for @name@host asks their
-// server who they are; Follow sends a Follow, which completes when their server accepts.
+// People on other servers (docs/federation.md): a search for @name@host asks their server who they
+// are; Follow sends a Follow, which completes when their server accepts; Block and Mute work on
+// them as on people here.
 
-/** A person on another server as the search shows them, with how the viewer follows them. */
-export type FoundRemotePerson = RemotePerson & { follow: "none" | "pending" | "following" };
+/** How someone here stands with a person on another server. */
+export type RemoteStanding = { follow: "none" | "pending" | "following"; blocked: boolean; muted: boolean };
+
+/** A person on another server as the search shows them, with how the viewer stands with them. */
+export type FoundRemotePerson = RemotePerson & RemoteStanding;
+
+async function standingOf(userId: string, actorId: string, database: DB): Promise<RemoteStanding> {
+  const [follow, block] = await Promise.all([remoteFollowState(userId, actorId, database), remoteBlockOf(userId, actorId, database)]);
+  return { follow, ...block };
+}
 
 /** The person `q` names on another server (`@name@host`), for a signed-in searcher; null otherwise. */
 export async function lookUpRemotePerson({ actor, q }: { actor: Actor | null; q: string }, database: DB = db): Promise<FoundRemotePerson | null> {
   if (!actor || !parseRemoteHandle(q)) return null;
   const person = await findRemotePerson(q, database);
-  return person ? { ...person, follow: await remoteFollowState(actor.id, person.id, database) } : null;
+  return person ? { ...person, ...(await standingOf(actor.id, person.id, database)) } : null;
 }
 
-const RemoteFollowSchema = z.object({
+export type RemotePersonIntent = "follow" | "unfollow" | "block" | "unblock" | "mute" | "unmute";
+
+const RemotePersonSchema = z.object({
   actorId: z.string().url(FEDERATION_MESSAGES.unknownPerson).max(2000, FEDERATION_MESSAGES.unknownPerson),
-  intent: z.enum(["follow", "unfollow"], { message: FEDERATION_MESSAGES.badIntent }),
+  intent: z.enum(["follow", "unfollow", "block", "unblock", "mute", "unmute"], { message: FEDERATION_MESSAGES.badIntent }),
 });
 
-/** The actor follows (or stops following) a person on another server they found by a search. */
-export async function followRemotePerson(
+/**
+ * The actor follows, blocks or mutes a person on another server they found by a search (or lifts
+ * it). A block ends follows both ways; someone blocked cannot be followed until unblocked.
+ */
+export async function actOnRemotePerson(
   { actor, actorId, intent }: { actor: Actor; actorId: unknown; intent: unknown },
   database: DB = db,
-): Promise<Outcome<{ follow: "none" | "pending" | "following" }>> {
-  const parsed = RemoteFollowSchema.safeParse({ actorId, intent });
+): Promise<Outcome<RemoteStanding>> {
+  const parsed = RemotePersonSchema.safeParse({ actorId, intent });
   if (!parsed.success) return refusal(400, parsed.error.issues[0]?.message ?? FEDERATION_MESSAGES.badIntent);
-  const changed = await setRemoteFollowing({ userId: actor.id, actorId: parsed.data.actorId, following: parsed.data.intent === "follow" }, database);
+  const { actorId: id, intent: asked } = parsed.data;
+  let changed: "changed" | "unchanged" | "unknown";
+  if (asked === "follow" || asked === "unfollow") {
+    if (asked === "follow" && (await remoteBlockOf(actor.id, id, database)).blocked) return refusal(409, FEDERATION_MESSAGES.blockedPerson);
+    changed = await setRemoteFollowing({ userId: actor.id, actorId: id, following: asked === "follow" }, database);
+  } else {
+    const kind = asked === "block" || asked === "unblock" ? "block" : "mute";
+    changed = await setRemoteBlocked({ userId: actor.id, actorId: id, kind, on: asked === kind }, database);
+  }
   if (changed === "unknown") return refusal(404, FEDERATION_MESSAGES.unknownPerson);
-  return done({ follow: await remoteFollowState(actor.id, parsed.data.actorId, database) });
+  return done(await standingOf(actor.id, id, database));
 }
 
 const DomainSchema = z

@@ -79,6 +79,7 @@ export const TABLES = [
   "remote_actors",
   "remote_followers",
   "remote_follows",
+  "remote_blocks",
   "remote_posts",
   "remote_likes",
   "remote_post_likes",
