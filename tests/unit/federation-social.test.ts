@@ -13,6 +13,7 @@ import {
   Note,
   Person,
   PUBLIC_COLLECTION,
+  signRequest,
   Undo,
   type Activity,
   type Federation,
@@ -47,6 +48,7 @@ import { useSetting } from "../support/settings";
 let here: { origin: string; close: () => void };
 let there: { origin: string; close: () => void };
 let remote: Federation<void>;
+let farKeys: CryptoKeyPair;
 /** What the other server's inboxes received (Follow, Undo, Delete, …). */
 const received: Activity[] = [];
 const work = new AbortController();
@@ -60,7 +62,7 @@ beforeAll(async () => {
   startFederationQueue(work.signal);
 
   // The other server: "far-cook" (who accepts follows) and "stranger" (whom nobody here follows).
-  const keys = await generateCryptoKeyPair("RSASSA-PKCS1-v1_5");
+  const keys = (farKeys = await generateCryptoKeyPair("RSASSA-PKCS1-v1_5"));
   remote = createFederation<void>({ kv: new MemoryKvStore(), allowPrivateAddress: true });
   remote
     .setActorDispatcher("/users/{identifier}", async (ctx, identifier) =>
@@ -105,6 +107,20 @@ async function sendFromThere(who: "far-cook" | "stranger", recipientId: string, 
   const ctx = remote.createContext(new URL(there.origin), undefined);
   const recipient = await ctx.lookupObject(`${here.origin}/ap/users/${encodeURIComponent(recipientId)}`);
   await ctx.sendActivity({ identifier: who }, recipient as Person, activity);
+}
+
+/**
+ * Posts `activity` (JSON as another server's software writes it) to the inbox of `recipientId`
+ * here, signed with far-cook's key (draft-cavage HTTP Signature with Digest, as Mastodon signs).
+ */
+async function postAsJson(recipientId: string, activity: Record<string, unknown>): Promise<number> {
+  const request = new Request(`${here.origin}/ap/users/${encodeURIComponent(recipientId)}/inbox`, {
+    method: "POST",
+    headers: { "Content-Type": "application/activity+json" },
+    body: JSON.stringify(activity),
+  });
+  const response = await fetch(await signRequest(request, farKeys.privateKey, new URL(`${farCookId()}#main-key`)));
+  return response.status;
 }
 
 /** A recipe with its post, by `author`. */
@@ -369,6 +385,107 @@ describe("federation: safety across servers", () => {
     expect(await deleteUser({ actor: admin, userId: leaving.id })).toMatchObject({ ok: true });
     const deletion = await until(async () => received.find((activity) => activity instanceof Delete && activity.actorId?.href === actorId), "the Delete of the actor arriving");
     expect(deletion.objectId?.href).toBe(actorId);
+  });
+});
+
+describe("federation: what Mastodon, Pixelfed and Misskey send", () => {
+  // The shapes each sends (their documentation and what their servers put on the wire), trimmed
+  // to what matters here: extension contexts and properties we do not read must not get in the way.
+  const MASTODON_CONTEXT = [
+    "https://www.w3.org/ns/activitystreams",
+    { ostatus: "http://ostatus.org#", atomUri: "ostatus:atomUri", inReplyToAtomUri: "ostatus:inReplyToAtomUri", conversation: "ostatus:conversation", sensitive: "as:sensitive", toot: "http://joinmastodon.org/ns#", blurhash: "toot:blurhash", focalPoint: { "@container": "@list", "@id": "toot:focalPoint" } },
+  ];
+
+  it("a Mastodon reply (mention markup, contentMap, Mastodon's context) shows as a comment", async () => {
+    const author = await makeUser();
+    const { recipeId, noteId } = await postRecipe(author.id, "Mastodon Pie");
+    const status = `${there.origin}/users/far-cook/statuses/1001`;
+    const ourActor = `${here.origin}/ap/users/${encodeURIComponent(author.id)}`;
+    const content = `<p><span class="h-card" translate="no"><a href="${ourActor}" class="u-url mention">@<span>${author.username}</span></a></span> Made this tonight &#x2014; superb!</p>`;
+    const status202 = await postAsJson(author.id, {
+      "@context": MASTODON_CONTEXT,
+      id: `${status}/activity`,
+      type: "Create",
+      actor: farCookId(),
+      published: new Date().toISOString(),
+      to: ["https://www.w3.org/ns/activitystreams#Public"],
+      cc: [`${farCookId()}/followers`, ourActor],
+      object: {
+        id: status,
+        type: "Note",
+        summary: null,
+        inReplyTo: noteId.href,
+        published: new Date().toISOString(),
+        url: `${there.origin}/@far-cook/1001`,
+        attributedTo: farCookId(),
+        to: ["https://www.w3.org/ns/activitystreams#Public"],
+        cc: [`${farCookId()}/followers`, ourActor],
+        sensitive: false,
+        atomUri: status,
+        inReplyToAtomUri: noteId.href,
+        conversation: `tag:${thereHost()},2026-11-30:objectId=1:objectType=Conversation`,
+        content,
+        contentMap: { en: content },
+        attachment: [],
+        tag: [{ type: "Mention", href: ourActor, name: `@${author.username}@${new URL(here.origin).host}` }],
+        replies: { id: `${status}/replies`, type: "Collection", first: { type: "CollectionPage", next: `${status}/replies?page=true`, partOf: `${status}/replies`, items: [] } },
+      },
+    });
+    expect(status202).toBeLessThan(300);
+    await until(() => db.selectFrom("remote_comments").select("id").where("id", "=", status).executeTakeFirst(), "the reply being kept");
+    const page = (await recipeLoader(routeArgs(getRequest(`/ReciPals/Recipes/${recipeId}`), { rid: recipeId }))) as { remoteComments: { text: string; url: string }[] };
+    expect(page.remoteComments).toEqual([expect.objectContaining({ text: `@${author.username} Made this tonight — superb!`, url: `${there.origin}/@far-cook/1001` })]);
+  });
+
+  it("a Pixelfed photo post (an Image attachment, Pixelfed's properties) arrives on the follower's Home with its photo", async () => {
+    const cook = await makeUser();
+    const cookie = await signedInCookie(cook.id);
+    await searchLoader(routeArgs(getRequest(`/ReciPals/Search?q=${encodeURIComponent(`@far-cook@${thereHost()}`)}`, cookie)));
+    await remotePeopleAction(routeArgs(formRequest("/ReciPals/Account/RemotePeople", { actor: farCookId(), intent: "follow", _fetcher: "1" }, cookie)));
+    await until(() => db.selectFrom("remote_follows").select("accepted_at").where("user_id", "=", cook.id).where("accepted_at", "is not", null).executeTakeFirst(), "the follow");
+    const post = `${there.origin}/p/far-cook/${Date.now()}`;
+    expect(
+      await postAsJson(cook.id, {
+        "@context": ["https://w3id.org/security/v1", "https://www.w3.org/ns/activitystreams", { pixelfed: "http://pixelfed.org/ns#", commentsEnabled: { "@id": "pixelfed:commentsEnabled", "@type": "schema:Boolean" }, capabilities: { "@id": "pixelfed:capabilities", "@container": "@set" }, schema: "http://schema.org/" }],
+        id: `${post}/activity`,
+        type: "Create",
+        actor: farCookId(),
+        to: ["https://www.w3.org/ns/activitystreams#Public"],
+        cc: [`${farCookId()}/followers`],
+        object: {
+          id: post,
+          type: "Note",
+          summary: null,
+          content: "Sunday focaccia 🍞 <a href=\"https://pixelfed.example/discover/tags/bread\" class=\"u-url hashtag\" rel=\"external nofollow noopener\">#bread</a>",
+          inReplyTo: null,
+          published: new Date().toISOString(),
+          url: post,
+          attributedTo: farCookId(),
+          to: ["https://www.w3.org/ns/activitystreams#Public"],
+          cc: [`${farCookId()}/followers`],
+          sensitive: false,
+          attachment: [{ type: "Image", mediaType: "image/jpeg", url: "https://pixelfed.example/storage/m/focaccia.jpg", name: "A golden focaccia", blurhash: "U9Fhb,00~q%M", width: 1080, height: 1350 }],
+          tag: [{ type: "Hashtag", href: "https://pixelfed.example/discover/tags/bread", name: "#bread" }],
+          commentsEnabled: true,
+          capabilities: { announce: "https://www.w3.org/ns/activitystreams#Public", like: "https://www.w3.org/ns/activitystreams#Public", reply: null },
+        },
+      }),
+    ).toBeLessThan(300);
+    await until(() => db.selectFrom("remote_posts").select("id").where("id", "=", post).executeTakeFirst(), "the post being kept");
+    const home = (await homeLoader(routeArgs(getRequest("/ReciPals/Home", cookie)))) as { remote: { id: string; text: string; image_url: string | null }[] };
+    expect(home.remote.find((item) => item.id === post)).toMatchObject({ text: "Sunday focaccia 🍞 #bread", image_url: "https://pixelfed.example/storage/m/focaccia.jpg" });
+  });
+
+  it("a Misskey reaction (a Like with _misskey_reaction) counts as a like, and its Undo takes it back", async () => {
+    const author = await makeUser();
+    const { postId, noteId } = await postRecipe(author.id, "Misskey Noodles");
+    const likeId = `${there.origin}/likes/9k2x${Date.now()}`;
+    const like = { type: "Like", id: likeId, actor: farCookId(), object: noteId.href, content: "🍜", _misskey_reaction: "🍜" };
+    const misskeyContext = ["https://www.w3.org/ns/activitystreams", "https://w3id.org/security/v1", { Key: "sec:Key", _misskey_content: "misskey:_misskey_content", _misskey_reaction: "misskey:_misskey_reaction", misskey: "https://misskey-hub.net/ns#" }];
+    expect(await postAsJson(author.id, { "@context": misskeyContext, ...like })).toBeLessThan(300);
+    await until(() => db.selectFrom("remote_likes").select("like_id").where("post_id", "=", postId).executeTakeFirst(), "the reaction counted as a like");
+    expect(await postAsJson(author.id, { "@context": misskeyContext, type: "Undo", id: `${likeId}/undo`, actor: farCookId(), object: like })).toBeLessThan(300);
+    await until(async () => !(await db.selectFrom("remote_likes").select("like_id").where("post_id", "=", postId).executeTakeFirst()), "the Undo taking it back");
   });
 });
 
