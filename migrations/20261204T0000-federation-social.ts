@@ -3,9 +3,9 @@ import { sql, type Kysely } from "kysely";
 import { wholeNumber } from "./engine";
 
 // Frozen once merged. The social half of federation (docs/federation.md): people here following
-// people on other servers (a Follow waits for its Accept), the posts those people send us, and
-// the likes and replies people on other servers give posts here, the likes given here to theirs, and
-// whom of them people here blocked or muted.
+// people on other servers (a Follow waits for its Accept) and whom of them they blocked or muted,
+// the posts those people send us with the likes and replies given them here, and the likes and
+// replies people on other servers give posts here.
 export async function up(db: Kysely<any>): Promise<void> {
   const ms = wholeNumber(db);
   await db.schema
@@ -60,6 +60,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint("remote_post_likes_pk", ["user_id", "post_id"])
     .execute();
   await db.schema.createIndex("remote_post_likes_post").on("remote_post_likes").column("post_id").execute();
+
+  // Replies written here to posts from elsewhere (sent to their author's server as a Note).
+  await db.schema
+    .createTable("remote_post_replies")
+    // Our Note's id: an address on this server.
+    .addColumn("id", "text", (c) => c.primaryKey())
+    .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+    .addColumn("post_id", "text", (c) => c.notNull().references("remote_posts.id").onDelete("cascade"))
+    .addColumn("text", "text", (c) => c.notNull())
+    .addColumn("created_at", ms, (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex("remote_post_replies_post").on("remote_post_replies").columns(["post_id", "created_at"]).execute();
 
   await db.schema
     .createTable("remote_likes")

@@ -30,7 +30,7 @@ export const paths = {
     `${BASE}/Account/Profile/${encodeURIComponent(uid)}/Posts/${encodeURIComponent(pid)}`,
   follow: (uid: string) => `${BASE}/Account/Follow/${encodeURIComponent(uid)}`,
   remotePeople: () => `${BASE}/Account/RemotePeople`,
-  remoteLike: () => `${BASE}/Account/RemoteLike`,
+  remotePosts: () => `${BASE}/Account/RemotePosts`,
   profileFollowers: (uid: string) => `${BASE}/Account/Profile/${encodeURIComponent(uid)}/Followers`,
   profileFollowing: (uid: string) => `${BASE}/Account/Profile/${encodeURIComponent(uid)}/Following`,
   postLikes: (uid: string, pid: string) =>

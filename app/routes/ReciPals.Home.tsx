@@ -29,14 +29,18 @@ export function shouldRevalidate({
   currentUrl,
   nextUrl,
   formAction,
+  formData,
   defaultShouldRevalidate,
 }: {
   currentUrl: URL;
   nextUrl: URL;
   formAction?: string;
+  formData?: FormData;
   defaultShouldRevalidate: boolean;
 }) {
-  if (formAction?.includes("/Posts/") || formAction?.endsWith("/Account/RemoteLike")) return false;
+  if (formAction?.includes("/Posts/")) return false;
+  // A like of a post from elsewhere settles from its own fetcher; a reply to one is read back with the page.
+  if (formAction?.endsWith("/Account/RemotePosts") && formData?.get("intent") !== "reply") return false;
   if (currentUrl.search === nextUrl.search && currentUrl.pathname !== nextUrl.pathname) return false;
   return defaultShouldRevalidate;
 }

@@ -10,8 +10,8 @@ import { failOnBrowserErrors, signInNewUser } from "../support/e2e";
 // Two ReciPals federating over ActivityPub (docs/federation.md): this suite's server ("here") and a
 // second one started for these tests ("far": its own database and port, the core sample people).
 // Someone here finds a cook there by @name@host, follows them (their server accepts), and is
-// listed among that cook's followers there; the cook's new recipe arrives on Home here; a like
-// from here counts there with the handle; Unfollow ends it there too. JavaScript on and off.
+// listed among that cook's followers there; the cook's new recipe arrives on Home here; a like and
+// a reply from here show there with the handle; Unfollow ends it there too. JavaScript on and off.
 
 failOnBrowserErrors();
 
@@ -39,7 +39,7 @@ async function farCook(context: BrowserContext) {
   return { id: "234", username: "danieljacob", handle: `@danieljacob@127.0.0.1:${far.port}` };
 }
 
-test("follow a cook on another ReciPals by handle: their recipe arrives on Home, a like counts there, Unfollow ends it there", async ({ page, browser, javaScriptEnabled }) => {
+test("follow a cook on another ReciPals by handle: their recipe arrives on Home, a like and a reply show there, Unfollow ends it there", async ({ page, browser, javaScriptEnabled }) => {
   test.setTimeout(90_000);
   const me = await signInNewUser(page, "fed");
   const handleHere = `@${me.username}@${new URL(test.info().project.use.baseURL!).host}`;
@@ -87,6 +87,18 @@ test("follow a cook on another ReciPals by handle: their recipe arrives on Home,
   await expect(async () => {
     await farPage.goto(`${far.base}/ReciPals/Recipes/${recipeId}/Likes`);
     await expect(farPage.getByRole("dialog", { name: "Likes" }).getByText(handleHere)).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
+
+  // A reply from here shows under the post here and among the recipe's comments there.
+  const words = `Steamed them tonight (${test.info().project.name})`;
+  await post.getByRole("textbox", { name: `Reply to ${cook.handle}` }).fill(words);
+  await post.getByRole("button", { name: "Reply" }).click();
+  await expect(post.getByRole("list", { name: "Your replies" })).toContainText(words);
+  await expect(post.getByRole("textbox", { name: `Reply to ${cook.handle}` })).toHaveValue("");
+  await expect(async () => {
+    await farPage.goto(`${far.base}/ReciPals/Recipes/${recipeId}`);
+    const comment = farPage.locator("#comments li").filter({ hasText: words });
+    await expect(comment.getByRole("link", { name: handleHere })).toBeVisible({ timeout: 1000 });
   }).toPass({ timeout: 20_000 });
 
   // Unfollow (from one's own Following): they leave the cook's followers there.

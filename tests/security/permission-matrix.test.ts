@@ -440,13 +440,23 @@ const PAGE_MATRIX: Record<string, Entry> = {
       },
     ],
   },
-  // Liking a post from another server: none is kept here (the server does not federate): 404.
-  "/ReciPals/Account/RemoteLike": {
+  // Liking or answering a post from another server: none is kept here (the server does not federate): 404.
+  "/ReciPals/Account/RemotePosts": {
     probes: [
       {
         name: "like a post from another server",
         call: () => ({ url: "/x", form: { intent: "like", post: "https://elsewhere.example/notes/1" } }),
         expect: { anon: toLogin, other: { refused: 404 }, owner: { refused: 404 }, admin: { refused: 404 } },
+      },
+      {
+        name: "reply to a post from another server",
+        call: () => ({ url: "/x", form: { intent: "reply", post: "https://elsewhere.example/notes/1", text: "Hello" } }),
+        expect: { anon: toLogin, other: { refused: 404 }, owner: { refused: 404 }, admin: { refused: 404 } },
+      },
+      {
+        name: "an empty reply",
+        call: () => ({ url: "/x", form: { intent: "reply", post: "https://elsewhere.example/notes/1", text: " " } }),
+        expect: { anon: toLogin, other: { refused: 400 }, owner: { refused: 400 }, admin: { refused: 400 } },
       },
     ],
   },

@@ -30,7 +30,7 @@ import { createRecipe } from "~/server/services/recipes-service.server";
 import { deleteUser } from "~/server/services/users-service.server";
 import { loader as searchLoader } from "~/routes/ReciPals.Search";
 import { action as remotePeopleAction } from "~/routes/ReciPals.Account.RemotePeople";
-import { action as remoteLikeAction } from "~/routes/ReciPals.Account.RemoteLike";
+import { action as remotePostsAction } from "~/routes/ReciPals.Account.RemotePosts";
 import { loader as homeLoader } from "~/routes/ReciPals.Home";
 import { loader as homeLikesLoader } from "~/routes/ReciPals.Home.Likes.$pid";
 import { loader as recipeLoader } from "~/routes/ReciPals.Recipes.$rid";
@@ -90,6 +90,7 @@ beforeAll(async () => {
     })
     .on(Undo, (_ctx, activity) => void received.push(activity))
     .on(Like, (_ctx, activity) => void received.push(activity))
+    .on(Create, (_ctx, activity) => void received.push(activity))
     .on(Delete, (_ctx, activity) => void received.push(activity));
   there = await serve((request) => remote.fetch(request, { contextData: undefined }));
 }, 60_000);
@@ -182,18 +183,33 @@ describe("federation: following people on other servers", () => {
     expect(otherHome.remote).toEqual([]);
 
     // Liking it here sends them a Like of it; unliking, an Undo of that Like.
-    const liked = dataOf<{ ok: boolean; liked: boolean }>(await remoteLikeAction(routeArgs(formRequest("/ReciPals/Account/RemoteLike", { post: noteId.href, intent: "like", _fetcher: "1" }, cookie))));
+    const liked = dataOf<{ ok: boolean; liked: boolean }>(await remotePostsAction(routeArgs(formRequest("/ReciPals/Account/RemotePosts", { post: noteId.href, intent: "like", _fetcher: "1" }, cookie))));
     expect(liked.data).toMatchObject({ ok: true, liked: true });
     const like = (await until(async () => received.find((activity) => activity instanceof Like && activity.objectId?.href === noteId.href), "the Like arriving")) as Like;
     expect(like.actorId?.href).toBe(`${here.origin}/ap/users/${encodeURIComponent(cook.id)}`);
     const likedHome = (await homeLoader(routeArgs(getRequest("/ReciPals/Home", cookie)))) as { remote: { liked: boolean }[] };
     expect(likedHome.remote[0]?.liked).toBe(true);
-    const unliked = await settle(() => remoteLikeAction(routeArgs(formRequest("/ReciPals/Account/RemoteLike", { post: noteId.href, intent: "unlike", redirectTo: "/ReciPals/Home#remote-post-0" }, cookie))));
+    const unliked = await settle(() => remotePostsAction(routeArgs(formRequest("/ReciPals/Account/RemotePosts", { post: noteId.href, intent: "unlike", redirectTo: "/ReciPals/Home#remote-post-0" }, cookie))));
     expectRedirect(unliked, "/ReciPals/Home#remote-post-0");
     const undoLike = (await until(async () => received.find((activity) => activity instanceof Undo && activity.actorId?.href === like.actorId?.href && activity.objectId?.href === like.id?.href), "the Undo of the Like arriving")) as Undo;
     expect(undoLike).toBeInstanceOf(Undo);
-    const missing = dataOf<{ ok: boolean }>(await remoteLikeAction(routeArgs(formRequest("/ReciPals/Account/RemoteLike", { post: `${there.origin}/notes/never`, intent: "like", _fetcher: "1" }, cookie))));
+    const missing = dataOf<{ ok: boolean }>(await remotePostsAction(routeArgs(formRequest("/ReciPals/Account/RemotePosts", { post: `${there.origin}/notes/never`, intent: "like", _fetcher: "1" }, cookie))));
     expect(missing.status).toBe(404);
+
+    // A reply from here goes to them as a Note answering theirs, and shows under it on Home.
+    const replied = dataOf<{ ok: boolean; replyId: string }>(await remotePostsAction(routeArgs(formRequest("/ReciPals/Account/RemotePosts", { post: noteId.href, intent: "reply", text: "Making it <tonight> & soon", _fetcher: "1" }, cookie))));
+    expect(replied.data.ok).toBe(true);
+    const replyCreate = (await until(async () => received.find((activity) => activity instanceof Create && activity.objectId?.href === replied.data.replyId), "the reply arriving")) as Create;
+    const replyNote = (await replyCreate.getObject()) as Note;
+    expect(replyNote.replyTargetId?.href).toBe(noteId.href);
+    expect(replyNote.attributionId?.href).toBe(`${here.origin}/ap/users/${encodeURIComponent(cook.id)}`);
+    expect(String(replyNote.content)).toBe("<p>Making it &#60;tonight&#62; &#38; soon</p>");
+    const fetchedReply = (await (await fetch(replied.data.replyId, { headers: { Accept: "application/activity+json" } })).json()) as { type: string; inReplyTo: string };
+    expect(fetchedReply).toMatchObject({ type: "Note", inReplyTo: noteId.href });
+    const withReply = (await homeLoader(routeArgs(getRequest("/ReciPals/Home", cookie)))) as { remote: { replies: { text: string }[] }[] };
+    expect(withReply.remote[0]?.replies).toEqual([expect.objectContaining({ text: "Making it <tonight> & soon" })]);
+    const empty = dataOf<{ ok: boolean; message: string; text: string }>(await remotePostsAction(routeArgs(formRequest("/ReciPals/Account/RemotePosts", { post: noteId.href, intent: "reply", text: "   ", _fetcher: "1" }, cookie))));
+    expect(empty).toMatchObject({ status: 400, data: { ok: false, message: "Please write a comment before posting.", text: "   " } });
 
     // Their Delete of the post takes it off Home.
     await sendFromThere("far-cook", cook.id, new Delete({ id: new URL(`${there.origin}/notes/1/delete`), actor: new URL(farCookId()), to: PUBLIC_COLLECTION, object: noteId }));

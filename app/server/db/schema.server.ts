@@ -290,6 +290,7 @@ export interface Database {
   remote_posts: RemotePostsTable;
   remote_likes: RemoteLikesTable;
   remote_post_likes: RemotePostLikesTable;
+  remote_post_replies: RemotePostRepliesTable;
   remote_comments: RemoteCommentsTable;
   blocked_domains: BlockedDomainsTable;
 }
@@ -378,6 +379,15 @@ export interface RemotePostLikesTable {
   user_id: string;
   post_id: string;
   like_id: string;
+  created_at: number;
+}
+
+/** A reply written here to a post from another server (our Note's id is an address here). */
+export interface RemotePostRepliesTable {
+  id: string;
+  user_id: string;
+  post_id: string;
+  text: string;
   created_at: number;
 }
 

@@ -226,6 +226,39 @@ async function noteOf({ Note }: Fedify, ctx: Context<void>, activity: { actorId:
   return { actorId, note: object };
 }
 
+/** The id of a reply written here, under NOTE_PATH: `reply-` and a random id. */
+const REPLY_PREFIX = "reply-";
+
+/** A reply written here to a post elsewhere, with whom it answers; none while its author is suspended. */
+function replyRow(database: DB, id: string) {
+  return database
+    .selectFrom("remote_post_replies as r")
+    .innerJoin("remote_posts as p", "p.id", "r.post_id")
+    .innerJoin("remote_actors as a", "a.id", "p.actor_id")
+    .innerJoin("users as u", "u.id", "r.user_id")
+    .select(["r.id", "r.user_id", "r.post_id", "r.text", "r.created_at", "a.id as author_id", "a.handle as author_handle"])
+    .where("r.id", "=", id)
+    .where("u.suspended_at", "is", null)
+    .executeTakeFirst();
+}
+
+type ReplyRow = NonNullable<Awaited<ReturnType<typeof replyRow>>>;
+
+/** A reply written here as a Note answering the post, public, mentioning its author (so their server shows it to them). */
+function replyNote({ Mention, Note, PUBLIC_COLLECTION, Temporal }: Fedify, ctx: Context<void>, reply: ReplyRow) {
+  const author = new URL(reply.author_id);
+  return new Note({
+    id: new URL(reply.id),
+    attribution: ctx.getActorUri(reply.user_id),
+    replyTarget: new URL(reply.post_id),
+    to: PUBLIC_COLLECTION,
+    cc: author,
+    content: `<p>${escapeHtml(reply.text).replace(/\n/g, "<br>")}</p>`,
+    published: Temporal.Instant.fromEpochMilliseconds(Number(reply.created_at)),
+    tags: [new Mention({ href: author, name: `@${reply.author_handle}` })],
+  });
+}
+
 function build(library: Fedify, database: DB): Federation<void> {
   const { Accept, Create, createFederation, Delete, Endpoints, Follow, Image, isActor, Like, Note, Person, Reject, Undo, Update } = library;
   const queue = new DatabaseMessageQueue(database);
@@ -405,8 +438,13 @@ function build(library: Fedify, database: DB): Federation<void> {
     })
     .onError((_ctx, error) => log.warn({ err: error }, "federation: an activity could not be handled"));
 
-  // A recipe's post as a Note (what Mastodon and the rest show): remote servers fetch it by its id.
+  // A recipe's post as a Note (what Mastodon and the rest show), or a reply written here to a post
+  // elsewhere (`reply-…`): remote servers fetch either by its id.
   federation.setObjectDispatcher(Note, NOTE_PATH, async (ctx, { id }) => {
+    if (id.startsWith(REPLY_PREFIX)) {
+      const reply = await replyRow(database, ctx.getObjectUri(Note, { id }).href);
+      return reply ? replyNote(library, ctx, reply) : null;
+    }
     const recipe = await recipeOfPost(database, id);
     return recipe ? recipeNote(library, ctx, recipe) : null;
   });
@@ -789,4 +827,30 @@ export async function setRemoteBlocked(
     await ctx.sendActivity({ identifier: userId }, recipient, undoOfFollow(library, me, result.followId, recipient.id)).catch((error: unknown) => log.warn({ err: error, userId }, "federation: an Undo of a follow could not be sent"));
   }
   return result.changed ? "changed" : "unchanged";
+}
+
+/**
+ * `userId` replies to a post from another server shown to them: kept here (they see it under the
+ * post) and sent to its author's server as a `Create` of a Note answering it. Null for a post not
+ * kept here or from a blocked server.
+ */
+export async function replyToRemotePost({ userId, postId, text }: { userId: string; postId: string; text: string }, database: DB = db): Promise<{ id: string } | null> {
+  if (!federationEnabled() || !env.PUBLIC_URL) return null;
+  const post = await database
+    .selectFrom("remote_posts as p")
+    .innerJoin("remote_actors as a", "a.id", "p.actor_id")
+    .select(["p.id", "a.id as actor_id", "a.inbox", "a.shared_inbox", "a.host"])
+    .where("p.id", "=", postId)
+    .executeTakeFirst();
+  if (!post || (await hostIsBlocked(post.host, database))) return null;
+  const { library, ctx } = await sending(database, env.PUBLIC_URL);
+  const id = ctx.getObjectUri(library.Note, { id: `${REPLY_PREFIX}${crypto.randomUUID()}` }).href;
+  await database.insertInto("remote_post_replies").values({ id, user_id: userId, post_id: post.id, text, created_at: Date.now() }).execute();
+  const reply = await replyRow(database, id);
+  if (!reply) return null;
+  const note = replyNote(library, ctx, reply);
+  const me = ctx.getActorUri(userId);
+  const create = new library.Create({ id: new URL(`${id}#create`), actor: me, to: library.PUBLIC_COLLECTION, cc: new URL(post.actor_id), object: note });
+  await ctx.sendActivity({ identifier: userId }, recipientOf({ id: post.actor_id, inbox: post.inbox, shared_inbox: post.shared_inbox }), create);
+  return { id };
 }

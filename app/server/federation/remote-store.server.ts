@@ -124,7 +124,10 @@ async function reachable<T extends { actor_id: string }>(rows: T[], database: DB
   return blocked.length === 0 ? rows : rows.filter((row) => !isBlockedHost(new URL(row.actor_id).host, blocked));
 }
 
-export type RemoteFeedPost = RemotePostRow & { handle: string; author_name: string; icon_url: string | null; liked: boolean };
+/** A reply the viewer wrote to a post from elsewhere. */
+export type OwnRemoteReply = { id: string; text: string; created_at: number };
+
+export type RemoteFeedPost = RemotePostRow & { handle: string; author_name: string; icon_url: string | null; liked: boolean; replies: OwnRemoteReply[] };
 
 /** The newest posts of the people on other servers `viewerId` follows. */
 export async function remotePostsFor(viewerId: string, { limit = 10 } = {}, database: DB = db): Promise<RemoteFeedPost[]> {
@@ -141,7 +144,24 @@ export async function remotePostsFor(viewerId: string, { limit = 10 } = {}, data
     .orderBy("p.id")
     .limit(limit)
     .execute();
-  return (await reachable(rows, database)).map(({ like_id, ...row }) => ({ ...row, published_at: Number(row.published_at), liked: like_id !== null }));
+  const shown = await reachable(rows, database);
+  // The viewer's own replies to them, oldest first.
+  const replies =
+    shown.length === 0
+      ? []
+      : await database
+          .selectFrom("remote_post_replies")
+          .select(["id", "post_id", "text", "created_at"])
+          .where("user_id", "=", viewerId)
+          .where("post_id", "in", shown.map((row) => row.id))
+          .orderBy("created_at")
+          .execute();
+  return shown.map(({ like_id, ...row }) => ({
+    ...row,
+    published_at: Number(row.published_at),
+    liked: like_id !== null,
+    replies: replies.filter((reply) => reply.post_id === row.id).map(({ id, text, created_at }) => ({ id, text, created_at: Number(created_at) })),
+  }));
 }
 
 export type RemoteLiker = { actor_id: string; handle: string; name: string; url: string | null; icon_url: string | null };

@@ -1,6 +1,6 @@
 // Following, blocking and muting a person on another server (/ReciPals/Account/RemotePeople),
-// posted from the search's result for @name@host and from Following, and liking their posts (/ReciPals/Account/RemoteLike)
-// from Home. POST only: a fetcher (JavaScript on) gets data back; a plain form post is redirected
+// posted from the search's result for @name@host and from Following, and liking and answering their posts
+// (/ReciPals/Account/RemotePosts) from Home. POST only: a fetcher (JavaScript on) gets data back; a plain form post is redirected
 // back to the page it came from.
 import { data, redirect } from "@remix-run/node";
 
@@ -9,7 +9,7 @@ import { requireUser } from "~/server/auth/session.server";
 import { readForm } from "~/server/http/body.server";
 import { isFetcherSubmission } from "~/server/http/interaction.server";
 import { readIntent } from "~/server/http/responses.server";
-import { actOnRemotePerson, likeRemotePost, type RemoteStanding } from "~/server/services/federation-service.server";
+import { actOnRemotePerson, actOnRemotePost, type RemoteStanding } from "~/server/services/federation-service.server";
 
 export type RemotePeopleActionData = ({ ok: true; actorId: string } & RemoteStanding) | { ok: false; message: string };
 
@@ -18,25 +18,29 @@ export function loadRemotePeoplePage() {
   return redirect(paths.search());
 }
 
-export type RemoteLikeActionData = { ok: true; postId: string; liked: boolean } | { ok: false; message: string };
+export type RemotePostsActionData = { ok: true; postId: string; liked?: boolean; replyId?: string } | { ok: false; message: string; text?: string };
 
-/** A GET of the like address: Home. */
-export function loadRemoteLikePage() {
+/** A GET of the posts' address: Home. */
+export function loadRemotePostsPage() {
   return redirect(paths.home());
 }
 
-export async function remoteLikePageAction(request: Request) {
+/** Like, unlike or reply to a post from elsewhere: data for a fetcher, back to Home for a page post. */
+export async function remotePostsPageAction(request: Request) {
   const viewer = await requireUser(request, { redirectTo: paths.home() });
   const formData = await readForm(request);
   const viaFetcher = isFetcherSubmission(formData);
   const postId = formData.get("post");
-  const outcome = await likeRemotePost({ actor: viewer, postId, intent: readIntent(formData) });
+  const text = formData.get("text");
+  const outcome = await actOnRemotePost({ actor: viewer, postId, intent: readIntent(formData), text });
   if (!outcome.ok) {
-    if (viaFetcher) return data<RemoteLikeActionData>({ ok: false, message: outcome.message }, { status: outcome.status });
+    // A refused reply keeps its words in the box (a fetcher's data, or the page's for a plain post).
+    const kept = typeof text === "string" ? { text } : {};
+    if (viaFetcher) return data<RemotePostsActionData>({ ok: false, message: outcome.message, ...kept }, { status: outcome.status });
     throw new Response(outcome.message, { status: outcome.status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }
   if (!viaFetcher) return redirect(safeRedirect(formData.get("redirectTo"), paths.home()));
-  return data<RemoteLikeActionData>({ ok: true, postId: String(postId), liked: outcome.value.liked });
+  return data<RemotePostsActionData>({ ok: true, postId: String(postId), ...outcome.value });
 }
 
 export async function remotePeoplePageAction(request: Request) {

@@ -5,8 +5,9 @@ import { isAdmin } from "~/lib/permissions";
 import { CacheScope, changing } from "../cache/scopes.server";
 import { db, type DB } from "../db/connection.server";
 import { blockedDomains, domainOf, isBlockedHost } from "../federation/domain-blocks.server";
-import { findRemotePerson, parseRemoteHandle, setRemoteBlocked, setRemoteFollowing, setRemotePostLiked } from "../federation/federation.server";
+import { findRemotePerson, parseRemoteHandle, replyToRemotePost, setRemoteBlocked, setRemoteFollowing, setRemotePostLiked } from "../federation/federation.server";
 import { remoteBlockOf, remoteFollowState, type RemotePerson } from "../federation/remote-store.server";
+import { CommentSchema } from "../validation/comment-schema.server";
 import { done, refusal, type Actor, type Outcome } from "./outcome-service.server";
 
 // What an admin decides about other servers (docs/federation.md, "Safety"): blocking a whole
@@ -128,17 +129,32 @@ export async function unblockDomain({ actor, domain }: { actor: Actor; domain: u
   return done({ domain: parsed.data });
 }
 
-const RemoteLikeSchema = z.object({
-  postId: z.string().url(FEDERATION_MESSAGES.unknownPost).max(2000, FEDERATION_MESSAGES.unknownPost),
-  intent: z.enum(["like", "unlike"], { message: FEDERATION_MESSAGES.badIntent }),
-});
+const RemotePostSchema = z.discriminatedUnion("intent", [
+  z.object({ postId: z.string().url(FEDERATION_MESSAGES.unknownPost).max(2000, FEDERATION_MESSAGES.unknownPost), intent: z.enum(["like", "unlike"]) }),
+  z.object({ postId: z.string().url(FEDERATION_MESSAGES.unknownPost).max(2000, FEDERATION_MESSAGES.unknownPost), intent: z.literal("reply"), text: CommentSchema.shape.text }),
+]);
 
-/** The actor likes (or stops liking) a post from another server on their Home; its author's server is told. */
-export async function likeRemotePost({ actor, postId, intent }: { actor: Actor; postId: unknown; intent: unknown }, database: DB = db): Promise<Outcome<{ liked: boolean }>> {
-  const parsed = RemoteLikeSchema.safeParse({ postId, intent });
-  if (!parsed.success) return refusal(400, parsed.error.issues[0]?.message ?? FEDERATION_MESSAGES.badIntent);
-  const liked = parsed.data.intent === "like";
-  const changed = await setRemotePostLiked({ userId: actor.id, postId: parsed.data.postId, liked }, database);
+/**
+ * The actor likes, stops liking or replies to a post from another server on their Home; its
+ * author's server is told (a Like, an Undo of it, or a Note answering the post).
+ */
+export async function actOnRemotePost(
+  { actor, postId, intent, text }: { actor: Actor; postId: unknown; intent: unknown; text?: unknown },
+  database: DB = db,
+): Promise<Outcome<{ liked: boolean } | { replyId: string }>> {
+  const parsed = RemotePostSchema.safeParse({ postId, intent, text });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const message = issue?.path[0] === "intent" ? FEDERATION_MESSAGES.badIntent : (issue?.message ?? FEDERATION_MESSAGES.badIntent);
+    return refusal(400, message, issue?.path[0] === "text" ? { errors: { text: message } } : undefined);
+  }
+  const asked = parsed.data;
+  if (asked.intent === "reply") {
+    const reply = await replyToRemotePost({ userId: actor.id, postId: asked.postId, text: asked.text }, database);
+    return reply ? done({ replyId: reply.id }) : refusal(404, FEDERATION_MESSAGES.unknownPost);
+  }
+  const liked = asked.intent === "like";
+  const changed = await setRemotePostLiked({ userId: actor.id, postId: asked.postId, liked }, database);
   if (changed === "unknown") return refusal(404, FEDERATION_MESSAGES.unknownPost);
   return done({ liked });
 }

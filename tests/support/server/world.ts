@@ -83,6 +83,7 @@ export const TABLES = [
   "remote_posts",
   "remote_likes",
   "remote_post_likes",
+  "remote_post_replies",
   "remote_comments",
   "blocked_domains",
   "actor_keys",
