@@ -57,7 +57,7 @@ function RemoteReplyForm({ postId, handle, anchor }: { postId: string; handle: s
         Reply to @{handle}
       </label>
       {/* A new key once a reply is sent: the box starts empty for the next one. */}
-      <textarea key={sent ?? "box"} id={box} name="text" rows={1} maxLength={COMMENT_MAX} placeholder={`Reply to @${handle}`} defaultValue={refused?.text ?? ""} required />
+      <textarea key={sent ?? "box"} id={box} name="text" rows={1} maxLength={COMMENT_MAX} placeholder="Reply…" defaultValue={refused?.text ?? ""} required />
       <button type="submit" name="intent" value="reply" className="button button--ghost" disabled={fetcher.state !== "idle"}>
         Reply
       </button>

@@ -511,5 +511,6 @@ describe("federation: remote HTML is kept as text", () => {
     expect(remoteHtmlToText('<img src=x onerror="alert(1)">Hi<!-- hidden -->')).toBe("Hi");
     expect(remoteHtmlToText("<p>" + "x".repeat(20_000) + "</p>")).toHaveLength(5000);
     expect(remoteHtmlToText(null)).toBe("");
+    expect(remoteHtmlToText("<p>Steps</p><ol><li>Mix.</li><li>Bake.</li></ol><ul><li>Salt</li></ul>")).toBe("Steps\n1. Mix.\n2. Bake.\n• Salt");
   });
 });

@@ -136,7 +136,7 @@ async function recipeOfPost(database: DB, postId: string): Promise<PostedRecipe 
  * link, its photo is an attachment (Mastodon shows Notes and drops unknown types). Public, copied
  * to the author's followers.
  */
-function recipeNote({ Note, Image, PUBLIC_COLLECTION, Temporal }: Fedify, ctx: Context<void>, recipe: PostedRecipe) {
+function recipeNote({ Note, Image, PUBLIC_COLLECTION, Temporal }: Fedify, ctx: Context<void>, recipe: PostedRecipe, publishedNow = false) {
   const link = new URL(paths.recipe(recipe.recipe_id), ctx.origin);
   const list = (items: string[], tag: "ul" | "ol") => (items.length ? `<${tag}>${items.map((item) => `<li>${escapeHtml(item)}</li>`).join("")}</${tag}>` : "");
   const ingredients = recipe.ingredients_sec
@@ -158,7 +158,8 @@ function recipeNote({ Note, Image, PUBLIC_COLLECTION, Temporal }: Fedify, ctx: C
     name: recipe.name,
     content,
     url: link,
-    published: Number.isFinite(published) ? Temporal.Instant.fromEpochMilliseconds(published) : null,
+    // A post keeps the day it was posted: its Create says the moment, which only it knows.
+    published: publishedNow ? Temporal.Now.instant() : Number.isFinite(published) ? Temporal.Instant.fromEpochMilliseconds(published) : null,
     attachments: recipe.photo && !recipe.photo.startsWith("data:") ? [new Image({ url: new URL(recipe.photo, ctx.origin), name: recipe.name })] : [],
   });
 }
@@ -206,9 +207,13 @@ async function readRemoteNote({ Image, Document }: Fedify, ctx: Context<void>, n
   }
   const link = note.url instanceof URL ? note.url : (note.url?.href ?? null);
   const published = note.published?.epochMilliseconds;
+  const name = note.name ? remoteHtmlToText(note.name.toString()).slice(0, 200) || null : null;
+  let text = remoteHtmlToText(note.content?.toString());
+  // A text that opens with its title (as ReciPals' own Notes do) does not repeat it under the title.
+  if (name && text.startsWith(name)) text = text.slice(name.length).trim();
   return {
-    text: remoteHtmlToText(note.content?.toString()),
-    name: note.name ? remoteHtmlToText(note.name.toString()).slice(0, 200) || null : null,
+    text,
+    name,
     imageUrl,
     url: safeRemoteUrl(link) ?? note.id!.href,
     published: typeof published === "number" && Number.isFinite(published) ? Math.min(published, Date.now()) : Date.now(),
@@ -593,7 +598,7 @@ export async function publishRecipe(
     } else {
       const recipe = await recipeOfPost(database, post.postId);
       if (!recipe) return;
-      const note = recipeNote(library, ctx, recipe);
+      const note = recipeNote(library, ctx, recipe, change === "create");
       const fields = { id: activityId, actor, to: library.PUBLIC_COLLECTION, cc: ctx.getFollowersUri(post.authorId), object: note };
       activity = change === "create" ? new library.Create(fields) : new library.Update({ ...fields, updated: library.Temporal.Now.instant() });
     }

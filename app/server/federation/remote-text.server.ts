@@ -27,6 +27,11 @@ export function remoteHtmlToText(html: string | null | undefined): string {
       .replace(/<!--[\s\S]*?(-->|$)/g, "")
       .replace(/<br\s*\/?>/gi, "\n")
       .replace(/<\/(p|div|li|h[1-6]|blockquote|pre|tr)\s*>/gi, "\n")
+      // A numbered list keeps its numbers; any other list item is a bullet.
+      .replace(/<ol\b[^>]*>([\s\S]*?)(<\/ol\s*>|$)/gi, (_whole, items: string) => {
+        let n = 0;
+        return items.replace(/<li\b[^>]*>/gi, () => `${(n += 1)}. `);
+      })
       .replace(/<li\b[^>]*>/gi, "• ")
       .replace(/<[^>]*>?/g, ""),
   );
