@@ -52,6 +52,8 @@ let farKeys: CryptoKeyPair;
 /** What the other server's inboxes received (Follow, Undo, Delete, …). */
 const received: Activity[] = [];
 const work = new AbortController();
+/** Deliveries that reached gone-cook's inbox (which answers 410 Gone). */
+let goneHits = 0;
 /** Whether the other server answers a Follow with an Accept. */
 let accepting = true;
 
@@ -66,7 +68,7 @@ beforeAll(async () => {
   remote = createFederation<void>({ kv: new MemoryKvStore(), allowPrivateAddress: true });
   remote
     .setActorDispatcher("/users/{identifier}", async (ctx, identifier) =>
-      identifier === "far-cook" || identifier === "stranger"
+      identifier === "far-cook" || identifier === "stranger" || identifier === "gone-cook"
         ? new Person({
             id: ctx.getActorUri(identifier),
             preferredUsername: identifier,
@@ -92,7 +94,14 @@ beforeAll(async () => {
     .on(Like, (_ctx, activity) => void received.push(activity))
     .on(Create, (_ctx, activity) => void received.push(activity))
     .on(Delete, (_ctx, activity) => void received.push(activity));
-  there = await serve((request) => remote.fetch(request, { contextData: undefined }));
+  there = await serve(async (request) => {
+    // gone-cook's account was deleted there: their inbox answers 410 Gone.
+    if (new URL(request.url).pathname === "/users/gone-cook/inbox") {
+      goneHits += 1;
+      return new Response("Gone", { status: 410 });
+    }
+    return remote.fetch(request, { contextData: undefined });
+  });
 }, 60_000);
 afterAll(() => {
   work.abort();
@@ -104,7 +113,7 @@ const thereHost = () => new URL(there.origin).host;
 const farCookId = () => `${there.origin}/users/far-cook`;
 
 /** The other server sends `activity` as `who` to the inbox of `recipientId` here. */
-async function sendFromThere(who: "far-cook" | "stranger", recipientId: string, activity: Activity): Promise<void> {
+async function sendFromThere(who: "far-cook" | "stranger" | "gone-cook", recipientId: string, activity: Activity): Promise<void> {
   const ctx = remote.createContext(new URL(there.origin), undefined);
   const recipient = await ctx.lookupObject(`${here.origin}/ap/users/${encodeURIComponent(recipientId)}`);
   await ctx.sendActivity({ identifier: who }, recipient as Person, activity);
@@ -401,6 +410,26 @@ describe("federation: safety across servers", () => {
     expect(await deleteUser({ actor: admin, userId: leaving.id })).toMatchObject({ ok: true });
     const deletion = await until(async () => received.find((activity) => activity instanceof Delete && activity.actorId?.href === actorId), "the Delete of the actor arriving");
     expect(deletion.objectId?.href).toBe(actorId);
+  });
+});
+
+describe("federation: deliveries that cannot land", () => {
+  it("an inbox that answers 410 Gone gets nothing more: the next delivery there is dropped unsent", async () => {
+    const cook = await makeUser();
+    const gone = `${there.origin}/users/gone-cook`;
+    await sendFromThere("gone-cook", cook.id, new Follow({ id: new URL(`${there.origin}/follows/gone-${cook.id}`), actor: new URL(gone), object: new URL(`${here.origin}/ap/users/${encodeURIComponent(cook.id)}`) }));
+    await until(() => db.selectFrom("remote_followers").select("actor_id").where("user_id", "=", cook.id).executeTakeFirst(), "their follow");
+    // Our Accept meets the 410 and the inbox is noted gone.
+    await until(async () => goneHits === 1, "the Accept meeting 410");
+    await until(() => db.selectFrom("federation_kv").select("key").where("key", "=", JSON.stringify(["recipals", "gone-inbox", `${gone}/inbox`])).executeTakeFirst(), "the inbox noted gone");
+    // far-cook follows the cook too. A new recipe reaches far-cook, while its delivery to the gone
+    // inbox is dropped when its turn comes (only the Accept's retry, a minute off, still waits).
+    await sendFromThere("far-cook", cook.id, new Follow({ id: new URL(`${there.origin}/follows/alive-${cook.id}`), actor: new URL(farCookId()), object: new URL(`${here.origin}/ap/users/${encodeURIComponent(cook.id)}`) }));
+    await until(async () => (await db.selectFrom("remote_followers").select("actor_id").where("user_id", "=", cook.id).execute()).length === 2, "far-cook's follow");
+    const { noteId } = await postRecipe(cook.id, "Nobody There Soup");
+    await until(async () => received.find((activity) => activity instanceof Create && activity.objectId?.href === noteId.href), "the recipe reaching far-cook");
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(goneHits).toBe(1);
   });
 });
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDatabaseHandle, db, migrateToLatest, openDatabase, type DB } from "~/server/db/connection.server";
 import { answerFederation } from "~/server/api/federation-api.server";
 import { DatabaseKvStore, DatabaseMessageQueue, sweepExpiredEntries } from "~/server/federation/federation-store.server";
-import { INBOX_LIMIT, startFederationQueue } from "~/server/federation/federation.server";
+import { federationQueueDepth, INBOX_LIMIT, startFederationQueue } from "~/server/federation/federation.server";
 import { takeRateLimited } from "~/server/auth/limits.server";
 import { handleOf } from "~/server/federation/handles.server";
 import { blockDomain, FEDERATION_MESSAGES, unblockDomain } from "~/server/services/federation-service.server";
@@ -212,7 +212,7 @@ describe("federation: recipes travel to followers elsewhere", () => {
     expect(created.ok).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(received.length).toBe(before);
-    expect(await db.selectFrom("federation_queue").select("id").execute()).toEqual([]);
+    expect(await federationQueueDepth()).toBe(0);
   });
 });
 

@@ -55,7 +55,18 @@ export function openDatabase(location: DatabaseLocation | string): DB {
   }
   const postgres = openPostgres({ url: where.url, poolSize: where.poolSize, replicaUrls: where.replicaUrls });
   opened.set(postgres.database, postgres);
+  postgresUrls.set(postgres.database, where.url);
   return postgres.database;
+}
+
+const postgresUrls = new WeakMap<DB, string>();
+
+/**
+ * The address of the PostgreSQL primary a database opened by openDatabase lives on (null for
+ * SQLite): for the few parts that keep connections of their own (the federation's job queue).
+ */
+export function postgresUrlOf(database: DB): string | null {
+  return postgresUrls.get(database) ?? null;
 }
 
 // Deadlocks and serialization failures: PostgreSQL ends one of the transactions, which is then

@@ -9,7 +9,7 @@ import { hostIsBlocked } from "./domain-blocks.server";
 // (deliveries to other servers and the inbox's work). In the database, deliveries survive a
 // restart, and every app server of a cluster shares them.
 
-const durationMs = (duration: { total(unit: "millisecond"): number } | undefined) => (duration ? Math.max(0, Math.round(duration.total("millisecond"))) : 0);
+export const durationMs = (duration: { total(unit: "millisecond"): number } | undefined) => (duration ? Math.max(0, Math.round(duration.total("millisecond"))) : 0);
 
 /** The library's key–value store over the `federation_kv` table. */
 export class DatabaseKvStore implements KvStore {
@@ -46,12 +46,38 @@ export async function sweepExpiredEntries(database: DB): Promise<void> {
 }
 
 /** How long a taken message is a worker's before another may take it (a worker that stopped mid-delivery). */
-const LEASE_MS = 5 * 60 * 1000;
+export const LEASE_MS = 5 * 60 * 1000;
 /** The longest one message's handling may take: well inside its lease, so no two workers handle it. */
 const HANDLING_MS = 2 * 60 * 1000;
 
+/** The store's key of an inbox that answered 410 Gone. */
+const goneKey = (inbox: string): KvKey => ["recipals", "gone-inbox", inbox];
+/** How long an inbox that answered 410 Gone gets nothing more. */
+const GONE_FOR_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** An inbox answered 410 Gone (its account was deleted): nothing more is delivered there for a month. */
+export async function markInboxGone(inbox: string, database: DB): Promise<void> {
+  const { Temporal } = await import("@js-temporal/polyfill");
+  await new DatabaseKvStore(database).set(goneKey(inbox), Date.now(), { ttl: Temporal.Duration.from({ milliseconds: GONE_FOR_MS }) });
+}
+
+/**
+ * Whether `message` is a delivery that is to go nowhere when its turn comes: to an inbox on a
+ * server blocked since it was queued, or to an inbox that answered 410 Gone.
+ */
+export async function undeliverable(message: unknown, database: DB): Promise<boolean> {
+  const inbox = (message as { type?: unknown; inbox?: unknown } | null)?.inbox;
+  if ((message as { type?: unknown } | null)?.type !== "outbox" || typeof inbox !== "string") return false;
+  try {
+    if (await hostIsBlocked(new URL(inbox).host, database)) return true;
+    return (await new DatabaseKvStore(database).get(goneKey(inbox))) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 /** `work`, or a failure once HANDLING_MS have passed (a server that never answers holds no worker for long). */
-function withinLease(work: Promise<void> | void): Promise<void> {
+export function withinLease(work: Promise<void> | void): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`handling took over ${HANDLING_MS / 1000} s`)), HANDLING_MS);
     timer.unref();
@@ -69,7 +95,7 @@ function withinLease(work: Promise<void> | void): Promise<void> {
 }
 const POLL_MS = 1000;
 /** Messages handled at once: a slow or dead server never holds the others' deliveries back. */
-const WORKERS = 4;
+export const WORKERS = 4;
 
 /**
  * The library's message queue over the `federation_queue` table: a message waits for its time
@@ -132,17 +158,6 @@ export class DatabaseMessageQueue implements MessageQueue {
     return null;
   }
 
-  /** Whether `message` is a delivery to an inbox on a blocked server. */
-  async #toBlockedServer(message: unknown): Promise<boolean> {
-    const inbox = (message as { type?: unknown; inbox?: unknown } | null)?.inbox;
-    if ((message as { type?: unknown } | null)?.type !== "outbox" || typeof inbox !== "string") return false;
-    try {
-      return await hostIsBlocked(new URL(inbox).host, this.database);
-    } catch {
-      return false;
-    }
-  }
-
   /** Waits up to POLL_MS, or until a message is enqueued here or `signal` aborts. */
   #pause(signal: AbortSignal | undefined): Promise<void> {
     return new Promise<void>((resolve) => {
@@ -171,8 +186,8 @@ export class DatabaseMessageQueue implements MessageQueue {
           continue;
         }
         try {
-          // A delivery to a server blocked since it was queued goes nowhere.
-          if (!(await this.#toBlockedServer(taken.message))) await withinLease(handler(taken.message));
+          // A delivery to a server blocked since it was queued, or to a gone inbox, goes nowhere.
+          if (!(await undeliverable(taken.message, this.database))) await withinLease(handler(taken.message));
           await this.database.deleteFrom("federation_queue").where("id", "=", taken.id).where("taken_until", "=", taken.token).execute();
         } catch (error) {
           // The library retries deliveries itself (new messages with a delay); a message whose

@@ -1,16 +1,17 @@
 import crypto from "node:crypto";
 
-import type { Actor, Context, Federation } from "@fedify/fedify";
+import type { Actor, Context, Federation, MessageQueue } from "@fedify/fedify";
 
 import { paths } from "~/lib/paths";
 
-import { db, engineOf, type DB } from "../db/connection.server";
+import { db, engineOf, postgresUrlOf, type DB } from "../db/connection.server";
 import { env } from "../env.server";
 import { LimitReachedError, takeRateLimited, type RateLimit } from "../auth/limits.server";
 import { log } from "../observability/log.server";
 import { CacheScope, changing } from "../cache/scopes.server";
 import { getRecipeDetail, type RecipeDetail } from "../queries/recipes.server";
-import { DatabaseKvStore, DatabaseMessageQueue } from "./federation-store.server";
+import { DatabaseKvStore, DatabaseMessageQueue, markInboxGone } from "./federation-store.server";
+import { PgBossMessageQueue, pgBossDepth } from "./pg-boss-queue.server";
 import { blockedDomains, domainOf, hostIsBlocked, isBlockedHost } from "./domain-blocks.server";
 import { federationEnabled, handleHost } from "./handles.server";
 import { escapeHtml } from "../http/html-text.server";
@@ -266,7 +267,7 @@ function replyNote({ Mention, Note, PUBLIC_COLLECTION, Temporal }: Fedify, ctx: 
 
 function build(library: Fedify, database: DB): Federation<void> {
   const { Accept, Create, createFederation, Delete, Endpoints, Follow, Image, isActor, Like, Note, Person, Reject, Undo, Update } = library;
-  const queue = new DatabaseMessageQueue(database);
+  const queue = queueOf(database);
   const allowPrivate = env.FEDERATION_ALLOW_PRIVATE === "1";
   const federation = createFederation<void>({
     kv: new DatabaseKvStore(database),
@@ -274,6 +275,13 @@ function build(library: Fedify, database: DB): Federation<void> {
     // Other servers' documents are read through the import's guard (remote-documents.server.ts);
     // the JSON-LD contexts the library carries are read from memory.
     documentLoaderFactory: () => loadRemoteDocument,
+    // A failed delivery is tried again after 1, 2, 4… minutes, then every 12 hours: about three
+    // days in all before the library gives up. An inbox that answers 410 Gone gets nothing more.
+    outboxRetryPolicy: library.createExponentialBackoffPolicy({ initialDelay: { minutes: 1 }, maxDelay: { hours: 12 }, maxAttempts: 14 }),
+    onOutboxError: (error) => {
+      const gone = /^Failed to send activity \S+ to (\S+) \(410 /.exec(error.message)?.[1];
+      if (gone) void markInboxGone(gone, database).catch((failure: unknown) => log.warn({ err: failure }, "federation: a gone inbox could not be noted"));
+    },
     contextLoaderFactory: () => (url: string) => library.fetchDocumentLoader(url, allowPrivate),
     // Deliveries start with the server (startFederationQueue), not with the first request.
     manuallyStartQueue: true,
@@ -490,9 +498,18 @@ function workQueue(federation: Federation<void>, signal: AbortSignal): void {
   federation.startQueue(undefined, { signal }).catch((error: unknown) => log.error({ err: error }, "federation: the queue stopped"));
 }
 
+/**
+ * The queue of deliveries and inbox work: on PostgreSQL a maintained job queue (pg-boss), on the
+ * embedded SQLite default a small table of ours (federation-store.server.ts), the same to the library.
+ */
+function queueOf(database: DB): MessageQueue {
+  const url = postgresUrlOf(database);
+  return url ? new PgBossMessageQueue(url, database) : new DatabaseMessageQueue(database);
+}
+
 /** Deliveries and inbox work waiting in the queue (the operator's metric), read without loading the library. */
 export function federationQueueDepth(database: DB = db): Promise<number> {
-  return new DatabaseMessageQueue(database).depth();
+  return postgresUrlOf(database) ? pgBossDepth(database) : new DatabaseMessageQueue(database).depth();
 }
 
 /**
