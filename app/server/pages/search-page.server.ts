@@ -9,7 +9,7 @@ import { withPlaceholders } from "~/server/media/placeholders.server";
 import { searchRecipes, searchUsers, type RecipeCard, type RecipePage, type UserCard } from "~/server/queries/search.server";
 import { parseSearchParams } from "~/server/validation/search-schema.server";
 import { lookUpRemotePerson, type FoundRemotePerson } from "~/server/services/federation-service.server";
-import { parseRemoteHandle } from "~/server/federation/federation.server";
+import { parseRemoteHandle } from "~/server/federation/remote-actions.server";
 import { log } from "../observability/log.server";
 import { currentRequestId } from "../observability/request-notes.server";
 

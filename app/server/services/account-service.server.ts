@@ -12,7 +12,7 @@ import { readStoredFile, storedNameOf } from "../media/storage.server";
 import { deleteImageIfUnreferenced } from "../media/uploads.server";
 import { deleteUserRow } from "../queries/admin.server";
 import { countComments } from "../queries/comments.server";
-import { accountDeletionNotice } from "../federation/federation.server";
+import { accountDeletionNotice } from "../federation/remote-actions.server";
 import { countLikes } from "../queries/likes.server";
 import { readRecipesFull } from "../queries/recipes.server";
 import { forgetPersonInModeration } from "../queries/reports.server";

@@ -5,7 +5,7 @@ import { isAdmin } from "~/lib/permissions";
 import { CacheScope, changing } from "../cache/scopes.server";
 import { db, type DB } from "../db/connection.server";
 import { blockedDomains, domainOf, isBlockedHost } from "../federation/domain-blocks.server";
-import { findRemotePerson, parseRemoteHandle, replyToRemotePost, setRemoteBlocked, setRemoteFollowing, setRemotePostLiked } from "../federation/federation.server";
+import { findRemotePerson, parseRemoteHandle, replyToRemotePost, setRemoteBlocked, setRemoteFollowing, setRemotePostLiked } from "../federation/remote-actions.server";
 import { remoteBlockOf, remoteFollowState, type RemotePerson } from "../federation/remote-store.server";
 import { CommentSchema } from "../validation/comment-schema.server";
 import { done, refusal, type Actor, type Outcome } from "./outcome-service.server";

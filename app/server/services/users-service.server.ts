@@ -28,7 +28,7 @@ import { applyPicture, type PicturePlan } from "../media/pictures.server";
 import { deleteImageIfUnreferenced } from "../media/uploads.server";
 import { signUpRefusals } from "../observability/metrics.server";
 import { checkNewEmail, emailStateOf } from "./account-mail-service.server";
-import { accountDeletionNotice } from "../federation/federation.server";
+import { accountDeletionNotice } from "../federation/remote-actions.server";
 import { deleteAccountRow } from "./account-service.server";
 import { done, refusal, type Actor, type Outcome, type Refusal } from "./outcome-service.server";
 
