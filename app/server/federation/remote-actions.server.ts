@@ -130,6 +130,18 @@ export async function accountDeletionNotice(userId: string, database: DB = db): 
   }
 }
 
+/** A post from elsewhere kept here, with its author to send to; none from a blocked server. */
+async function answerablePost(postId: string, database: DB) {
+  const post = await database
+    .selectFrom("remote_posts as p")
+    .innerJoin("remote_actors as a", "a.id", "p.actor_id")
+    .select(["p.id", "a.id as actor_id", "a.inbox", "a.shared_inbox", "a.host"])
+    .where("p.id", "=", postId)
+    .executeTakeFirst();
+  if (!post || (await hostIsBlocked(post.host, database))) return null;
+  return { id: post.id, author: { id: post.actor_id, inbox: post.inbox, shared_inbox: post.shared_inbox } };
+}
+
 /**
  * `userId` likes (a Like) or stops liking (an Undo of it) a post from another server shown to them,
  * delivered to its author's server. Answers whether a row changed, or "unknown" for a post not
@@ -137,16 +149,11 @@ export async function accountDeletionNotice(userId: string, database: DB = db): 
  */
 export async function setRemotePostLiked({ userId, postId, liked }: { userId: string; postId: string; liked: boolean }, database: DB = db): Promise<"changed" | "unchanged" | "unknown"> {
   if (!federationEnabled() || !env.PUBLIC_URL) return "unknown";
-  const post = await database
-    .selectFrom("remote_posts as p")
-    .innerJoin("remote_actors as a", "a.id", "p.actor_id")
-    .select(["p.id", "a.id as actor_id", "a.inbox", "a.shared_inbox", "a.host"])
-    .where("p.id", "=", postId)
-    .executeTakeFirst();
-  if (!post || (await hostIsBlocked(post.host, database))) return "unknown";
+  const post = await answerablePost(postId, database);
+  if (!post) return "unknown";
   const { library, ctx } = await sending(database, env.PUBLIC_URL);
   const me = ctx.getActorUri(userId);
-  const recipient = recipientOf({ id: post.actor_id, inbox: post.inbox, shared_inbox: post.shared_inbox });
+  const recipient = recipientOf(post.author);
   if (liked) {
     const likeId = new URL(`#likes/${crypto.randomUUID()}`, me).href;
     const inserted = await database
@@ -236,13 +243,8 @@ export async function setRemoteBlocked(
  */
 export async function replyToRemotePost({ userId, postId, text }: { userId: string; postId: string; text: string }, database: DB = db): Promise<{ id: string } | null> {
   if (!federationEnabled() || !env.PUBLIC_URL) return null;
-  const post = await database
-    .selectFrom("remote_posts as p")
-    .innerJoin("remote_actors as a", "a.id", "p.actor_id")
-    .select(["p.id", "a.id as actor_id", "a.inbox", "a.shared_inbox", "a.host"])
-    .where("p.id", "=", postId)
-    .executeTakeFirst();
-  if (!post || (await hostIsBlocked(post.host, database))) return null;
+  const post = await answerablePost(postId, database);
+  if (!post) return null;
   const { library, ctx } = await sending(database, env.PUBLIC_URL);
   const id = ctx.getObjectUri(library.Note, { id: `${REPLY_PREFIX}${crypto.randomUUID()}` }).href;
   await database.insertInto("remote_post_replies").values({ id, user_id: userId, post_id: post.id, text, created_at: Date.now() }).execute();
@@ -250,7 +252,7 @@ export async function replyToRemotePost({ userId, postId, text }: { userId: stri
   if (!reply) return null;
   const note = replyNote(library, ctx, reply);
   const me = ctx.getActorUri(userId);
-  const create = new library.Create({ id: new URL(`${id}#create`), actor: me, to: library.PUBLIC_COLLECTION, cc: new URL(post.actor_id), object: note });
-  await ctx.sendActivity({ identifier: userId }, recipientOf({ id: post.actor_id, inbox: post.inbox, shared_inbox: post.shared_inbox }), create);
+  const create = new library.Create({ id: new URL(`${id}#create`), actor: me, to: library.PUBLIC_COLLECTION, cc: new URL(post.author.id), object: note });
+  await ctx.sendActivity({ identifier: userId }, recipientOf(post.author), create);
   return { id };
 }

@@ -1,4 +1,5 @@
 import { db, type DB } from "../db/connection.server";
+import type { RemotePostsTable } from "../db/schema.server";
 import { blockedDomains, isBlockedHost } from "./domain-blocks.server";
 
 // What we keep of people on other servers and what they do here (docs/federation.md): whom people
@@ -56,15 +57,8 @@ export async function dropRemoteFollow({ actorId, followId }: { actorId: string;
   await database.deleteFrom("remote_follows").where("actor_id", "=", actorId).where("follow_id", "=", followId).execute();
 }
 
-export interface RemotePostRow {
-  id: string;
-  actor_id: string;
-  url: string;
-  name: string | null;
-  text: string;
-  image_url: string | null;
-  published_at: number;
-}
+/** A post from elsewhere as it is kept (when it arrived is set on storing). */
+export type RemotePostRow = Omit<RemotePostsTable, "received_at">;
 
 /** Keeps (or, by the same author, replaces) a post from elsewhere. */
 export async function storeRemotePost(post: RemotePostRow, database: DB = db): Promise<void> {
