@@ -23,7 +23,15 @@ export function CommentItem({ comment, deleteReturnTo }: { comment: ListedCommen
   const shown = (
     <>
       <p className="comment__meta">
-        {comment.author ? <Link to={paths.profile(comment.author.id)}>{comment.author.username}</Link> : "Unknown User"}{" "}
+        {comment.remote ? (
+          <a href={comment.remote.url} rel="noopener noreferrer nofollow">
+            @{comment.remote.handle}
+          </a>
+        ) : comment.author ? (
+          <Link to={paths.profile(comment.author.id)}>{comment.author.username}</Link>
+        ) : (
+          "Unknown User"
+        )}{" "}
         <RelativeTime iso={comment.created_at} />
       </p>
       <p className="comment__text">{comment.text}</p>

@@ -1,21 +1,16 @@
-import { useFetcher, useLocation } from "@remix-run/react";
+import { useFetcher } from "@remix-run/react";
 import clsx from "clsx";
 
 import { paths } from "~/lib/paths";
 import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
 import type { action as followAction } from "~/routes/ReciPals.Account.Follow.$uid";
 
-import { InteractionFields } from "./interaction-fields";
+import { InteractionFields, useReturnTo } from "./interaction-fields";
 import { FetcherForm, InlineError } from "./fetcher-form";
 
 
 type FollowIntent = "follow" | "unfollow" | "remove";
 
-/** The current page (path and query), where a plain form post comes back to. */
-export function useReturnTo(): string {
-  const location = useLocation();
-  return `${location.pathname}${location.search}`;
-}
 
 export function useFollowFetcher() {
   const fetcher = useFetcher<typeof followAction>();

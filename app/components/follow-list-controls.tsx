@@ -4,7 +4,8 @@ import { paths } from "~/lib/paths";
 
 import { InteractionFields } from "./interaction-fields";
 import { FetcherForm, InlineError } from "./fetcher-form";
-import { useFollowFetcher, useReturnTo } from "./follow-button";
+import { useFollowFetcher } from "./follow-button";
+import { useReturnTo } from "./interaction-fields";
 
 // The owner's side of the follow lists (a profile's Followers and Following): ending a follow
 // from a row, and the counts that move while follow requests run. Apart from the Follow button,

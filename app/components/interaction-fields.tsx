@@ -1,3 +1,11 @@
+import { useLocation } from "@remix-run/react";
+
+/** The current page (path and query), where a plain form post comes back to. */
+export function useReturnTo(): string {
+  const location = useLocation();
+  return `${location.pathname}${location.search}`;
+}
+
 /**
  * The page a plain post (no JavaScript, or a press before the page's script runs) comes back to,
  * at `anchor` (the id of the control that was used) when given, so the reader keeps their place

@@ -10,15 +10,15 @@ import type { FoundRemotePerson } from "~/server/services/federation-service.ser
 
 import { Avatar } from "./avatar";
 import { FetcherForm, InlineError } from "./fetcher-form";
-import { useReturnTo } from "./follow-button";
-import { InteractionFields } from "./interaction-fields";
+import { InteractionFields, useReturnTo } from "./interaction-fields";
 
-// People on other servers (docs/federation.md): shown by their handle, linking to their profile
-// there; followed with a Follow that waits for their server's Accept; blocked and muted as people here.
+// People on other servers (docs/federation.md) in lists (Likes, Followers, Following): shown by
+// their handle, linking to their profile there; one's own follow of them ended with a fetcher.
+// The search's card for one of them is remote-person-card.tsx.
 
 type FollowState = FoundRemotePerson["follow"];
 
-const LABELS: Record<FollowState, string> = { none: "Follow", pending: "Requested", following: "Unfollow" };
+const FOLLOW_LABELS: Record<FollowState, string> = { none: "Follow", pending: "Requested", following: "Unfollow" };
 
 /** A person on another server as a list row: picture, handle and name, linking to their profile there. */
 export function RemotePersonLink({ person, size = 40 }: { person: { handle: string; name: string; url: string | null; icon_url: string | null }; size?: number }) {
@@ -80,50 +80,8 @@ export function RemoteFollowButton({ actorId, state: given, anchor }: { actorId:
         aria-pressed={state !== "none"}
         title={state === "pending" ? "Waiting for their server to accept; press to withdraw" : undefined}
       >
-        {LABELS[state]}
+        {FOLLOW_LABELS[state]}
       </button>
     </RemotePersonForm>
-  );
-}
-
-/** Block / Unblock or Mute / Unmute a person on another server (aria-pressed), optimistic with JavaScript. */
-function RemoteToggle({ actorId, kind, on: given, anchor }: { actorId: string; kind: "block" | "mute"; on: boolean; anchor: string }) {
-  const { fetcher, sending, error } = useRemotePersonFetcher();
-  const on = sending ? sending === kind : given;
-  const word = kind === "block" ? "Block" : "Mute";
-  return (
-    <RemotePersonForm actorId={actorId} anchor={anchor} fetcher={fetcher} error={error}>
-      <button type="submit" name="intent" value={on ? `un${kind}` : kind} className="button button--ghost" aria-pressed={on}>
-        {on ? `Un${kind}` : word}
-      </button>
-    </RemotePersonForm>
-  );
-}
-
-/**
- * A person on another server found by their handle: who they are, a link to their profile there,
- * Follow, Mute (their posts kept off one's Home) and Block (follows end both ways, their likes and
- * replies leave one's posts; a blocked person offers only Unblock).
- */
-export function RemotePersonCard({ person }: { person: FoundRemotePerson }) {
-  const anchor = "remote-person";
-  return (
-    <article className="remote-person" id={anchor} aria-label={`@${person.handle}`}>
-      <Avatar src={shownRemoteImage(person.icon_url)} size={56} />
-      <div className="remote-person__names">
-        <span className="remote-person__name">{person.name}</span>
-        <span className="remote-person__handle">@{person.handle}</span>
-        {person.url ? (
-          <a className="remote-person__link" href={person.url} rel="noopener noreferrer nofollow">
-            Profile on {new URL(person.url).host}
-          </a>
-        ) : null}
-      </div>
-      <div className="remote-person__actions">
-        {person.blocked ? null : <RemoteFollowButton actorId={person.id} state={person.follow} anchor={anchor} />}
-        {person.blocked ? null : <RemoteToggle actorId={person.id} kind="mute" on={person.muted} anchor={anchor} />}
-        <RemoteToggle actorId={person.id} kind="block" on={person.blocked} anchor={anchor} />
-      </div>
-    </article>
   );
 }

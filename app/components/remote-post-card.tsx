@@ -1,6 +1,5 @@
 import { useFetcher } from "@remix-run/react";
 
-import { COMMENT_MAX } from "~/lib/limits";
 import { paths } from "~/lib/paths";
 import { shownRemoteImage } from "~/lib/remote-images";
 import { earlyRefusalMessage, isEarlyRefusal } from "~/lib/refusal";
@@ -9,9 +8,8 @@ import type { RemoteFeedPost } from "~/server/federation/remote-store.server";
 
 import { Avatar } from "./avatar";
 import { FetcherForm, InlineError } from "./fetcher-form";
-import { useReturnTo } from "./follow-button";
 import { Icon } from "./icons";
-import { InteractionFields } from "./interaction-fields";
+import { InteractionFields, useReturnTo } from "./interaction-fields";
 import { RelativeTime } from "./relative-time";
 
 /** Like for a post from elsewhere: its author's server is told (a Like, or an Undo of it). Optimistic with JavaScript. */
@@ -42,7 +40,7 @@ function RemoteLikeButton({ postId, liked, anchor }: { postId: string; liked: bo
  * JavaScript the box empties once it is sent (the page's data, read again, lists it); a refusal
  * keeps the words with the message.
  */
-function RemoteReplyForm({ postId, handle, anchor }: { postId: string; handle: string; anchor: string }) {
+function RemoteReplyForm({ postId, handle, anchor, max }: { postId: string; handle: string; anchor: string; max: number }) {
   const returnTo = useReturnTo();
   const fetcher = useFetcher<typeof remotePostsAction>();
   const refused = fetcher.state === "idle" && fetcher.data && !isEarlyRefusal(fetcher.data) && !fetcher.data.ok ? fetcher.data : null;
@@ -57,7 +55,7 @@ function RemoteReplyForm({ postId, handle, anchor }: { postId: string; handle: s
         Reply to @{handle}
       </label>
       {/* A new key once a reply is sent: the box starts empty for the next one. */}
-      <textarea key={sent ?? "box"} id={box} name="text" rows={1} maxLength={COMMENT_MAX} placeholder="Reply…" defaultValue={refused?.text ?? ""} required />
+      <textarea key={sent ?? "box"} id={box} name="text" rows={1} maxLength={max} placeholder="Reply…" defaultValue={refused?.text ?? ""} required />
       <button type="submit" name="intent" value="reply" className="button button--ghost" disabled={fetcher.state !== "idle"}>
         Reply
       </button>
@@ -71,7 +69,7 @@ function RemoteReplyForm({ postId, handle, anchor }: { postId: string; handle: s
  * it (their handle), when, its text (tags were taken out when it arrived: it is shown as text),
  * its photo, Like, the reader's replies and a box for one more, and a link to the original. The photo loads from their server, lazily.
  */
-export function RemotePostCard({ post, index }: { post: RemoteFeedPost; index: number }) {
+export function RemotePostCard({ post, index, replyMax }: { post: RemoteFeedPost; index: number; /** A reply's longest length (the loader's: Home's script carries no limits module). */ replyMax: number }) {
   const host = new URL(post.url).host;
   const anchor = `remote-post-${index}`;
   return (
@@ -106,7 +104,7 @@ export function RemotePostCard({ post, index }: { post: RemoteFeedPost; index: n
             ))}
           </ol>
         ) : null}
-        <RemoteReplyForm postId={post.id} handle={post.handle} anchor={anchor} />
+        <RemoteReplyForm postId={post.id} handle={post.handle} anchor={anchor} max={replyMax} />
         <p className="remote-post__origin">
           <a href={post.url} rel="noopener noreferrer nofollow">
             View the original on {host}

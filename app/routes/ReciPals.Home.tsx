@@ -87,7 +87,7 @@ export default function HomeRoute() {
           <ol className="feed">
             {first.remote.map((post, index) => (
               <li key={post.id}>
-                <RemotePostCard post={post} index={index} />
+                <RemotePostCard post={post} index={index} replyMax={first.replyMax} />
               </li>
             ))}
           </ol>

@@ -54,7 +54,7 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
 }
 
 export default function RecipeRoute() {
-  const { recipe, photo, comments, remoteComments, commentMax, saved, signedIn, canEdit, deletable, onShoppingList, serves: servesFromUrl, scale: scaleFromUrl, scaleAsked, shown, cooked, units, social } =
+  const { recipe, photo, comments, commentMax, saved, signedIn, canEdit, deletable, onShoppingList, serves: servesFromUrl, scale: scaleFromUrl, scaleAsked, shown, cooked, units, social } =
     useLoaderData<typeof loader>();
   // A nested route is either the "I made this" form, in its section, or the Likes dialog.
   const outlet = useOutlet();
@@ -161,7 +161,7 @@ export default function RecipeRoute() {
         </section>
       </div>
       <CookedIt recipeId={recipe.recipe_id} {...cooked} form={likesOpen ? null : outlet} />
-      <RecipeComments comments={comments} remoteComments={remoteComments} deletable={deletable} signedIn={signedIn} recipeId={recipe.recipe_id} hasPost={recipe.post_id !== null} commentMax={commentMax} />
+      <RecipeComments comments={comments} deletable={deletable} signedIn={signedIn} recipeId={recipe.recipe_id} hasPost={recipe.post_id !== null} commentMax={commentMax} />
       {likesOpen ? outlet : null}
     </article>
   );

@@ -18,7 +18,7 @@ import { useRef } from "react";
 import { EmptyState } from "~/components/empty-state";
 import { Link } from "~/components/link";
 import { SearchForm } from "~/components/search-form";
-import { RemotePersonCard } from "~/components/remote-person";
+import { RemotePersonCard } from "~/components/remote-person-card";
 import {
   PersonCard,
   RecipeResult,

@@ -306,8 +306,10 @@ describe("federation: likes and replies from other servers", () => {
     const reply = new Note({ id: replyId, attribution: new URL(farCookId()), to: PUBLIC_COLLECTION, replyTarget: noteId, url: new URL(`${there.origin}/@far-cook/reply-1`), content: '<p><a href="https://x.example">@author</a> Lovely <img src=x onerror=alert(1)>broth!</p>' });
     await sendFromThere("far-cook", author.id, new Create({ id: new URL(`${replyId.href}/create`), actor: new URL(farCookId()), to: PUBLIC_COLLECTION, object: reply }));
     await until(() => db.selectFrom("remote_comments").select("id").where("post_id", "=", postId).executeTakeFirst(), "the reply being kept");
-    const withReply = (await recipeLoader(routeArgs(getRequest(`/ReciPals/Recipes/${recipeId}`), { rid: recipeId }))) as { remoteComments: { handle: string; text: string; url: string }[] };
-    expect(withReply.remoteComments).toEqual([expect.objectContaining({ handle: `far-cook@${thereHost()}`, text: "@author Lovely broth!", url: `${there.origin}/@far-cook/reply-1` })]);
+    const withReply = (await recipeLoader(routeArgs(getRequest(`/ReciPals/Recipes/${recipeId}`), { rid: recipeId }))) as { comments: { text: string; author: unknown; remote?: { handle: string; url: string } }[]; deletable: string[] };
+    expect(withReply.comments).toEqual([expect.objectContaining({ author: null, text: "@author Lovely broth!", remote: { handle: `far-cook@${thereHost()}`, url: `${there.origin}/@far-cook/reply-1` } })]);
+    // Not the recipe owner's to delete here (it is theirs, there).
+    expect(withReply.deletable).toEqual([]);
 
     await sendFromThere("far-cook", author.id, new Delete({ id: new URL(`${replyId.href}/delete`), actor: new URL(farCookId()), to: PUBLIC_COLLECTION, object: replyId }));
     await until(async () => !(await db.selectFrom("remote_comments").select("id").where("post_id", "=", postId).executeTakeFirst()), "the Delete removing the reply");
@@ -478,8 +480,8 @@ describe("federation: what Mastodon, Pixelfed and Misskey send", () => {
     });
     expect(status202).toBeLessThan(300);
     await until(() => db.selectFrom("remote_comments").select("id").where("id", "=", status).executeTakeFirst(), "the reply being kept");
-    const page = (await recipeLoader(routeArgs(getRequest(`/ReciPals/Recipes/${recipeId}`), { rid: recipeId }))) as { remoteComments: { text: string; url: string }[] };
-    expect(page.remoteComments).toEqual([expect.objectContaining({ text: `@${author.username} Made this tonight — superb!`, url: `${there.origin}/@far-cook/1001` })]);
+    const page = (await recipeLoader(routeArgs(getRequest(`/ReciPals/Recipes/${recipeId}`), { rid: recipeId }))) as { comments: { text: string; remote?: { url: string } }[] };
+    expect(page.comments).toEqual([expect.objectContaining({ text: `@${author.username} Made this tonight — superb!`, remote: expect.objectContaining({ url: `${there.origin}/@far-cook/1001` }) })]);
   });
 
   it("a Pixelfed photo post (an Image attachment, Pixelfed's properties) arrives on the follower's Home with its photo", async () => {

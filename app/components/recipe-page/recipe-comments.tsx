@@ -9,19 +9,15 @@ import { CommentItem, type ListedComment } from "~/components/comment-item";
 import { FetcherForm } from "~/components/fetcher-form";
 import { InteractionFields } from "~/components/interaction-fields";
 import { Link } from "~/components/link";
-import { RelativeTime } from "~/components/relative-time";
 import { useChangeEffect, useHydrated, useResultKey } from "~/lib/hooks";
 import { DEFAULT_PROFILE_IMAGE, paths } from "~/lib/paths";
-import { shownRemoteImage } from "~/lib/remote-images";
 import type { RecipePageActionData } from "~/server/pages/recipe-page.server";
 import type { CommentView } from "~/server/queries/comments.server";
-import type { RemoteComment } from "~/server/federation/remote-store.server";
 
 type CommentResult = { comment: CommentView } | { error: string; text: string };
 
 export function RecipeComments({
   comments,
-  remoteComments = [],
   deletable,
   signedIn,
   recipeId,
@@ -29,8 +25,6 @@ export function RecipeComments({
   commentMax,
 }: {
   comments: ListedComment[];
-  /** Replies from people on other servers (docs/federation.md): their text, shown as text, and a link to the original. */
-  remoteComments?: RemoteComment[];
   /** Ids of the comments the viewer may delete. */
   deletable: string[];
   signedIn: boolean;
@@ -66,7 +60,7 @@ export function RecipeComments({
 
   return (
     <section className="recipe__section comments" id="comments" aria-labelledby="comments-heading">
-      <h2 id="comments-heading">Comments ({shown.length + remoteComments.length + (typeof pendingText === "string" ? 1 : 0)})</h2>
+      <h2 id="comments-heading">Comments ({shown.length + (typeof pendingText === "string" ? 1 : 0)})</h2>
       <ol className="comments__list">
         {shown.map((comment) => (
           <CommentItem
@@ -75,20 +69,6 @@ export function RecipeComments({
             // One's own comment, just returned by the fetcher, is one's to delete.
             deleteReturnTo={deletable.includes(comment.comment_id) || comment === returned ? returnTo : undefined}
           />
-        ))}
-        {remoteComments.map((comment) => (
-          <li key={comment.id} className="comment comment--remote">
-            <Avatar src={shownRemoteImage(comment.icon_url)} size={32} />
-            <div className="comment__body">
-              <p className="comment__meta">
-                <a href={comment.url} rel="noopener noreferrer nofollow">
-                  @{comment.handle}
-                </a>{" "}
-                <RelativeTime iso={new Date(comment.created_at).toISOString()} />
-              </p>
-              <p className="comment__text">{comment.text}</p>
-            </div>
-          </li>
         ))}
         {typeof pendingText === "string" ? (
           <li className="comment comment--pending" aria-busy="true">

@@ -10,6 +10,7 @@ import { withPlaceholders } from "~/server/media/placeholders.server";
 import { getFeedPage, parseFeedSeed, parsePage } from "~/server/queries/feed.server";
 import { federationEnabled } from "~/server/federation/handles.server";
 import { remotePostsFor } from "~/server/federation/remote-store.server";
+import { COMMENT_MAX } from "~/server/validation/comment-schema.server";
 
 /** Posts from people on other servers shown above the first page of a signed-in person's feed. */
 const REMOTE_POSTS_SHOWN = 5;
@@ -29,5 +30,5 @@ export async function loadHomePage(request: Request, context: AppLoadContext) {
   ]);
   // Which posts there are, and each card's recipe with its post (counts included).
   scopeSharedCache(context, [CacheScope.feed, ...posts.map((post) => CacheScope.recipe(post.recipe_id))]);
-  return { posts: await withPlaceholders(posts, (post) => post.photo), hasMore, seed, page, signedIn: viewerId !== null, remote };
+  return { posts: await withPlaceholders(posts, (post) => post.photo), hasMore, seed, page, signedIn: viewerId !== null, remote, replyMax: COMMENT_MAX };
 }

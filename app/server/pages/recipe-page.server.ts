@@ -88,9 +88,11 @@ export async function loadRecipePage(request: Request, recipeId: string, context
     // Its copies for the photo's srcset, named here so the page's script need not carry the rule,
     // and its inline placeholder.
     photo: { srcSet: imageSrcSet(recipe.photo), avifSrcSet: imageSrcSet(recipe.photo, "avif"), sizes: PHOTO_SIZES.recipe, placeholder: await placeholderFor(recipe.photo) },
-    // Each other person's comment links to its report page.
-    comments: withReportLinks("comment", comments, viewer?.id ?? null, (comment) => ({ id: comment.comment_id, ownerId: comment.author?.id })),
-    remoteComments,
+    // Each other person's comment links to its report page; replies from other servers follow, by their handle.
+    comments: [
+      ...withReportLinks("comment", comments, viewer?.id ?? null, (comment) => ({ id: comment.comment_id, ownerId: comment.author?.id })),
+      ...remoteComments.map((reply): CommentView & { reportHref?: string } => ({ comment_id: reply.id, text: reply.text, created_at: new Date(reply.created_at).toISOString(), author: null, remote: { handle: reply.handle, url: reply.url } })),
+    ],
     // The comment box's limit, from here: the page's script has no room for ~/lib/limits (a module more).
     commentMax: COMMENT_MAX,
     saved,

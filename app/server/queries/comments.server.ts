@@ -15,6 +15,8 @@ export interface CommentView {
    * from them: `viewer` when they blocked the author, `author` when the author blocked them.
    */
   blocked?: "viewer" | "author";
+  /** A reply from another server (docs/federation.md): no author here, their handle and the original instead. */
+  remote?: { handle: string; url: string };
 }
 
 /**

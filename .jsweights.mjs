@@ -1,0 +1,15 @@
+import { chromium } from "playwright";
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium" });
+const page = await browser.newPage();
+const sizes = [];
+const cdp = await page.context().newCDPSession(page);
+await cdp.send("Network.enable");
+await cdp.send("Network.setExtraHTTPHeaders", { headers: { "Accept-Encoding": "gzip" } });
+const urls = new Map();
+cdp.on("Network.responseReceived", (e) => urls.set(e.requestId, e.response.url));
+cdp.on("Network.loadingFinished", (e) => { const u = urls.get(e.requestId); if (u && u.endsWith(".js")) sizes.push([u.split("/").pop(), e.encodedDataLength]); });
+await page.goto(process.argv[2], { waitUntil: "networkidle" });
+await page.waitForTimeout(1500);
+sizes.sort((a, b) => b[1] - a[1]);
+console.log(sizes.map(([u, s]) => `${(s / 1024).toFixed(1)} ${u}`).join("\n"), "\nTOTAL", (sizes.reduce((a, [, s]) => a + s, 0) / 1024).toFixed(1));
+await browser.close();
