@@ -1,10 +1,6 @@
 // The Search page (/ReciPals/Search): the address's contract and the component tree; what the
 // loader finds is app/server/pages/search-page.server.ts.
-import type {
-  LinksFunction,
-  LoaderFunctionArgs,
-  MetaFunction,
-} from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import {
   isRouteErrorResponse,
   useLoaderData,
@@ -19,19 +15,12 @@ import { EmptyState } from "~/components/empty-state";
 import { Link } from "~/components/link";
 import { SearchForm } from "~/components/search-form";
 import { RemotePersonCard } from "~/components/remote-person-card";
-import {
-  PersonCard,
-  RecipeResult,
-  useMoreRecipes,
-} from "~/components/search-results";
+import { PersonCard, RecipeResult, useMoreRecipes } from "~/components/search-results";
 import { useChangeEffect, useDelayedFlag, useHydrated } from "~/lib/hooks";
 import { paths } from "~/lib/paths";
 import { SEARCH_MESSAGES } from "~/lib/search-navigation";
 import { stylesheetLinks, type StyledRoute } from "~/root";
-import {
-  loadSearchPage,
-  type ShownRecipe,
-} from "~/server/pages/search-page.server";
+import { loadSearchPage, type ShownRecipe } from "~/server/pages/search-page.server";
 import type { RecipePage, UserCard } from "~/server/queries/search.server";
 import searchStyles from "~/styles/search.css";
 
@@ -44,8 +33,7 @@ const PEOPLE_LOADING_DELAY_MS = 300;
 
 export { shuffledCopies } from "~/server/pages/search-page.server";
 
-export const loader = ({ request, context }: LoaderFunctionArgs) =>
-  loadSearchPage(request, context);
+export const loader = ({ request, context }: LoaderFunctionArgs) => loadSearchPage(request, context);
 
 export type SearchData = Awaited<ReturnType<typeof clientLoader>>;
 
@@ -53,10 +41,7 @@ export type SearchData = Awaited<ReturnType<typeof clientLoader>>;
  * In the browser every search goes through here: a dropped connection or a failed answer becomes
  * the message (docs/rules.md#search-screen) on the page instead of an error page.
  */
-export async function clientLoader({
-  request,
-  serverLoader,
-}: ClientLoaderFunctionArgs) {
+export async function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs) {
   try {
     return await serverLoader<typeof loader>();
   } catch (error) {
@@ -67,18 +52,10 @@ export async function clientLoader({
       q,
       page: 1,
       seed: Number(params.get("seed")) || 1,
-      recipes: {
-        items: [],
-        page: 1,
-        hasMore: false,
-      } as RecipePage<ShownRecipe>,
+      recipes: { items: [], page: 1, hasMore: false } as RecipePage<ShownRecipe>,
       people: [] as UserCard[],
       remote: null,
-      error: !answered
-        ? SEARCH_MESSAGES.failed
-        : q
-        ? SEARCH_MESSAGES.recipes
-        : SEARCH_MESSAGES.list,
+      error: !answered ? SEARCH_MESSAGES.failed : q ? SEARCH_MESSAGES.recipes : SEARCH_MESSAGES.list,
     };
   }
 }
@@ -104,28 +81,18 @@ export default function SearchRoute() {
 
   // Searching: this page is loading another query.
   const pendingQuery =
-    navigation.state === "loading" &&
-    navigation.location.pathname === location.pathname
+    navigation.state === "loading" && navigation.location.pathname === location.pathname
       ? (new URLSearchParams(navigation.location.search).get("q") ?? "").trim()
       : null;
   // An empty query searches no people: nothing to wait for there.
-  const slowPeople = useDelayedFlag(
-    Boolean(pendingQuery),
-    PEOPLE_LOADING_DELAY_MS,
-    pendingQuery ?? undefined
-  );
+  const slowPeople = useDelayedFlag(Boolean(pendingQuery), PEOPLE_LOADING_DELAY_MS, pendingQuery ?? undefined);
 
   const more = useMoreRecipes(data);
 
   return (
     <section className="search-page">
       <h1 className="visually-hidden">Search</h1>
-      <SearchForm
-        q={data.q}
-        inputRef={input}
-        live={hydrated}
-        onSent={(query) => (sent.current = query)}
-      />
+      <SearchForm q={data.q} inputRef={input} live={hydrated} onSent={(query) => (sent.current = query)} />
       {data.error ? (
         <p className="form-alert" role="alert">
           {data.error}
@@ -139,16 +106,12 @@ export default function SearchRoute() {
             Loading users...
           </p>
         ) : data.q === "" ? (
-          <p className="search-empty">
-            Search for a username or a name to find people.
-          </p>
-        ) : data.error && data.people.length === 0 && !data.remote ? null : data
-            .people.length === 0 && !data.remote ? (
-          <p className="search-empty">
-            No users found matching &quot;{data.q}&quot;
-          </p>
+          <p className="search-empty">Search for a username or a name to find people.</p>
+        ) : data.people.length === 0 && !data.remote ? (
+          data.error ? null : <p className="search-empty">No users found matching &quot;{data.q}&quot;</p>
         ) : (
           <>
+            {/* Someone on another server, found by their handle (docs/federation.md). */}
             {data.remote ? <RemotePersonCard person={data.remote} /> : null}
             {data.people.length > 0 ? (
               <ul className="person-list">
@@ -170,18 +133,16 @@ export default function SearchRoute() {
       >
         <h2 id="search-recipes">Recipes</h2>
         {more.items.length === 0 ? (
-          data.error ? null : data.q ? (
-            <EmptyState
-              title={`No recipes found matching "${data.q}"`}
-              text="Check the spelling, try fewer words, or search for an ingredient or a cuisine instead."
-              action={{ to: paths.home(), label: "Browse the feed" }}
-            />
-          ) : (
-            <EmptyState
-              title="No recipes yet."
-              text="Be the first to share one."
-              action={{ to: paths.create(), label: "Create a recipe" }}
-            />
+          data.error ? null : (
+            data.q ? (
+              <EmptyState
+                title={`No recipes found matching "${data.q}"`}
+                text="Check the spelling, try fewer words, or search for an ingredient or a cuisine instead."
+                action={{ to: paths.home(), label: "Browse the feed" }}
+              />
+            ) : (
+              <EmptyState title="No recipes yet." text="Be the first to share one." action={{ to: paths.create(), label: "Create a recipe" }} />
+            )
           )
         ) : (
           <ul className="recipe-grid">
