@@ -1,7 +1,7 @@
-// Following, blocking and muting a person on another server (/ReciPals/Account/RemotePeople),
-// posted from the search's result for @name@host and from Following, and liking and answering their posts
-// (/ReciPals/Account/RemotePosts) from Home. POST only: a fetcher (JavaScript on) gets data back; a plain form post is redirected
-// back to the page it came from.
+// People on other servers (docs/federation.md): following, blocking and muting one
+// (/ReciPals/Account/RemotePeople, from the search's card for @name@host and from Following), and
+// liking and answering their posts (/ReciPals/Account/RemotePosts, from Home). POST only: a fetcher
+// (JavaScript on) gets data back; a plain form post is redirected back to the page it came from.
 import { data, redirect } from "@remix-run/node";
 
 import { paths, safeRedirect } from "~/lib/paths";

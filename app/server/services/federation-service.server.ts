@@ -46,8 +46,6 @@ export async function lookUpRemotePerson({ actor, q }: { actor: Actor | null; q:
   return person ? { ...person, ...(await standingOf(actor.id, person.id, database)) } : null;
 }
 
-export type RemotePersonIntent = "follow" | "unfollow" | "block" | "unblock" | "mute" | "unmute";
-
 const RemotePersonSchema = z.object({
   actorId: z.string().url(FEDERATION_MESSAGES.unknownPerson).max(2000, FEDERATION_MESSAGES.unknownPerson),
   intent: z.enum(["follow", "unfollow", "block", "unblock", "mute", "unmute"], { message: FEDERATION_MESSAGES.badIntent }),
