@@ -61,15 +61,24 @@ describe("password hashing", () => {
       crypto.scryptSync("a password", salt, 32, { ...params, maxmem: 256 * 1024 * 1024 });
       return Number(process.hrtime.bigint() - started) / 1e6;
     };
-    const today: number[] = [];
-    const older: number[] = [];
-    for (let round = 0; round < 3; round++) {
-      today.push(time(PRODUCTION_PASSWORD_PARAMS));
-      older.push(time({ N: 131072, r: 8, p: 1 }));
+    // Pairs side by side, in alternating order (A/B, then B/A): the other test files running
+    // beside this one slow both of a pair alike, and the median of the pairs' ratios leaves out a
+    // pair that a burst of that work split.
+    const ratios: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      const older = () => time({ N: 131072, r: 8, p: 1 });
+      const today = () => time(PRODUCTION_PASSWORD_PARAMS);
+      if (round % 2 === 0) {
+        const a = today();
+        ratios.push(a / older());
+      } else {
+        const b = older();
+        ratios.push(today() / b);
+      }
     }
-    const median = (values: number[]) => [...values].sort((x, y) => x - y)[1]!;
+    const median = [...ratios].sort((x, y) => x - y)[2]!;
     // Measured 0.29 s against 0.71 s on the 2-core machine; 0.6 leaves room for a noisy one.
-    expect(median(today) / median(older)).toBeLessThan(0.6);
+    expect(median).toBeLessThan(0.6);
   });
 
   it("refuses stored hashes with a cost above ours or a broken format instead of running them", async () => {
