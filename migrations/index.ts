@@ -20,6 +20,7 @@ import * as cookPhotosUploaded from "./20261201T0100-cook-photos-uploaded";
 import * as accountEmail from "./20261202T0000-account-email";
 import * as federation from "./20261203T0000-federation";
 import * as federationSocial from "./20261204T0000-federation-social";
+import * as reportRemote from "./20261205T0000-report-remote";
 
 // Static imports, not FileMigrationProvider: Node 20 cannot load .ts migrations at run
 // time, while this module is compiled into the server build, the seed and the tests alike.
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   "20261202T0000-account-email": accountEmail,
   "20261203T0000-federation": federation,
   "20261204T0000-federation-social": federationSocial,
+  "20261205T0000-report-remote": reportRemote,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -59,7 +59,7 @@ export function CommentItem({ comment, deleteReturnTo }: { comment: ListedCommen
         </form>
       ) : null}
       {comment.reportHref ? (
-        <Link to={comment.reportHref} className="comment__report" aria-label={`Report the comment by ${comment.author?.username ?? "Unknown User"}`}>
+        <Link to={comment.reportHref} className="comment__report" aria-label={`Report the comment by ${comment.remote ? `@${comment.remote.handle}` : (comment.author?.username ?? "Unknown User")}`}>
           Report
         </Link>
       ) : null}

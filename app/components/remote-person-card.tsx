@@ -6,6 +6,7 @@ import { shownRemoteImage } from "~/lib/remote-images";
 import type { FoundRemotePerson } from "~/server/services/federation-service.server";
 
 import { Avatar } from "./avatar";
+import { Link } from "./link";
 
 // The search's card for a person on another server (docs/federation.md). Its buttons are plain
 // form posts that come back to the search (with JavaScript, a Remix navigation reads it again):
@@ -34,9 +35,9 @@ function RemotePersonButton({ actorId, intent, pressed, primary = false, title, 
  * A person on another server found by their handle: who they are, a link to their profile there,
  * Follow (Requested until their server accepts; pressing it withdraws), Mute (their posts kept off
  * one's Home) and Block (follows end both ways, their likes and replies leave one's posts; a
- * blocked person offers only Unblock).
+ * blocked person offers only Unblock), and Report.
  */
-export function RemotePersonCard({ person }: { person: FoundRemotePerson }) {
+export function RemotePersonCard({ person }: { person: FoundRemotePerson & { reportHref?: string } }) {
   const following = person.follow !== "none";
   return (
     <article className="remote-person" id={ANCHOR} aria-label={`@${person.handle}`}>
@@ -48,6 +49,11 @@ export function RemotePersonCard({ person }: { person: FoundRemotePerson }) {
           <a className="remote-person__link" href={person.url} rel="noopener noreferrer nofollow">
             Profile on {new URL(person.url).host}
           </a>
+        ) : null}
+        {person.reportHref ? (
+          <Link className="remote-person__report" to={person.reportHref} aria-label={`Report @${person.handle}`}>
+            Report
+          </Link>
         ) : null}
       </div>
       <div className="remote-person__actions">

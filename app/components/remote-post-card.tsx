@@ -10,6 +10,7 @@ import { Avatar } from "./avatar";
 import { FetcherForm, InlineError } from "./fetcher-form";
 import { Icon } from "./icons";
 import { InteractionFields, useReturnTo } from "./interaction-fields";
+import { Link } from "./link";
 import { RelativeTime } from "./relative-time";
 
 /** Like for a post from elsewhere: its author's server is told (a Like, or an Undo of it). Optimistic with JavaScript. */
@@ -67,9 +68,9 @@ function RemoteReplyForm({ postId, handle, anchor, max }: { postId: string; hand
 /**
  * A post from a person on another server whom the reader follows (docs/federation.md): who wrote
  * it (their handle), when, its text (tags were taken out when it arrived: it is shown as text),
- * its photo, Like, the reader's replies and a box for one more, and a link to the original. The photo loads from their server, lazily.
+ * its photo, Like, the reader's replies and a box for one more, a link to the original and Report. The photo loads from their server, lazily.
  */
-export function RemotePostCard({ post, index, replyMax }: { post: RemoteFeedPost; index: number; /** A reply's longest length (the loader's: Home's script carries no limits module). */ replyMax: number }) {
+export function RemotePostCard({ post, index, replyMax }: { post: RemoteFeedPost & { reportHref?: string }; index: number; /** A reply's longest length (the loader's: Home's script carries no limits module). */ replyMax: number }) {
   const host = new URL(post.url).host;
   const anchor = `remote-post-${index}`;
   return (
@@ -109,6 +110,14 @@ export function RemotePostCard({ post, index, replyMax }: { post: RemoteFeedPost
           <a href={post.url} rel="noopener noreferrer nofollow">
             View the original on {host}
           </a>
+          {post.reportHref ? (
+            <>
+              {" · "}
+              <Link to={post.reportHref} aria-label={`Report the post by @${post.handle}`}>
+                Report
+              </Link>
+            </>
+          ) : null}
         </p>
       </div>
     </article>

@@ -3,8 +3,14 @@ import { BASE } from "./paths";
 // Reports (docs/rules.md#reports-and-moderation): what pages and the server both need. Kept out of
 // paths.ts so pages without a Report link (the recipe page above all) do not download any of it.
 
-export const REPORT_KINDS = ["post", "comment", "user", "cook"] as const;
+export const REPORT_KINDS = ["post", "comment", "user", "cook", "remote_user", "remote_post", "remote_comment"] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
+/** What people on other servers are and send (docs/federation.md): an actor, a post on Home, a reply under a recipe. */
+export type RemoteReportKind = Extract<ReportKind, `remote_${string}`>;
+
+export function isRemoteKind(kind: ReportKind): kind is RemoteReportKind {
+  return kind.startsWith("remote_");
+}
 
 export const REPORT_REASONS = { spam: "Spam", harassment: "Harassment", inappropriate: "Inappropriate", other: "Other" } as const;
 export type ReportReason = keyof typeof REPORT_REASONS;
@@ -12,7 +18,7 @@ export type ReportReason = keyof typeof REPORT_REASONS;
 /** The admin area's moderation queue. */
 export const ADMIN_REPORTS_PATH = `${BASE}/Account/Admin/Reports`;
 
-/** The report form for a post, a comment, a person or an "I made this" entry. */
+/** The report form for a post, a comment, a person or an "I made this" entry, here or from another server. */
 export function reportPath(kind: ReportKind, id: string): string {
   return `${BASE}/Report?kind=${kind}&id=${encodeURIComponent(id)}`;
 }

@@ -18,11 +18,30 @@ export const loader = ({ request, context }: LoaderFunctionArgs) => loadAdminRep
 
 export const action = ({ request, context }: ActionFunctionArgs) => adminReportsPageAction(request, context);
 
-const KIND_WORDS = { post: "Recipe", comment: "Comment", user: "Person", cook: "“I made this” entry" } as const;
+const KIND_WORDS = {
+  post: "Recipe",
+  comment: "Comment",
+  user: "Person",
+  cook: "“I made this” entry",
+  remote_user: "Person on another server",
+  remote_post: "Post from another server",
+  remote_comment: "Reply from another server",
+} as const;
+// How the log names what an entry was about, before its summary.
+const LOG_WORDS = {
+  post: "a recipe: ",
+  comment: "a comment: ",
+  user: "@",
+  cook: "an “I made this” entry: ",
+  remote_user: "@",
+  remote_post: "a post from another server: ",
+  remote_comment: "a reply from another server: ",
+} as const;
 const ACTION_WORDS = {
   dismiss: "dismissed the reports of",
   remove: "removed",
   suspend: "suspended",
+  "block-domain": "blocked the domain",
   unsuspend: "lifted the suspension of",
   "password-reset": "sent a password reset to",
   "password-set": "set a one-time password for",
@@ -34,9 +53,11 @@ const ACTION_WORDS = {
 // its admin's account was deleted since: both leave moderator_id empty, so the log cannot tell them apart.
 const NO_MODERATOR = "Command line or a deleted account";
 
+/** Where the reported thing is read: here, or on its author's server for a person or a post from elsewhere. */
 function targetHref(group: ReportGroup): string | null {
   const target = group.target;
   if (!target) return null;
+  if (target.remote && target.kind !== "remote_comment") return target.remote.url;
   if (target.kind === "user") return paths.profile(target.id);
   if (!target.recipeId) return null;
   if (target.kind === "comment") return `${paths.recipe(target.recipeId)}#comment-${target.id}`;
@@ -58,13 +79,22 @@ export default function AdminReports() {
         {groups.map((group) => {
           const key = `${group.kind}:${group.targetId}`;
           const href = targetHref(group);
-          const title = group.target ? (group.kind === "user" ? `@${group.target.label}` : group.target.label) : "(already gone)";
+          const title = group.target ? (group.kind === "user" || group.kind === "remote_user" ? `@${group.target.label}` : group.target.label) : "(already gone)";
+          const remote = group.target?.remote;
           return (
             <li key={key} className="report-group">
               <p className="report-group__what">
                 <strong>{KIND_WORDS[group.kind]}</strong>{" "}
-                {href ? <Link to={href}>{title}</Link> : title}
-                {group.target?.ownerName && group.kind !== "user" ? <span className="muted"> by {group.target.ownerName}</span> : null}
+                {href && remote && group.kind !== "remote_comment" ? (
+                  <a href={href} rel="noopener noreferrer nofollow">
+                    {title}
+                  </a>
+                ) : href ? (
+                  <Link to={href}>{title}</Link>
+                ) : (
+                  title
+                )}
+                {group.target?.ownerName && group.kind !== "user" && group.kind !== "remote_user" ? <span className="muted"> by {group.target.ownerName}</span> : null}
                 {group.ownerSuspended ? <span className="muted"> (owner suspended)</span> : null}
               </p>
               <p className="report-group__count">
@@ -96,7 +126,7 @@ export default function AdminReports() {
                   <button type="submit" name="intent" value="dismiss" className="button button--ghost">
                     Dismiss
                   </button>
-                  {group.kind !== "user" && group.target ? (
+                  {group.kind !== "user" && group.kind !== "remote_user" && group.target ? (
                     <button type="submit" name="intent" value="remove" className="button button--ghost button--danger">
                       Remove content
                     </button>
@@ -104,6 +134,11 @@ export default function AdminReports() {
                   {group.target?.ownerId && !group.ownerSuspended ? (
                     <button type="submit" name="intent" value="suspend" className="button button--danger">
                       Suspend user
+                    </button>
+                  ) : null}
+                  {remote ? (
+                    <button type="submit" name="intent" value="block-domain" className="button button--danger">
+                      Block domain {new URL(`https://${remote.host}`).hostname}
                     </button>
                   ) : null}
                 </div>
@@ -119,7 +154,7 @@ export default function AdminReports() {
           <li key={entry.id}>
             <time dateTime={entry.created_at}>{entry.created_at.slice(0, 16).replace("T", " ")}</time> {entry.moderator ?? NO_MODERATOR}{" "}
             {ACTION_WORDS[entry.action]}{" "}
-            {entry.target_kind === "user" ? "@" : entry.target_kind === "cook" ? "an \u201cI made this\u201d entry: " : `a ${entry.target_kind === "post" ? "recipe" : "comment"}: `}
+            {entry.action === "block-domain" ? "" : LOG_WORDS[entry.target_kind]}
             {/* Empty once the account it was about is deleted: the log keeps none of their words. */}
             {entry.summary || <span className="muted">(a deleted account)</span>}
             {entry.why ? <span className="muted"> — {entry.why}</span> : null}

@@ -7,20 +7,29 @@ import { REPORT_MESSAGES, REPORT_REASONS, REPORT_TEXT_MAX, type ReportKind } fro
 import { loadReportPage, reportPageAction } from "~/server/pages/report-page.server";
 
 // Reporting a post, a comment, a person or an "I made this" entry (docs/rules.md#reports-and-moderation): a plain page with
-// a form, the same with and without JavaScript. /ReciPals/Report?kind=post|comment|user|cook&id=…
+// a form, the same with and without JavaScript. /ReciPals/Report?kind=post|comment|user|cook|remote_user|remote_post|remote_comment&id=…
 // What it shows and what its post does is app/server/pages/report-page.server.ts.
 
 export const meta: MetaFunction = () => [{ title: "Report · ReciPals" }];
 
-const WHAT: Record<ReportKind, string> = { post: "Report a recipe", comment: "Report a comment", user: "Report a person", cook: "Report an “I made this” entry" };
+const WHAT: Record<ReportKind, string> = {
+  post: "Report a recipe",
+  comment: "Report a comment",
+  user: "Report a person",
+  cook: "Report an “I made this” entry",
+  remote_user: "Report a person on another server",
+  remote_post: "Report a post from another server",
+  remote_comment: "Report a reply from another server",
+};
 
 export const loader = ({ request }: LoaderFunctionArgs) => loadReportPage(request);
 
 export const action = ({ request }: ActionFunctionArgs) => reportPageAction(request);
 
-/** Where "Back" goes: the recipe (a post, a comment or an entry on it), or the person's profile. */
+/** Where "Back" goes: the recipe (a post, a comment or an entry on it), the person's profile, or Home (a post from elsewhere). */
 function backHref(kind: ReportKind, id: string, recipeId: string | null): string {
   if (kind === "user") return paths.profile(id);
+  if (kind === "remote_user") return paths.home();
   if (!recipeId) return paths.home();
   return kind === "comment" ? `${paths.recipe(recipeId)}#comment-${id}` : kind === "cook" ? `${paths.recipe(recipeId)}#cook-${id}` : paths.recipe(recipeId);
 }
@@ -45,8 +54,8 @@ export default function ReportPage() {
     <section className="auth-card auth-card--wide" aria-labelledby="report-heading">
       <h1 id="report-heading">{WHAT[kind]}</h1>
       <blockquote className="report__target">
-        {kind === "user" ? `@${label}` : label}
-        {kind !== "user" && owner ? <footer>by {owner}</footer> : null}
+        {kind === "user" || kind === "remote_user" ? `@${label}` : label}
+        {kind !== "user" && kind !== "remote_user" && owner ? <footer>by {owner}</footer> : null}
       </blockquote>
       {failed ? (
         <p className="form-alert" role="alert">

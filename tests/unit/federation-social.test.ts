@@ -26,6 +26,7 @@ import { answerFederation } from "~/server/api/federation-api.server";
 import { startFederationQueue } from "~/server/federation/federation.server";
 import { remoteHtmlToText } from "~/server/federation/remote-text.server";
 import { blockDomain, FEDERATION_MESSAGES, unblockDomain } from "~/server/services/federation-service.server";
+import { fileReport, getModerationQueue, moderate } from "~/server/services/moderation-service.server";
 import { createRecipe } from "~/server/services/recipes-service.server";
 import { deleteUser } from "~/server/services/users-service.server";
 import { loader as searchLoader } from "~/routes/ReciPals.Search";
@@ -34,6 +35,7 @@ import { action as remotePostsAction } from "~/routes/ReciPals.Account.RemotePos
 import { loader as homeLoader } from "~/routes/ReciPals.Home";
 import { loader as homeLikesLoader } from "~/routes/ReciPals.Home.Likes.$pid";
 import { loader as recipeLoader } from "~/routes/ReciPals.Recipes.$rid";
+import { action as reportAction, loader as reportLoader } from "~/routes/ReciPals.Report";
 
 import { dataOf, expectRedirect, formRequest, getRequest, makeUser, routeArgs, settle, signedInCookie } from "../support/app";
 import { serve, until } from "../support/federation";
@@ -395,6 +397,76 @@ describe("federation: safety across servers", () => {
       expect(found.remote).toBeNull();
       const refused = dataOf<{ ok: boolean }>(await remotePeopleAction(routeArgs(formRequest("/ReciPals/Account/RemotePeople", { actor: farCookId(), intent: "follow", _fetcher: "1" }, cookie))));
       expect(refused.status).toBe(404);
+    } finally {
+      expect(await unblockDomain({ actor: admin, domain: "127.0.0.1" })).toMatchObject({ ok: true });
+    }
+  });
+
+  it("people here report a person elsewhere, a post of theirs and their reply; an admin removes the reply, cannot remove or suspend the person, and blocks their domain from the queue", async () => {
+    const admin = { id: (await makeUser({ role: "ADMIN" })).id, role: "ADMIN" as const };
+    const reader = await makeUser();
+    const readerActor = { id: reader.id, role: "USER" as const };
+    const cookie = await signedInCookie(reader.id);
+    const searched = (await searchLoader(routeArgs(getRequest(`/ReciPals/Search?q=${encodeURIComponent(`@far-cook@${thereHost()}`)}`, cookie)))) as { remote: { reportHref: string } };
+    expect(searched.remote.reportHref).toBe(`/ReciPals/Report?kind=remote_user&id=${encodeURIComponent(farCookId())}`);
+    await remotePeopleAction(routeArgs(formRequest("/ReciPals/Account/RemotePeople", { actor: farCookId(), intent: "follow", _fetcher: "1" }, cookie)));
+    await until(() => db.selectFrom("remote_follows").select("accepted_at").where("user_id", "=", reader.id).where("accepted_at", "is not", null).executeTakeFirst(), "the follow");
+    const postNote = new URL(`${there.origin}/notes/reported-${reader.id}`);
+    await sendFromThere("far-cook", reader.id, new Create({ id: new URL(`${postNote.href}/create`), actor: new URL(farCookId()), to: PUBLIC_COLLECTION, object: new Note({ id: postNote, attribution: new URL(farCookId()), content: "<p>Buy cheap pans at spam.example</p>" }) }));
+    await until(() => db.selectFrom("remote_posts").select("id").where("id", "=", postNote.href).executeTakeFirst(), "their post");
+    const { recipeId, noteId } = await postRecipe(reader.id, "Reported Soup");
+    const replyId = new URL(`${there.origin}/notes/reported-reply-${reader.id}`);
+    await sendFromThere("far-cook", reader.id, new Create({ id: new URL(`${replyId.href}/create`), actor: new URL(farCookId()), to: PUBLIC_COLLECTION, object: new Note({ id: replyId, attribution: new URL(farCookId()), to: PUBLIC_COLLECTION, replyTarget: noteId, content: "<p>Rude words</p>" }) }));
+    await until(() => db.selectFrom("remote_comments").select("id").where("id", "=", replyId.href).executeTakeFirst(), "their reply");
+
+    // Each of the three has its Report link where it is shown, and the report page files it.
+    const home = (await homeLoader(routeArgs(getRequest("/ReciPals/Home", cookie)))) as { remote: { id: string; reportHref: string }[] };
+    const postHref = home.remote.find((post) => post.id === postNote.href)!.reportHref;
+    expect(postHref).toBe(`/ReciPals/Report?kind=remote_post&id=${encodeURIComponent(postNote.href)}`);
+    const recipe = (await recipeLoader(routeArgs(getRequest(`/ReciPals/Recipes/${recipeId}`, cookie), { rid: recipeId }))) as { comments: { comment_id: string; reportHref?: string }[] };
+    const replyHref = recipe.comments.find((comment) => comment.comment_id === replyId.href)!.reportHref!;
+    expect(replyHref).toBe(`/ReciPals/Report?kind=remote_comment&id=${encodeURIComponent(replyId.href)}`);
+    // A visitor sees no Report link on it.
+    const visitorRecipe = (await recipeLoader(routeArgs(getRequest(`/ReciPals/Recipes/${recipeId}`), { rid: recipeId }))) as { comments: { reportHref?: string }[] };
+    expect(visitorRecipe.comments.map((comment) => comment.reportHref)).toEqual([undefined]);
+    for (const href of [searched.remote.reportHref, postHref, replyHref]) {
+      const form = (await reportLoader(routeArgs(getRequest(href, cookie)))) as { owner: string; label: string };
+      expect(form.owner).toBe(`@far-cook@${thereHost()}`);
+      expect(await reportAction(routeArgs(formRequest(href, { reason: "spam", text: "Not food" }, cookie)))).toEqual({ sent: true });
+    }
+    expect(await fileReport({ actor: readerActor, kind: "remote_post", targetId: postNote.href, reason: "spam", text: "" })).toMatchObject({ ok: false, status: 409 });
+    expect(await fileReport({ actor: readerActor, kind: "remote_post", targetId: `${there.origin}/notes/never-here`, reason: "spam", text: "" })).toMatchObject({ ok: false, status: 404 });
+
+    const queue = await getModerationQueue({ actor: admin });
+    if (!queue.ok) throw new Error(queue.message);
+    const groupOf = (targetId: string) => queue.value.groups.find((group) => group.targetId === targetId)!;
+    expect(groupOf(farCookId())).toMatchObject({ kind: "remote_user", count: 1, target: { label: `far-cook@${thereHost()}`, ownerId: null, remote: { host: thereHost() } } });
+    expect(groupOf(postNote.href)).toMatchObject({ kind: "remote_post", target: { label: "Buy cheap pans at spam.example", ownerName: `@far-cook@${thereHost()}` } });
+    expect(groupOf(replyId.href)).toMatchObject({ kind: "remote_comment", target: { label: "Rude words", recipeId } });
+
+    // Removing the reply takes it off the recipe here; its reporter hears an admin looked.
+    expect(await moderate({ actor: admin, kind: "remote_comment", targetId: replyId.href, action: "remove", why: "rude" })).toMatchObject({ ok: true });
+    expect(await db.selectFrom("remote_comments").select("id").where("id", "=", replyId.href).executeTakeFirst()).toBeUndefined();
+    const afterRemoval = (await recipeLoader(routeArgs(getRequest(`/ReciPals/Recipes/${recipeId}`, cookie), { rid: recipeId }))) as { comments: unknown[] };
+    expect(afterRemoval.comments).toEqual([]);
+    expect(await db.selectFrom("notifications").select("kind").where("user_id", "=", reader.id).where("kind", "=", "report").execute()).toHaveLength(1);
+    // A person elsewhere has no account here to remove or suspend.
+    expect(await moderate({ actor: admin, kind: "remote_user", targetId: farCookId(), action: "remove", why: "" })).toMatchObject({ ok: false, status: 400 });
+    expect(await moderate({ actor: admin, kind: "remote_user", targetId: farCookId(), action: "suspend", why: "" })).toMatchObject({ ok: false, status: 400 });
+    // Block domain is for what came from elsewhere only.
+    expect(await moderate({ actor: admin, kind: "user", targetId: reader.id, action: "block-domain", why: "" })).toMatchObject({ ok: false, status: 400 });
+    expect(await moderate({ actor: readerActor, kind: "remote_post", targetId: postNote.href, action: "block-domain", why: "" })).toMatchObject({ ok: false, status: 403 });
+
+    expect(await moderate({ actor: admin, kind: "remote_post", targetId: postNote.href, action: "block-domain", why: "a spam server" })).toMatchObject({ ok: true });
+    try {
+      expect(await db.selectFrom("blocked_domains").select("blocked_by").where("domain", "=", "127.0.0.1").executeTakeFirst()).toEqual({ blocked_by: admin.id });
+      expect(await db.selectFrom("remote_posts").select("id").where("id", "=", postNote.href).executeTakeFirst()).toBeUndefined();
+      expect(await db.selectFrom("remote_follows").select("user_id").where("user_id", "=", reader.id).execute()).toEqual([]);
+      const log = await db.selectFrom("moderation_log").select(["action", "target_kind", "summary", "why"]).where("target_id", "=", postNote.href).execute();
+      expect(log).toEqual([{ action: "block-domain", target_kind: "remote_post", summary: "127.0.0.1 (Buy cheap pans at spam.example)", why: "a spam server" }]);
+      // The same group cannot be acted on twice.
+      expect(await moderate({ actor: admin, kind: "remote_user", targetId: farCookId(), action: "block-domain", why: "" })).toMatchObject({ ok: true });
+      expect(await moderate({ actor: admin, kind: "remote_user", targetId: farCookId(), action: "dismiss", why: "" })).toMatchObject({ ok: false, status: 409 });
     } finally {
       expect(await unblockDomain({ actor: admin, domain: "127.0.0.1" })).toMatchObject({ ok: true });
     }

@@ -1,5 +1,7 @@
 import type { Generated } from "kysely";
 
+import type { ReportKind } from "~/lib/reports";
+
 // Table shapes as stored. Ordered children carry `position`; `seq` is insertion order.
 export interface UsersTable {
   id: string;
@@ -130,7 +132,7 @@ export interface MutesTable {
 export interface ReportsTable {
   id: string;
   reporter_id: string;
-  target_kind: "post" | "comment" | "user" | "cook";
+  target_kind: ReportKind;
   target_id: string;
   target_user_id: string | null;
   reason: "spam" | "harassment" | "inappropriate" | "other";
@@ -145,9 +147,9 @@ export interface ModerationLogTable {
   id: string;
   /** null: the operator's command line (npm run admin), or an admin whose account was deleted since. */
   moderator_id: string | null;
-  action: "dismiss" | "remove" | "suspend" | "unsuspend" | "password-reset" | "password-set" | "create-admin" | "promote" | "demote";
+  action: "dismiss" | "remove" | "suspend" | "block-domain" | "unsuspend" | "password-reset" | "password-set" | "create-admin" | "promote" | "demote";
   /** `cook`: an "I made this" entry an ADMIN removed from its recipe page (never reported). */
-  target_kind: "post" | "comment" | "user" | "cook";
+  target_kind: ReportKind;
   target_id: string;
   target_user_id: string | null;
   summary: Generated<string>;

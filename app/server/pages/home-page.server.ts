@@ -3,6 +3,7 @@
 // (app/server/http/route-rules.server.ts); a signed-in person's follows come first.
 import type { AppLoadContext } from "@remix-run/node";
 
+import { reportPath } from "~/lib/reports";
 import { getLens } from "~/server/auth/session.server";
 import { CacheScope } from "~/server/cache/scopes.server";
 import { scopeSharedCache, SHUFFLED_COPIES } from "~/server/cache/shared-cache.server";
@@ -30,5 +31,5 @@ export async function loadHomePage(request: Request, context: AppLoadContext) {
   ]);
   // Which posts there are, and each card's recipe with its post (counts included).
   scopeSharedCache(context, [CacheScope.feed, ...posts.map((post) => CacheScope.recipe(post.recipe_id))]);
-  return { posts: await withPlaceholders(posts, (post) => post.photo), hasMore, seed, page, signedIn: viewerId !== null, remote, replyMax: COMMENT_MAX };
+  return { posts: await withPlaceholders(posts, (post) => post.photo), hasMore, seed, page, signedIn: viewerId !== null, remote: remote.map((post) => ({ ...post, reportHref: reportPath("remote_post", post.id) })), replyMax: COMMENT_MAX };
 }

@@ -91,7 +91,9 @@ export async function loadRecipePage(request: Request, recipeId: string, context
     // Each other person's comment links to its report page; replies from other servers follow, by their handle.
     comments: [
       ...withReportLinks("comment", comments, viewer?.id ?? null, (comment) => ({ id: comment.comment_id, ownerId: comment.author?.id })),
-      ...remoteComments.map((reply): CommentView & { reportHref?: string } => ({ comment_id: reply.id, text: reply.text, created_at: new Date(reply.created_at).toISOString(), author: null, remote: { handle: reply.handle, url: reply.url } })),
+      ...withReportLinks("remote_comment", remoteComments, viewer?.id ?? null, (reply) => ({ id: reply.id, ownerId: reply.actor_id })).map(
+        (reply): CommentView & { reportHref?: string } => ({ comment_id: reply.id, text: reply.text, created_at: new Date(reply.created_at).toISOString(), author: null, remote: { handle: reply.handle, url: reply.url }, reportHref: reply.reportHref }),
+      ),
     ],
     // The comment box's limit, from here: the page's script has no room for ~/lib/limits (a module more).
     commentMax: COMMENT_MAX,

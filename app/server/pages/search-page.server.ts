@@ -2,6 +2,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 
 import { SEARCH_MESSAGES } from "~/lib/search-navigation";
+import { reportPath } from "~/lib/reports";
 import { getLens, getUser } from "~/server/auth/session.server";
 import { CacheScope } from "~/server/cache/scopes.server";
 import { scopeSharedCache, SHUFFLED_COPIES, withholdFromSharedCache } from "~/server/cache/shared-cache.server";
@@ -45,11 +46,12 @@ export async function loadSearchPage(request: Request, context: AppLoadContext) 
   }
   // `@name@host`: a signed-in searcher is shown that person on their server, asked of it now
   // (docs/federation.md); an answer for one person is never kept for the next visitors.
-  let remote: FoundRemotePerson | null = null;
+  let remote: (FoundRemotePerson & { reportHref: string }) | null = null;
   if (q && parseRemoteHandle(q)) {
     withholdFromSharedCache(context);
     try {
-      remote = await lookUpRemotePerson({ actor: await getUser(request), q });
+      const found = await lookUpRemotePerson({ actor: await getUser(request), q });
+      remote = found && { ...found, reportHref: reportPath("remote_user", found.id) };
     } catch (cause) {
       log.warn({ err: cause, reqId: currentRequestId() }, "search: a remote handle could not be looked up");
     }

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 
-import type { ReportKind, ReportReason } from "~/lib/reports";
+import { isRemoteKind, type RemoteReportKind, type ReportKind, type ReportReason } from "~/lib/reports";
 
 import { db, type DB } from "../db/connection.server";
 import { nextSeq, nowIso } from "./seq.server";
@@ -20,10 +20,38 @@ export interface ReportTarget {
   recipeId: string | null;
   /** Whose recipe a comment or an "I made this" entry is on (for a post, its own author). */
   postOwnerId: string | null;
+  /** For what comes from another server (its owner has no account here): its author, their server and where it is read there. */
+  remote?: { actorId: string; host: string; url: string };
+}
+
+/** A person on another server, a post of theirs, or their reply under a recipe here, as a report target. */
+async function getRemoteReportTarget(kind: RemoteReportKind, id: string, database: DB): Promise<ReportTarget | undefined> {
+  if (kind === "remote_user") {
+    const row = await database.selectFrom("remote_actors").select(["id", "handle", "host", "url"]).where("id", "=", id).executeTakeFirst();
+    return row && { kind, id, ownerId: null, ownerName: `@${row.handle}`, label: row.handle, recipeId: null, postOwnerId: null, remote: { actorId: row.id, host: row.host, url: row.url ?? row.id } };
+  }
+  if (kind === "remote_post") {
+    const row = await database
+      .selectFrom("remote_posts as p")
+      .innerJoin("remote_actors as a", "a.id", "p.actor_id")
+      .select(["p.actor_id", "p.url", "p.name", "p.text", "a.handle", "a.host"])
+      .where("p.id", "=", id)
+      .executeTakeFirst();
+    return row && { kind, id, ownerId: null, ownerName: `@${row.handle}`, label: row.name || row.text.slice(0, 200), recipeId: null, postOwnerId: null, remote: { actorId: row.actor_id, host: row.host, url: row.url } };
+  }
+  const row = await database
+    .selectFrom("remote_comments as c")
+    .innerJoin("posts as p", "p.id", "c.post_id")
+    .innerJoin("remote_actors as a", "a.id", "c.actor_id")
+    .select(["c.actor_id", "c.url", "c.text", "p.recipe_id", "p.created_by", "a.handle", "a.host"])
+    .where("c.id", "=", id)
+    .executeTakeFirst();
+  return row && { kind, id, ownerId: null, ownerName: `@${row.handle}`, label: row.text, recipeId: row.recipe_id, postOwnerId: row.created_by, remote: { actorId: row.actor_id, host: row.host, url: row.url } };
 }
 
 /** The target as it is now; undefined when it is gone. */
 export async function getReportTarget(kind: ReportKind, id: string, database: DB = db): Promise<ReportTarget | undefined> {
+  if (isRemoteKind(kind)) return getRemoteReportTarget(kind, id, database);
   if (kind === "post") {
     const row = await database
       .selectFrom("posts as p")
@@ -142,11 +170,11 @@ export async function resolveReports(
   return [...new Set(closed.map((row) => row.reporter_id))];
 }
 
-/** The last four are the operator's command line's (app/server/ops/admin-commands.server.ts). */
-export type ModerationAction = "dismiss" | "remove" | "suspend" | "unsuspend" | "password-reset" | "password-set" | "create-admin" | "promote" | "demote";
+/** `block-domain` is for what came from another server; the last four are the operator's command line's (app/server/ops/admin-commands.server.ts). */
+export type ModerationAction = "dismiss" | "remove" | "suspend" | "block-domain" | "unsuspend" | "password-reset" | "password-set" | "create-admin" | "promote" | "demote";
 
 export async function writeLog(
-  entry: { moderatorId: string | null; action: ModerationAction; kind: ReportKind | "cook"; targetId: string; targetUserId: string | null; summary: string; why: string },
+  entry: { moderatorId: string | null; action: ModerationAction; kind: ReportKind; targetId: string; targetUserId: string | null; summary: string; why: string },
   database: DB,
 ): Promise<void> {
   await database

@@ -4,7 +4,7 @@ import { isAdmin } from "~/lib/permissions";
 
 import { CacheScope, changing } from "../cache/scopes.server";
 import { db, type DB } from "../db/connection.server";
-import { blockedDomains, domainOf, isBlockedHost } from "../federation/domain-blocks.server";
+import { blockedDomains, domainOf, storeDomainBlock } from "../federation/domain-blocks.server";
 import { findRemotePerson, parseRemoteHandle, replyToRemotePost, setRemoteBlocked, setRemoteFollowing, setRemotePostLiked } from "../federation/remote-actions.server";
 import { remoteBlockOf, remoteFollowState, type RemotePerson } from "../federation/remote-store.server";
 import { CommentSchema } from "../validation/comment-schema.server";
@@ -98,21 +98,7 @@ export async function blockDomain({ actor, domain }: { actor: Actor; domain: unk
   if (!parsed.success) return refusal(400, FEDERATION_MESSAGES.badDomain, { errors: { domain: FEDERATION_MESSAGES.badDomain } });
   const name = parsed.data;
   // Their likes and replies leave every page at once: every kept page is renewed.
-  const added = await changing([CacheScope.everything], async (trx) => {
-    const inserted = await trx.insertInto("blocked_domains").values({ domain: name, blocked_by: actor.id, created_at: Date.now() }).onConflict((c) => c.column("domain").doNothing()).executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
-    // The same rule as every other check of a block (isBlockedHost): the domain and its subdomains.
-    const actors = await trx.selectFrom("remote_actors").select(["id", "host"]).execute();
-    const there = actors.filter((actor) => isBlockedHost(actor.host, [name])).map((actor) => actor.id);
-    if (there.length > 0) {
-      // Nothing more is sent to it, and nothing of it is shown: its follows both ways end, its
-      // people's posts, likes and replies here go.
-      for (const table of ["remote_followers", "remote_follows", "remote_posts", "remote_likes", "remote_comments"] as const) {
-        await trx.deleteFrom(table).where("actor_id", "in", there).execute();
-      }
-    }
-    return true;
-  }, database);
+  const added = await changing([CacheScope.everything], (trx) => storeDomainBlock({ domain: name, blockedBy: actor.id }, trx), database);
   if (!added) return refusal(409, FEDERATION_MESSAGES.alreadyBlocked, { errors: { domain: FEDERATION_MESSAGES.alreadyBlocked } });
   return done({ domain: name });
 }

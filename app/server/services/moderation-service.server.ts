@@ -3,11 +3,12 @@ import crypto from "node:crypto";
 import { z } from "zod";
 
 import { isAdmin } from "~/lib/permissions";
-import { REPORT_KINDS, REPORT_MESSAGES, REPORT_REASONS, REPORT_TEXT_MAX, REPORTS_PER_DAY, reportPath, type ReportKind, type ReportReason } from "~/lib/reports";
+import { isRemoteKind, REPORT_KINDS, REPORT_MESSAGES, REPORT_REASONS, REPORT_TEXT_MAX, REPORTS_PER_DAY, reportPath, type ReportKind, type ReportReason } from "~/lib/reports";
 
 import { endSessionsOf } from "../auth/session.server";
 import { CacheScope, changing } from "../cache/scopes.server";
 import { db, engineOf, type DB } from "../db/connection.server";
+import { domainOf, storeDomainBlock } from "../federation/domain-blocks.server";
 import { deleteImageIfUnreferenced } from "../media/uploads.server";
 import { deleteCook } from "../queries/cooks.server";
 import { getPostOwnership } from "../queries/posts.server";
@@ -48,6 +49,7 @@ export const MODERATION_MESSAGES = {
   adminSuspend: "Administrators cannot be suspended; take their role away first.",
   notSuspended: "This account is not suspended.",
   missingUser: "User not found.",
+  notRemote: "Only what comes from another server can have its domain blocked.",
 } as const;
 
 const ReportSchema = z.object({
@@ -109,12 +111,12 @@ export async function fileReport(input: { actor: Actor; kind: unknown; targetId:
 }
 
 /**
- * The items of a page's list (comments, "I made this" entries) with the address of the report page
+ * The items of a page's list (comments, "I made this" entries, replies from other servers) with the address of the report page
  * of each one someone else made (docs/rules.md#reports-and-moderation). Made here, not in the page:
  * the report module stays out of the recipe page's script.
  */
 export function withReportLinks<T extends object>(
-  kind: "comment" | "cook",
+  kind: "comment" | "cook" | "remote_comment",
   items: readonly T[],
   viewerId: string | null,
   of: (item: T) => { id: string; ownerId: string | null | undefined },
@@ -190,12 +192,14 @@ async function tellReporters(reporters: readonly string[], database: DB): Promis
 
 /**
  * An ADMIN acts on the reports of one target: `dismiss` them, `remove` the content (a comment, an
- * "I made this" entry, or a recipe with its post), or `suspend` its owner. `why` goes to the log.
+ * "I made this" entry, a recipe with its post, or a post or reply from another server), `suspend`
+ * its owner, or for what came from another server `block-domain` (its author's whole server, as
+ * Admin → Federation does). `why` goes to the log.
  */
 export async function moderate({ actor, kind, targetId, action, why }: { actor: Actor; kind: unknown; targetId: unknown; action: unknown; why: unknown }): Promise<Outcome<{ action: ModerationAction }>> {
   if (!isAdmin(actor)) return refusal(403, MODERATION_MESSAGES.adminOnly);
   if (!(REPORT_KINDS as readonly unknown[]).includes(kind) || typeof targetId !== "string" || targetId === "") return refusal(404, REPORT_MESSAGES.gone);
-  if (action !== "dismiss" && action !== "remove" && action !== "suspend") return refusal(400, "Unknown action.");
+  if (action !== "dismiss" && action !== "remove" && action !== "suspend" && action !== "block-domain") return refusal(400, "Unknown action.");
   const reason = WhySchema.safeParse(why ?? "");
   if (!reason.success) return refusal(400, MODERATION_MESSAGES.whyTooLong, { errors: { why: MODERATION_MESSAGES.whyTooLong } });
   const reportKind = kind as ReportKind;
@@ -206,19 +210,23 @@ export async function moderate({ actor, kind, targetId, action, why }: { actor: 
     if (!target.ownerId) return refusal(400, MODERATION_MESSAGES.noOwner);
     return suspend({ actor, userId: target.ownerId, why: reason.data, about: { kind: reportKind, targetId } });
   }
-  if (action === "remove" && reportKind === "user") return refusal(400, MODERATION_MESSAGES.notRemovable);
+  if (action === "remove" && (reportKind === "user" || reportKind === "remote_user")) return refusal(400, MODERATION_MESSAGES.notRemovable);
   const before = await getReportTarget(reportKind, targetId);
+  if (action === "block-domain" && !before?.remote) return refusal(400, isRemoteKind(reportKind) ? REPORT_MESSAGES.gone : MODERATION_MESSAGES.notRemote);
   const postPhoto = action === "remove" && reportKind === "post" ? (await getPostOwnership(targetId))?.photo : undefined;
   let removedPhotos: string[] = [];
-  const scopes = action === "remove" && before?.recipeId ? [CacheScope.recipe(before.recipeId), ...(reportKind === "post" ? [CacheScope.feed, CacheScope.search, before.ownerId && CacheScope.user(before.ownerId)] : [])] : [];
+  const scopes = action === "block-domain" ? [CacheScope.everything] : action === "remove" && before?.recipeId ? [CacheScope.recipe(before.recipeId), ...(reportKind === "post" ? [CacheScope.feed, CacheScope.search, before.ownerId && CacheScope.user(before.ownerId)] : [])] : [];
   const outcome = await refusing(async () => {
     await changing(scopes, async (trx) => {
-      const reporters = await resolveReports({ kind: reportKind, targetId, resolution: action === "dismiss" ? "dismissed" : "removed" }, trx);
+      const reporters = await resolveReports({ kind: reportKind, targetId, resolution: action === "dismiss" ? "dismissed" : action === "remove" ? "removed" : "domain blocked" }, trx);
       if (reporters.length === 0) throw new RefusedError(refusal(409, REPORT_MESSAGES.handled));
       if (action === "remove") {
         const target = await getReportTarget(reportKind, targetId, trx);
         if (!target) throw new RefusedError(refusal(404, REPORT_MESSAGES.gone));
-        if (reportKind === "comment") {
+        if (reportKind === "remote_post" || reportKind === "remote_comment") {
+          // Taken off this server only: its author's server keeps it.
+          await trx.deleteFrom(reportKind === "remote_post" ? "remote_posts" : "remote_comments").where("id", "=", targetId).execute();
+        } else if (reportKind === "comment") {
           const comment = await trx.selectFrom("comments").select("post_id").where("id", "=", targetId).executeTakeFirstOrThrow();
           await storeCommentRemoved(trx, { postId: comment.post_id, commentId: targetId });
         } else if (reportKind === "cook") {
@@ -230,7 +238,10 @@ export async function moderate({ actor, kind, targetId, action, why }: { actor: 
           removedPhotos = [deleted?.photo ?? "", postPhoto ?? ""];
         }
       }
-      await writeLog({ moderatorId: actor.id, action: chosen, kind: reportKind, targetId, targetUserId: before?.ownerId ?? null, summary: before?.label ?? "", why: reason.data }, trx);
+      // The whole server of its author (docs/federation.md, "Safety"): blocked already is no refusal, the reports still close.
+      if (action === "block-domain") await storeDomainBlock({ domain: domainOf(before!.remote!.host), blockedBy: actor.id }, trx);
+      const summary = action === "block-domain" ? `${domainOf(before!.remote!.host)} (${before!.label})` : (before?.label ?? "");
+      await writeLog({ moderatorId: actor.id, action: chosen, kind: reportKind, targetId, targetUserId: before?.ownerId ?? null, summary, why: reason.data }, trx);
       await tellReporters(reporters, trx);
     });
     return done({ action: chosen });
