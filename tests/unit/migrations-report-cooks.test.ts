@@ -12,7 +12,7 @@ import { nowIso } from "~/server/queries/seq.server";
 const FIRST_NEW = "20261201T0000-report-cooks";
 
 describe("reports of entries, on a database made before them", () => {
-  it("keeps every report and index, takes kind 'cook', and clears entry photos that are not uploads", async () => {
+  it("keeps every report and index, takes kind 'cook' (and 'remote_post'), and clears entry photos that are not uploads", async () => {
     const all = await migrationProvider.getMigrations();
     const before: Record<string, Migration> = Object.fromEntries(Object.entries(all).filter(([name]) => name < FIRST_NEW));
     const old: DB = openDatabase(":memory:");
@@ -49,6 +49,8 @@ describe("reports of entries, on a database made before them", () => {
       await expect(
         old.insertInto("reports").values({ id: "rep3", reporter_id: "u1", target_kind: "cook", target_id: "c2", target_user_id: "u2", reason: "spam", created_at: now, seq: 3 }).execute(),
       ).rejects.toThrow(/UNIQUE/);
+      // And, since 20261205T0000-report-remote, what comes from other servers (no account behind it here).
+      await old.insertInto("reports").values({ id: "rep5", reporter_id: "u1", target_kind: "remote_post", target_id: "https://far.example/notes/1", target_user_id: null, reason: "spam", created_at: now, seq: 5 }).execute();
       await expect(
         old.insertInto("reports").values({ id: "rep4", reporter_id: "u1", target_kind: "recipe" as never, target_id: "r1", reason: "spam", created_at: now, seq: 4 }).execute(),
       ).rejects.toThrow(/CHECK/);
