@@ -11,7 +11,8 @@ import { failOnBrowserErrors, signInNewUser } from "../support/e2e";
 // second one started for these tests ("far": its own database and port, the core sample people).
 // Someone here finds a cook there by @name@host, follows them (their server accepts), and is
 // listed among that cook's followers there; the cook's new recipe arrives on Home here; a like and
-// a reply from here show there with the handle; Unfollow ends it there too. JavaScript on and off.
+// a reply from here show there with the handle; each side reports what came from the other;
+// Unfollow ends it there too. JavaScript on and off.
 
 failOnBrowserErrors();
 
@@ -39,7 +40,7 @@ async function farCook(context: BrowserContext) {
   return { id: "234", username: "danieljacob", handle: `@danieljacob@127.0.0.1:${far.port}` };
 }
 
-test("follow a cook on another ReciPals by handle: their recipe arrives on Home, a like and a reply show there, Unfollow ends it there", async ({ page, browser, javaScriptEnabled }) => {
+test("follow a cook on another ReciPals by handle: their recipe arrives on Home, a like and a reply show there, each side reports the other's, Unfollow ends it there", async ({ page, browser, javaScriptEnabled }) => {
   test.setTimeout(90_000);
   const me = await signInNewUser(page, "fed");
   const handleHere = `@${me.username}@${new URL(test.info().project.use.baseURL!).host}`;
@@ -98,8 +99,22 @@ test("follow a cook on another ReciPals by handle: their recipe arrives on Home,
   await expect(async () => {
     await farPage.goto(`${far.base}/ReciPals/Recipes/${recipeId}`);
     const comment = farPage.locator("#comments li").filter({ hasText: words });
-    await expect(comment.getByRole("link", { name: handleHere })).toBeVisible({ timeout: 1000 });
+    await expect(comment.getByRole("link", { name: handleHere, exact: true })).toBeVisible({ timeout: 1000 });
   }).toPass({ timeout: 20_000 });
+
+  // The cook there reports that reply, and the reader here reports the cook's post: each report page
+  // names what came from the other server by its handle.
+  await farPage.locator("#comments li").filter({ hasText: words }).getByRole("link", { name: `Report the comment by ${handleHere}` }).click();
+  await expect(farPage.getByRole("heading", { name: "Report a reply from another server" })).toBeVisible();
+  await expect(farPage.locator(".report__target")).toContainText(`by ${handleHere}`);
+  await farPage.getByLabel("Spam").check();
+  await farPage.getByRole("button", { name: "Send report" }).click();
+  await expect(farPage.getByRole("status")).toHaveText("Thanks — an admin will look at it.");
+  await post.getByRole("link", { name: `Report the post by ${cook.handle}` }).click();
+  await expect(page.getByRole("heading", { name: "Report a post from another server" })).toBeVisible();
+  await page.getByLabel("Harassment").check();
+  await page.getByRole("button", { name: "Send report" }).click();
+  await expect(page.getByRole("status")).toHaveText("Thanks — an admin will look at it.");
 
   // Unfollow (from one's own Following): they leave the cook's followers there.
   await page.goto(`/ReciPals/Account/Profile/${me.id}/Following`);
