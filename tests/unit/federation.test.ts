@@ -187,6 +187,23 @@ describe("federation: recipes travel to followers elsewhere", () => {
     // The Note is there to fetch by its id too.
     const fetched = (await (await fetch(noteId, { headers: activityJson })).json()) as { type: string; id: string };
     expect(fetched).toMatchObject({ type: "Note", id: noteId });
+    // Beside its HTML, the recipe as schema.org properties, in the Create as received (signed with
+    // them) and in the Note fetched by its id (whose context names the schema: prefix).
+    const recipeProperties = {
+      "schema:recipeIngredient": ["Rye flour (500g)", "Caraway (1 tbsp)"],
+      "schema:recipeInstructions": [
+        { type: "schema:HowToStep", "schema:position": 1, "schema:text": "Mix everything." },
+        { type: "schema:HowToStep", "schema:position": 2, "schema:text": "Bake for an hour." },
+      ],
+      "schema:recipeYield": "8",
+      "schema:totalTime": "PT3H",
+      "schema:keywords": "Bread",
+    };
+    const sent = (await create.toJsonLd()) as { object: Record<string, unknown>; proof?: unknown };
+    expect(sent.proof).toBeDefined();
+    expect(sent.object).toMatchObject({ type: "Note", ...recipeProperties });
+    expect(fetched).toMatchObject(recipeProperties);
+    expect((fetched as unknown as { "@context": unknown[] })["@context"]).toContainEqual({ schema: "http://schema.org/" });
 
     const updated = await updateRecipe({ actor: { id: author.id, role: "USER" }, recipeId, input: { ...input, name: "Rye Loaf" }, photo: { kind: "keep" } });
     expect(updated.ok).toBe(true);

@@ -16,6 +16,7 @@ import { blockedDomains, domainOf, hostIsBlocked, isBlockedHost } from "./domain
 import { federationEnabled } from "./handles.server";
 import { escapeHtml } from "../http/html-text.server";
 import { loadRemoteDocument } from "./remote-documents.server";
+import { noteWithRecipe } from "./recipe-properties.server";
 import {
   acceptRemoteFollow,
   deleteRemoteObject,
@@ -133,8 +134,9 @@ async function recipeOfPost(database: DB, postId: string): Promise<PostedRecipe 
 
 /**
  * A recipe as a Note: its HTML holds the name, the description, the ingredients, the steps and a
- * link, its photo is an attachment (Mastodon shows Notes and drops unknown types). Public, copied
- * to the author's followers.
+ * link, its photo is an attachment (Mastodon shows Notes and drops unknown types); the recipe
+ * also travels as schema.org properties (recipe-properties.server.ts). Public, copied to the
+ * author's followers.
  */
 function recipeNote({ Note, Image, PUBLIC_COLLECTION, Temporal }: Fedify, ctx: Context<void>, recipe: PostedRecipe, publishedNow = false) {
   const link = new URL(paths.recipe(recipe.recipe_id), ctx.origin);
@@ -150,7 +152,7 @@ function recipeNote({ Note, Image, PUBLIC_COLLECTION, Temporal }: Fedify, ctx: C
     `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.href)}</a></p>`,
   ].join("");
   const published = Date.parse(recipe.posted_at);
-  return new Note({
+  return noteWithRecipe(Note, {
     id: ctx.getObjectUri(Note, { id: recipe.post_id }),
     attribution: ctx.getActorUri(recipe.user_created),
     to: PUBLIC_COLLECTION,
@@ -161,7 +163,7 @@ function recipeNote({ Note, Image, PUBLIC_COLLECTION, Temporal }: Fedify, ctx: C
     // A post keeps the day it was posted: its Create says the moment, which only it knows.
     published: publishedNow ? Temporal.Now.instant() : Number.isFinite(published) ? Temporal.Instant.fromEpochMilliseconds(published) : null,
     attachments: recipe.photo && !recipe.photo.startsWith("data:") ? [new Image({ url: new URL(recipe.photo, ctx.origin), name: recipe.name })] : [],
-  });
+  }, recipe);
 }
 
 /** A post here, by someone not suspended, that a remote Like or reply names (our Note's address). */
