@@ -25,6 +25,7 @@ import { db } from "~/server/db/connection.server";
 import { answerFederation } from "~/server/api/federation-api.server";
 import { startFederationQueue } from "~/server/federation/federation.server";
 import { remoteHtmlToText } from "~/server/federation/remote-text.server";
+import { replyToRemotePost, setRemoteFollowing, setRemotePostLiked } from "~/server/federation/remote-actions.server";
 import { blockDomain, FEDERATION_MESSAGES, unblockDomain } from "~/server/services/federation-service.server";
 import { fileReport, getModerationQueue, moderate } from "~/server/services/moderation-service.server";
 import { createRecipe } from "~/server/services/recipes-service.server";
@@ -488,6 +489,39 @@ describe("federation: safety across servers", () => {
 });
 
 describe("federation: deliveries that cannot land", () => {
+  it("a follow, a like or a reply whose activity cannot be queued is taken back: nothing here shows it done", async () => {
+    // One who can no longer send (suspended: their keys are not handed out) stands for any queueing failure.
+    const cook = await makeUser();
+    const cookie = await signedInCookie(cook.id);
+    await searchLoader(routeArgs(getRequest(`/ReciPals/Search?q=${encodeURIComponent(`@far-cook@${thereHost()}`)}`, cookie)));
+    await remotePeopleAction(routeArgs(formRequest("/ReciPals/Account/RemotePeople", { actor: farCookId(), intent: "follow", _fetcher: "1" }, cookie)));
+    await until(() => db.selectFrom("remote_follows").select("accepted_at").where("user_id", "=", cook.id).where("accepted_at", "is not", null).executeTakeFirst(), "the follow");
+    const noteId = new URL(`${there.origin}/notes/unsendable-${cook.id}`);
+    await sendFromThere("far-cook", cook.id, new Create({ id: new URL(`${noteId.href}/create`), actor: new URL(farCookId()), to: PUBLIC_COLLECTION, object: new Note({ id: noteId, attribution: new URL(farCookId()), content: "<p>Soup</p>" }) }));
+    await until(() => db.selectFrom("remote_posts").select("id").where("id", "=", noteId.href).executeTakeFirst(), "their post");
+    await setRemotePostLiked({ userId: cook.id, postId: noteId.href, liked: true });
+    const rowsOf = async () => ({
+      follows: await db.selectFrom("remote_follows").select(["actor_id", "accepted_at"]).where("user_id", "=", cook.id).execute(),
+      likes: await db.selectFrom("remote_post_likes").select("post_id").where("user_id", "=", cook.id).execute(),
+      replies: await db.selectFrom("remote_post_replies").select("id").where("user_id", "=", cook.id).execute(),
+    });
+    const before = await rowsOf();
+    expect(before.likes).toHaveLength(1);
+
+    await db.updateTable("users").set({ suspended_at: new Date().toISOString() }).where("id", "=", cook.id).execute();
+    await expect(setRemoteFollowing({ userId: cook.id, actorId: farCookId(), following: false })).rejects.toThrow();
+    await expect(setRemotePostLiked({ userId: cook.id, postId: noteId.href, liked: false })).rejects.toThrow();
+    expect(await replyToRemotePost({ userId: cook.id, postId: noteId.href, text: "Never sent" })).toBeNull();
+    expect(await rowsOf()).toEqual(before);
+    await db.deleteFrom("remote_post_likes").where("user_id", "=", cook.id).execute();
+    await db.deleteFrom("remote_follows").where("user_id", "=", cook.id).execute();
+    await expect(setRemotePostLiked({ userId: cook.id, postId: noteId.href, liked: true })).rejects.toThrow();
+    expect((await rowsOf()).likes).toEqual([]);
+    await expect(setRemoteFollowing({ userId: cook.id, actorId: farCookId(), following: true })).rejects.toThrow();
+    expect((await rowsOf()).follows).toEqual([]);
+  });
+
+
   it("an inbox that answers 410 Gone gets nothing more: the next delivery there is dropped unsent", async () => {
     const cook = await makeUser();
     const gone = `${there.origin}/users/gone-cook`;

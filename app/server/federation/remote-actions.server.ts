@@ -67,6 +67,21 @@ export async function findRemotePerson(query: string, database: DB = db): Promis
 }
 
 /**
+ * Queues the activity that tells another server of a row just written here (a follow, a like, a
+ * reply, or their end). The row and the queue are two writes (on PostgreSQL the queue is pg-boss's):
+ * when the activity cannot be queued, the row is taken back and the error goes on, so nothing here
+ * shows as done that their server will never hear of.
+ */
+async function sentOrTakenBack(send: () => Promise<void>, takeBack: () => Promise<unknown>): Promise<void> {
+  try {
+    await send();
+  } catch (error) {
+    await takeBack();
+    throw error;
+  }
+}
+
+/**
  * `userId` starts following the person on another server (a Follow; the follow completes when
  * their server accepts) or stops (an Undo of that Follow). Answers whether a row changed. The
  * person must be known here (found by a search) and their server not blocked.
@@ -86,12 +101,18 @@ export async function setRemoteFollowing({ userId, actorId, following }: { userI
       .onConflict((conflict) => conflict.columns(["user_id", "actor_id"]).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return "unchanged";
-    await ctx.sendActivity({ identifier: userId }, recipient, new library.Follow({ id: new URL(followId), actor: me, object: recipient.id }));
+    await sentOrTakenBack(
+      () => ctx.sendActivity({ identifier: userId }, recipient, new library.Follow({ id: new URL(followId), actor: me, object: recipient.id })),
+      () => database.deleteFrom("remote_follows").where("user_id", "=", userId).where("follow_id", "=", followId).execute(),
+    );
     return "changed";
   }
-  const removed = await database.deleteFrom("remote_follows").where("user_id", "=", userId).where("actor_id", "=", actor.id).returning("follow_id").executeTakeFirst();
+  const removed = await database.deleteFrom("remote_follows").where("user_id", "=", userId).where("actor_id", "=", actor.id).returningAll().executeTakeFirst();
   if (!removed) return "unchanged";
-  await ctx.sendActivity({ identifier: userId }, recipient, undoOfFollow(library, me, removed.follow_id, recipient.id));
+  await sentOrTakenBack(
+    () => ctx.sendActivity({ identifier: userId }, recipient, undoOfFollow(library, me, removed.follow_id, recipient.id)),
+    () => database.insertInto("remote_follows").values(removed).onConflict((conflict) => conflict.columns(["user_id", "actor_id"]).doNothing()).execute(),
+  );
   return "changed";
 }
 
@@ -162,13 +183,19 @@ export async function setRemotePostLiked({ userId, postId, liked }: { userId: st
       .onConflict((conflict) => conflict.columns(["user_id", "post_id"]).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return "unchanged";
-    await ctx.sendActivity({ identifier: userId }, recipient, new library.Like({ id: new URL(likeId), actor: me, object: new URL(post.id) }));
+    await sentOrTakenBack(
+      () => ctx.sendActivity({ identifier: userId }, recipient, new library.Like({ id: new URL(likeId), actor: me, object: new URL(post.id) })),
+      () => database.deleteFrom("remote_post_likes").where("user_id", "=", userId).where("like_id", "=", likeId).execute(),
+    );
     return "changed";
   }
-  const removed = await database.deleteFrom("remote_post_likes").where("user_id", "=", userId).where("post_id", "=", post.id).returning("like_id").executeTakeFirst();
+  const removed = await database.deleteFrom("remote_post_likes").where("user_id", "=", userId).where("post_id", "=", post.id).returningAll().executeTakeFirst();
   if (!removed) return "unchanged";
   const undo = new library.Undo({ id: new URL(`#undo/${crypto.randomUUID()}`, me), actor: me, object: new library.Like({ id: new URL(removed.like_id), actor: me, object: new URL(post.id) }) });
-  await ctx.sendActivity({ identifier: userId }, recipient, undo);
+  await sentOrTakenBack(
+    () => ctx.sendActivity({ identifier: userId }, recipient, undo),
+    () => database.insertInto("remote_post_likes").values(removed).onConflict((conflict) => conflict.columns(["user_id", "post_id"]).doNothing()).execute(),
+  );
   return "changed";
 }
 
@@ -249,10 +276,18 @@ export async function replyToRemotePost({ userId, postId, text }: { userId: stri
   const id = ctx.getObjectUri(library.Note, { id: `${REPLY_PREFIX}${crypto.randomUUID()}` }).href;
   await database.insertInto("remote_post_replies").values({ id, user_id: userId, post_id: post.id, text, created_at: Date.now() }).execute();
   const reply = await replyRow(database, id);
-  if (!reply) return null;
+  const takeBack = () => database.deleteFrom("remote_post_replies").where("id", "=", id).execute();
+  if (!reply) {
+    // Not to be sent (its writer is suspended): not kept either.
+    await takeBack();
+    return null;
+  }
   const note = replyNote(library, ctx, reply);
   const me = ctx.getActorUri(userId);
   const create = new library.Create({ id: new URL(`${id}#create`), actor: me, to: library.PUBLIC_COLLECTION, cc: new URL(post.author.id), object: note });
-  await ctx.sendActivity({ identifier: userId }, recipientOf(post.author), create);
+  await sentOrTakenBack(
+    () => ctx.sendActivity({ identifier: userId }, recipientOf(post.author), create),
+    takeBack,
+  );
   return { id };
 }
