@@ -4,7 +4,7 @@ import path from "node:path";
 
 import { expect, test, type BrowserContext } from "@playwright/test";
 
-import { startAppServer } from "../support/e2e-server";
+import { E2E_ADMIN_PASSWORD, startAppServer } from "../support/e2e-server";
 import { failOnBrowserErrors, signInNewUser } from "../support/e2e";
 
 // Two ReciPals federating over ActivityPub (docs/federation.md): this suite's server ("here") and a
@@ -125,5 +125,57 @@ test("follow a cook on another ReciPals by handle: their recipe arrives on Home,
     await farPage.goto(`${far.base}/ReciPals/Account/Profile/${cook.id}/Followers`);
     await expect(farPage.getByText(handleHere)).toHaveCount(0, { timeout: 1000 });
   }).toPass({ timeout: 20_000 });
+  await farContext.close();
+});
+
+test("a cook on another ReciPals follows back; a block here ends it, and a domain block there ends what it kept of here", async ({ page, browser, javaScriptEnabled }) => {
+  test.setTimeout(90_000);
+  const me = await signInNewUser(page, "fedblock");
+  const hereHost = new URL(test.info().project.use.baseURL!).host;
+  const handleHere = `@${me.username}@${hereHost}`;
+  const farContext = await browser.newContext({ javaScriptEnabled });
+  const cook = await farCook(farContext);
+  const farPage = await farContext.newPage();
+
+  // The cook there finds the person here by handle and follows them; this server accepts at once.
+  await farPage.goto(`${far.base}/ReciPals/Search?q=${encodeURIComponent(handleHere)}`);
+  await farPage.getByRole("article", { name: handleHere }).getByRole("button", { name: "Follow" }).click();
+  await expect(async () => {
+    await farPage.goto(`${far.base}/ReciPals/Search?q=${encodeURIComponent(handleHere)}`);
+    await expect(farPage.getByRole("article", { name: handleHere }).getByRole("button", { name: "Unfollow" })).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
+  await page.goto(`/ReciPals/Account/Profile/${me.id}/Followers`);
+  await expect(page.getByRole("list", { name: "Followers on other servers" }).getByText(cook.handle)).toBeVisible();
+
+  // Here, the person blocks the cook from the search: their follow ends, and only Unblock is offered.
+  await page.goto(`/ReciPals/Search?q=${encodeURIComponent(cook.handle)}`);
+  const card = page.getByRole("article", { name: cook.handle });
+  await card.getByRole("button", { name: "Block" }).click();
+  await expect(card.getByRole("button", { name: "Unblock" })).toBeVisible();
+  await expect(card.getByRole("button", { name: "Follow" })).toHaveCount(0);
+  await page.goto(`/ReciPals/Account/Profile/${me.id}/Followers`);
+  await expect(page.getByRole("list", { name: "Followers on other servers" })).toHaveCount(0);
+
+  // There, an admin blocks this server's domain: the cook's follow of the person here ends there,
+  // and a search there no longer asks this server.
+  const adminContext = await browser.newContext({ javaScriptEnabled });
+  const signin = await adminContext.request.post(`${far.base}/api/users/signin`, { data: { username: "admin", password: E2E_ADMIN_PASSWORD } });
+  expect(signin.status()).toBe(200);
+  const adminPage = await adminContext.newPage();
+  await adminPage.goto(`${far.base}/ReciPals/Account/Admin/Federation`);
+  await adminPage.getByLabel("Domain").fill("127.0.0.1");
+  await adminPage.getByRole("button", { name: "Block domain" }).click();
+  await expect(adminPage.getByRole("list", { name: "Blocked domains" }).getByText("127.0.0.1")).toBeVisible();
+  await farPage.goto(`${far.base}/ReciPals/Account/Profile/${cook.id}/Following`);
+  await expect(farPage.getByRole("list", { name: "Following on other servers" })).toHaveCount(0);
+  await farPage.goto(`${far.base}/ReciPals/Search?q=${encodeURIComponent(handleHere)}`);
+  await expect(farPage.getByRole("heading", { name: "People" })).toBeVisible();
+  await expect(farPage.getByRole("article", { name: handleHere })).toHaveCount(0);
+  // Unblock lifts it (the server there serves this worker's other tests too).
+  await adminPage.getByRole("button", { name: "Unblock 127.0.0.1" }).click();
+  await expect(adminPage.getByRole("list", { name: "Blocked domains" })).toHaveCount(0);
+  await farPage.goto(`${far.base}/ReciPals/Search?q=${encodeURIComponent(handleHere)}`);
+  await expect(farPage.getByRole("article", { name: handleHere }).getByRole("button", { name: "Follow" })).toBeVisible();
+  await adminContext.close();
   await farContext.close();
 });
