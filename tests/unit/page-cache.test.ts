@@ -72,7 +72,8 @@ const servers: http.Server[] = [];
  * private (Cache-Control: private), pad=N (bytes of padding; random: incompressible), chunks (body written in pieces),
  * noetag, bump (the data version changes while rendering), inject (an inline script without the
  * nonce, as injected markup would be), withhold (the app withholds the answer), scope=a,b (the
- * answer shows scopes a and b; `scope=` none at all), change=x (scope x changes while rendering).
+ * answer shows scopes a and b; `scope=` none at all), change=x (scope x changes while rendering),
+ * slow=N (the render takes N ms).
  * A request header X-Withhold keeps the handler from offering whatever the URL says (headers other
  * than Origin are not in the key).
  */
@@ -101,9 +102,11 @@ async function startApp(
   if (options.trustProxy) app.set("trust proxy", true);
   app.use(compression());
   app.use(testApp.cache.middleware);
-  app.all("*", (req: http.IncomingMessage & { originalUrl: string }, res: http.ServerResponse & { locals: Record<string, any> }) => {
+  app.all("*", async (req: http.IncomingMessage & { originalUrl: string }, res: http.ServerResponse & { locals: Record<string, any> }) => {
     const render = ++testApp.renders;
     const flags = new URL(req.originalUrl, "http://test.invalid").searchParams;
+    // A render that takes this long (ms), as a cold page's loaders do.
+    if (flags.has("slow")) await new Promise((resolve) => setTimeout(resolve, Number(flags.get("slow"))));
     const nonce = crypto.randomBytes(16).toString("base64");
     res.setHeader("X-Offer-Available", res.locals.sharedCache ? "yes" : "no");
     if (flags.has("offer") && !req.headers["x-withhold"]) res.locals.sharedCache?.offer();
@@ -206,7 +209,7 @@ describe("page cache: what is kept and answered", () => {
     expect(second.body.toString("utf8")).toBe(first.body.toString("utf8"));
     expect(second.headers["x-render"]).toBe("1");
     expect(second.headers["content-type"]).toBe("text/html; charset=utf-8");
-    expect(app.cache.stats).toEqual({ hits: 1, misses: 1, stored: 1 });
+    expect(app.cache.stats).toEqual({ hits: 1, misses: 1, stored: 1, joined: 0 });
     expect(app.cache.size).toBe(1);
   });
 
@@ -248,6 +251,39 @@ describe("page cache: what is kept and answered", () => {
     expect(second.headers.vary).toBe("Cookie, Accept-Encoding");
     expect(second.headers.date).toBeDefined();
     expect(new Date(String(second.headers.date)).getTime()).not.toBeNaN();
+  });
+});
+
+describe("page cache: single flight", () => {
+  it("fifty visitors arriving together on a cold page cause one render, and all get it", async () => {
+    const app = await startApp();
+    const replies = await expectRenders(app, 1, () => Promise.all(Array.from({ length: 50 }, () => request(app, "/soup?offer&slow=150"))));
+    expect(new Set(replies.map((reply) => reply.status))).toEqual(new Set([200]));
+    expect(new Set(replies.map((reply) => decode(reply)))).toHaveProperty("size", 1);
+    expect(decode(replies[0]!)).toContain("Render 1.");
+    expect(app.cache.stats).toMatchObject({ misses: 1, joined: 49, hits: 49, stored: 1 });
+  });
+
+  it("when the render they waited for kept nothing (not offered, or failed), each renders its own", async () => {
+    const app = await startApp();
+    const unoffered = await expectRenders(app, 10, () => Promise.all(Array.from({ length: 10 }, () => request(app, "/soup?slow=100"))));
+    expect(new Set(unoffered.map((reply) => reply.headers["x-render"])).size).toBe(10);
+    await expectRenders(app, 5, () => Promise.all(Array.from({ length: 5 }, () => request(app, "/soup?offer&status=500&slow=100"))));
+    // Requests for another page, or personal ones, never wait for this one.
+    await expectRenders(app, 2, () => Promise.all([request(app, "/soup?offer&slow=100"), request(app, "/stew?offer&slow=100")]));
+  });
+
+  it("a request arriving after a change to what the render shows is not answered from it", async () => {
+    const app = await startApp({ scoped: true });
+    const first = request(app, "/soup?offer&scope=recipe:1&slow=150");
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const second = request(app, "/soup?offer&scope=recipe:1&slow=10");
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    change(app, "recipe:1");
+    const [one, two] = await Promise.all([first, second]);
+    // The first render began before the change: it is not kept, and the waiting request renders again.
+    expect(decode(one)).toContain("Render 1.");
+    expect(decode(two)).toContain("Render 2.");
   });
 });
 

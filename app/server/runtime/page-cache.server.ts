@@ -29,6 +29,9 @@ import type { ScopeChanges, SharedCacheHandle } from "../facade.server";
 // so every page kept here was rendered in the System theme and the key needs no theme; treating
 // that cookie as not personal would need the theme in the key (and in the visitors' ETag).
 //
+// Visitors who ask for a page while it is being rendered for another one wait for that render and
+// get what it kept (single flight): fifty visitors arriving together on a cold page cost one render.
+//
 // A page's Content-Security-Policy allows its inline scripts by a nonce that must not be reused.
 // A kept page is byte-for-byte the same for everyone, so it is answered with a policy that
 // allows exactly its inline scripts by their SHA-256 hashes instead (CSP Level 2) — no nonce is
@@ -94,6 +97,8 @@ export interface PageCacheStats {
   hits: number;
   misses: number;
   stored: number;
+  /** Requests that waited for the same page's render for another visitor rather than rendering it again. */
+  joined: number;
 }
 
 /** What `createPageCache` returns. */
@@ -192,6 +197,8 @@ function matchesTag(ifNoneMatch: string | undefined, etag: string): boolean {
 // x-request-id: each answer's own (observe.server.ts), never a kept one's.
 const UNKEPT_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding", "date", "set-cookie", "x-request-id"]);
 const NOT_MODIFIED_HEADERS = ["etag", "cache-control", "vary", "last-modified"];
+/** The longest a request waits for the same page's render for another visitor before rendering its own. */
+const JOIN_WAIT_MS = 5_000;
 
 export function createPageCache({
   version,
@@ -219,7 +226,13 @@ export function createPageCache({
   const recentChanges: RecentChange[] = [];
   const RECENT_CHANGES = 1024;
   let changeCount = 0;
-  const stats: PageCacheStats = { hits: 0, misses: 0, stored: 0 };
+  const stats: PageCacheStats = { hits: 0, misses: 0, stored: 0, joined: 0 };
+  /**
+   * Single flight: the keys being rendered now for a visitor, each with the requests for the same
+   * page that arrived meanwhile. They wait for that render and are answered from what it kept; when
+   * it kept nothing (not offered, withheld, failed, too large, out of date), each renders its own.
+   */
+  const rendering = new Map<string, (() => void)[]>();
   /** Entries dropped because what they show changed. */
   let dropped = 0;
 
@@ -345,8 +358,8 @@ export function createPageCache({
     res.end(body);
   }
 
-  /** Wraps res to see what the app answers and keep it when the app offered it. */
-  function capture(req: Request, res: Response, key: string, changesAtStart: number): SharedCacheHandle {
+  /** Wraps res to see what the app answers and keep it when the app offered it; `done` once it is over (kept or not). */
+  function capture(req: Request, res: Response, key: string, changesAtStart: number, done: () => void = () => {}): SharedCacheHandle {
     let offered = false;
     /** What the answer shows, as the app named it; null while it named nothing (it may show anything). */
     let scopes: Set<string> | null = null;
@@ -384,8 +397,11 @@ export function createPageCache({
         keep(key, changesAtStart, scopes, headerList, Buffer.concat(chunks));
       }
       chunks = null;
+      done();
       return result;
     };
+    // An answer cut short (the client left, the render failed) never reaches end.
+    res.once("close", done);
     let withheld = false;
     return {
       offer() {
@@ -477,8 +493,38 @@ export function createPageCache({
       return answer(req, res, entry);
     }
     if (entry) drop(key);
+    const waiting = rendering.get(key);
+    if (waiting) {
+      stats.joined++;
+      let resumed = false;
+      const resume = () => {
+        if (resumed) return;
+        resumed = true;
+        clearTimeout(giveUp);
+        const kept = sync() ? entries.get(key) : undefined;
+        if (kept && kept.expires > Date.now()) {
+          stats.hits++;
+          return answer(req, res, kept);
+        }
+        stats.misses++;
+        res.locals.sharedCache = capture(req, res, key, changeCount);
+        next();
+      };
+      // A render that takes too long is not waited for to its end.
+      const giveUp = setTimeout(resume, JOIN_WAIT_MS);
+      waiting.push(resume);
+      return;
+    }
     stats.misses++;
-    res.locals.sharedCache = capture(req, res, key, changeCount);
+    rendering.set(key, []);
+    let finished = false;
+    res.locals.sharedCache = capture(req, res, key, changeCount, () => {
+      if (finished) return;
+      finished = true;
+      const waiters = rendering.get(key) ?? [];
+      rendering.delete(key);
+      for (const resume of waiters) resume();
+    });
     next();
   }
 
