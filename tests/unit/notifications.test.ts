@@ -155,15 +155,38 @@ describe("who is told: one notification per action, for the owner, never for one
     const { owner, postId } = await ownerWithPost();
     const [fan] = await people(1);
     const post = (await getPostOwnership(postId))!;
+    // (On PostgreSQL the notification is held for the commit, one round trip fewer: it is not
+    // read back inside the transaction, only after it.)
     await expect(
       db.transaction().execute(async (trx) => {
-        await storeLike(trx, { post, userId: fan!.id, liked: true });
-        expect(await trx.selectFrom("notifications").select("id").where("user_id", "=", owner.id).execute()).toHaveLength(1);
+        expect(await storeLike(trx, { post, userId: fan!.id, liked: true })).toBe(true);
         throw new Error("the rest of the request failed");
       }),
     ).rejects.toThrow("the rest of the request failed");
     expect(await stored(owner.id)).toEqual([]);
     expect(await db.selectFrom("likes").select("user_id").where("post_id", "=", postId).execute()).toEqual([]);
+    // The same transaction carried through: both land.
+    await db.transaction().execute((trx) => storeLike(trx, { post, userId: fan!.id, liked: true }));
+    expect(await stored(owner.id)).toHaveLength(1);
+    expect(await db.selectFrom("likes").select("user_id").where("post_id", "=", postId).execute()).toEqual([{ user_id: fan!.id }]);
+  });
+
+  it("a notification held for the commit that cannot be written fails the commit: the like goes with it", async () => {
+    const { owner, postId } = await ownerWithPost();
+    const [fan] = await people(1);
+    const post = (await getPostOwnership(postId))!;
+    const taken = crypto.randomUUID();
+    await db.insertInto("notifications").values({ id: taken, user_id: owner.id, actor_id: null, kind: "report", post_id: null, recipe_id: null, comment_id: null, created_at: new Date().toISOString(), read_at: null, seq: 999_999 }).execute();
+    const uuid = crypto.randomUUID;
+    // The next notification's id is one already taken: its insert fails (a primary key).
+    crypto.randomUUID = () => taken as ReturnType<typeof uuid>;
+    try {
+      await expect(db.transaction().execute((trx) => storeLike(trx, { post, userId: fan!.id, liked: true }))).rejects.toThrow();
+    } finally {
+      crypto.randomUUID = uuid;
+    }
+    expect(await db.selectFrom("likes").select("user_id").where("post_id", "=", postId).execute()).toEqual([]);
+    expect((await stored(owner.id)).map((row) => row.id)).toEqual([taken]);
   });
 
   it("an ADMIN's whole-post update tells the owner of each like it sets for someone else, and takes back each it unsets", async () => {

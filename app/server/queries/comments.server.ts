@@ -1,5 +1,7 @@
 import crypto from "node:crypto";
 
+import { sql, type RawBuilder, type SqlBool } from "kysely";
+
 import { db, type DB } from "../db/connection.server";
 import { commentCount } from "./likes.server";
 import { nextSeq, todayDate } from "./seq.server";
@@ -60,17 +62,32 @@ export async function countComments(postId: string, database: DB = db): Promise<
   return Number(row?.n ?? 0);
 }
 
+type NewComment = { postId: string; userId: string; text: string; author?: CommentView["author"] };
 /** Appends a comment by the session user (the actor is never taken from the request body). */
+export async function addComment(comment: NewComment & { onlyIf?: null }, database?: DB): Promise<CommentView>;
+export async function addComment(comment: NewComment & { onlyIf: RawBuilder<SqlBool> | null }, database?: DB): Promise<CommentView | false>;
 export async function addComment(
-  { postId, userId, text, author: known }: { postId: string; userId: string; text: string; author?: CommentView["author"] },
+  {
+    postId,
+    userId,
+    text,
+    author: known,
+    onlyIf = null,
+  }: NewComment & { /** Written only while this holds (a block's); false when it did not. */ onlyIf?: RawBuilder<SqlBool> | null },
   database: DB = db,
-): Promise<CommentView> {
+): Promise<CommentView | false> {
   const id = crypto.randomUUID();
   const createdAt = todayDate();
-  await database
+  const added = await database
     .insertInto("comments")
-    .values({ id, post_id: postId, user_id: userId, text, created_at: createdAt, seq: nextSeq(database, "comments") })
-    .execute();
+    .columns(["id", "post_id", "user_id", "text", "created_at", "seq"])
+    .expression(
+      database
+        .selectNoFrom((eb) => [eb.val(id).as("id"), eb.val(postId).as("post_id"), eb.val(userId).as("user_id"), eb.val(text).as("text"), eb.val(createdAt).as("created_at"), nextSeq(database, "comments").as("seq")])
+        .where(onlyIf ?? sql<SqlBool>`true`),
+    )
+    .executeTakeFirst();
+  if (Number(added.numInsertedOrUpdatedRows ?? 0) === 0) return false;
   // A caller that knows who writes (the signed-in person) saves the read.
   const author = known ?? (await database.selectFrom("users").select(["id", "username", "profile"]).where("id", "=", userId).executeTakeFirst());
   return { comment_id: id, text, created_at: createdAt, author: author ?? null };

@@ -1,3 +1,5 @@
+import { sql, type RawBuilder, type SqlBool } from "kysely";
+
 import { db, type DB } from "../db/connection.server";
 import { nowIso } from "./seq.server";
 import { shownPerson } from "./visibility.server";
@@ -10,12 +12,13 @@ import { shownPerson } from "./visibility.server";
  * True when it changed something.
  */
 export async function follow(
-  { followerId, followeeId }: { followerId: string; followeeId: string },
+  { followerId, followeeId, onlyIf = null }: { followerId: string; followeeId: string; /** Written only while this holds (a block's). */ onlyIf?: RawBuilder<SqlBool> | null },
   database: DB = db,
 ): Promise<boolean> {
   const added = await database
     .insertInto("follows")
-    .values({ follower_id: followerId, followee_id: followeeId, created_at: nowIso() })
+    .columns(["follower_id", "followee_id", "created_at"])
+    .expression(database.selectNoFrom((eb) => [eb.val(followerId).as("follower_id"), eb.val(followeeId).as("followee_id"), eb.val(nowIso()).as("created_at")]).where(onlyIf ?? sql<SqlBool>`true`))
     .onConflict((oc) => oc.columns(["follower_id", "followee_id"]).doNothing())
     .executeTakeFirst();
   return Number(added.numInsertedOrUpdatedRows ?? 0) > 0;

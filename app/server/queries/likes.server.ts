@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from "kysely";
+import { sql, type RawBuilder, type SqlBool } from "kysely";
 
 import { db, type DB } from "../db/connection.server";
 import { nowIso } from "./seq.server";
@@ -13,13 +13,18 @@ export interface Liker {
 
 /**
  * Likes or unlikes as the given user; idempotent, so a repeated submit changes nothing. True when
- * a row was added or removed (the service then tells the post's creator, or takes that back).
+ * a row was added or removed (the service then tells the post's creator, or takes that back); a
+ * like is not added while `onlyIf` does not hold.
  */
-export async function setPostLiked({ postId, userId, liked }: { postId: string; userId: string; liked: boolean }, database: DB = db): Promise<boolean> {
+export async function setPostLiked(
+  { postId, userId, liked, onlyIf = null }: { postId: string; userId: string; liked: boolean; /** A like is written only while this holds (a block's). */ onlyIf?: RawBuilder<SqlBool> | null },
+  database: DB = db,
+): Promise<boolean> {
   if (liked) {
     const added = await database
       .insertInto("likes")
-      .values({ post_id: postId, user_id: userId, created_at: nowIso() })
+      .columns(["post_id", "user_id", "created_at"])
+      .expression(database.selectNoFrom((eb) => [eb.val(postId).as("post_id"), eb.val(userId).as("user_id"), eb.val(nowIso()).as("created_at")]).where(onlyIf ?? sql<SqlBool>`true`))
       .onConflict((oc) => oc.columns(["post_id", "user_id"]).doNothing())
       .executeTakeFirst();
     return Number(added.numInsertedOrUpdatedRows ?? 0) > 0;

@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from "kysely";
+import { sql, type RawBuilder, type SqlBool } from "kysely";
 
 import { UNAVAILABLE_ACCOUNT, UNAVAILABLE_RECIPE } from "~/lib/blocking";
 
@@ -184,6 +184,14 @@ export async function isOutOfReach(actorId: string, ownerId: string, database: D
 }
 
 /** `isOutOfReach` told apart from an owner who does not exist (a follow of nobody is a 404, not a 403). */
+/**
+ * reachOf's "open" inside a statement: `ownerId` is there and not suspended, and neither of the two
+ * blocked the other. A write that must not happen across a block carries it in its own condition.
+ */
+export function openBetween(actorId: string, ownerId: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`exists (select 1 from users as owner where owner.id = ${ownerId} and owner.suspended_at is null and not exists (select 1 from blocks where (blocker_id = ${actorId} and blocked_id = ${ownerId}) or (blocker_id = ${ownerId} and blocked_id = ${actorId})))`;
+}
+
 export async function reachOf(actorId: string, ownerId: string, database: DB = db): Promise<"missing" | "out" | "open"> {
   const row = await database
     .selectFrom("users as owner")

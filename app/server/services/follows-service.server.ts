@@ -1,3 +1,5 @@
+import type { RawBuilder, SqlBool } from "kysely";
+
 import { canActFor } from "~/lib/permissions";
 
 import { CacheScope, changing } from "../cache/scopes.server";
@@ -6,7 +8,7 @@ import { follow, unfollow } from "../queries/follows.server";
 import { getSessionUserById } from "../queries/users.server";
 import { notify, withdraw } from "./notifications-service.server";
 import { done, refusal, RefusedError, refusing, type Actor, type Outcome } from "./outcome-service.server";
-import { refuseIfBlocked } from "./people-service.server";
+import { writeIfOpen } from "./people-service.server";
 
 // Follows, for the profile pages and the API alike (docs/rules.md#follows). A follow is one row,
 // so both people's lists always agree; every write here is idempotent. What a visitor's kept page
@@ -20,11 +22,15 @@ export const FOLLOW_MESSAGES = {
 } as const;
 
 /** Follows or unfollows inside `trx`, telling the person followed or taking that back when it changed something. */
-async function storeFollowing(trx: DB, { followerId, followeeId, following }: { followerId: string; followeeId: string; following: boolean }): Promise<void> {
-  const changed = following ? await follow({ followerId, followeeId }, trx) : await unfollow({ followerId, followeeId }, trx);
-  if (!changed) return;
+async function storeFollowing(
+  trx: DB,
+  { followerId, followeeId, following, onlyIf = null }: { followerId: string; followeeId: string; following: boolean; /** A block's condition (writeIfOpen). */ onlyIf?: RawBuilder<SqlBool> | null },
+): Promise<boolean> {
+  const changed = following ? await follow({ followerId, followeeId, onlyIf }, trx) : await unfollow({ followerId, followeeId }, trx);
+  if (!changed) return false;
   const notice = { kind: "follow", actorId: followerId, target: { userId: followeeId } } as const;
   await (following ? notify({ ...notice, about: { recipient: followeeId, post_id: null, recipe_id: null } }, trx) : withdraw(notice, trx));
+  return true;
 }
 
 /** The actor starts or stops following `targetId`. Answers whether they follow them now. */
@@ -34,8 +40,10 @@ export async function setFollowing({ actor, targetId, following }: { actor: Acto
   // refuses a follow. Whether they exist is read in it too, with the block (one query).
   return refusing(async () => {
     await changing([CacheScope.user(actor.id), CacheScope.user(targetId)], async (trx) => {
-      if (following) await refuseIfBlocked(trx, actor.id, targetId, { missing: FOLLOW_MESSAGES.missing });
-      else if (!(await getSessionUserById(targetId, trx))) throw new RefusedError(refusal(404, FOLLOW_MESSAGES.missing));
+      // A follow carries the block's condition (and that they exist) in its own insert: nothing
+      // written means a refusal, or a follow there already (writeIfOpen).
+      if (following) return void (await writeIfOpen(trx, actor.id, targetId, (onlyIf) => storeFollowing(trx, { followerId: actor.id, followeeId: targetId, following, onlyIf }), { missing: FOLLOW_MESSAGES.missing }));
+      if (!(await getSessionUserById(targetId, trx))) throw new RefusedError(refusal(404, FOLLOW_MESSAGES.missing));
       await storeFollowing(trx, { followerId: actor.id, followeeId: targetId, following });
     });
     // Nothing refused: the follow is as asked (a follow is one row, written idempotently).

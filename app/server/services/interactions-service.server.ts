@@ -1,3 +1,5 @@
+import type { RawBuilder, SqlBool } from "kysely";
+
 import { canActFor, canDeleteComment } from "~/lib/permissions";
 
 import { CacheScope, changing } from "../cache/scopes.server";
@@ -9,8 +11,8 @@ import { getRecipeCreator } from "../queries/recipes.server";
 import { setRecipeSaved } from "../queries/saved.server";
 import { CommentSchema } from "../validation/comment-schema.server";
 import { notify, withdraw, withdrawComment } from "./notifications-service.server";
-import { done, refusal, refusing, type Actor, type Outcome } from "./outcome-service.server";
-import { refuseIfBlocked } from "./people-service.server";
+import { done, refusal, RefusedError, refusing, type Actor, type Outcome } from "./outcome-service.server";
+import { refuseIfBlocked, writeIfOpen } from "./people-service.server";
 
 // Likes, saves and comments, for the pages and the API alike (docs/rules.md#likes-saves-comments).
 // Likes and saves are idempotent both ways; each write is one transaction. A like or a comment
@@ -34,9 +36,14 @@ export const INTERACTION_MESSAGES = {
  */
 export async function storeLike(
   trx: DB,
-  { post, userId, liked }: { post: { id: string; recipe_id: string; created_by: string | null }; userId: string; liked: boolean },
+  {
+    post,
+    userId,
+    liked,
+    onlyIf = null,
+  }: { post: { id: string; recipe_id: string; created_by: string | null }; userId: string; liked: boolean; /** A block's condition (writeIfOpen). */ onlyIf?: RawBuilder<SqlBool> | null },
 ): Promise<boolean> {
-  const changed = await setPostLiked({ postId: post.id, userId, liked }, trx);
+  const changed = await setPostLiked({ postId: post.id, userId, liked, onlyIf }, trx);
   if (changed) {
     const notice = { kind: "like", actorId: userId, target: { postId: post.id } } as const;
     await (liked ? notify({ ...notice, about: { recipient: post.created_by, post_id: post.id, recipe_id: post.recipe_id } }, trx) : withdraw(notice, trx));
@@ -59,10 +66,11 @@ export async function setLike({ actor, postId, liked, userId = actor.id }: { act
   const post = await getPostWithLikes(postId);
   if (!post) return refusal(404, INTERACTION_MESSAGES.postMissing);
   return refusing(async () => {
-    const changed = await changing([CacheScope.recipe(post.recipe_id)], async (trx) => {
-      if (liked) await refuseIfBlocked(trx, userId, post.created_by);
-      return storeLike(trx, { post, userId, liked });
-    });
+    // The block's condition rides in the like's own insert (writeIfOpen), and the notification goes
+    // with the commit: four round trips in all on PostgreSQL (docs/scaling.md, "Round trips").
+    const changed = await changing([CacheScope.recipe(post.recipe_id)], async (trx) =>
+      liked ? (await writeIfOpen(trx, userId, post.created_by, async (onlyIf) => (await storeLike(trx, { post, userId, liked, onlyIf })) || false)) !== false : storeLike(trx, { post, userId, liked }),
+    );
     // The count as read just before, with this write's own change: no query after the write (a
     // like is the most frequent write; docs/scaling.md counts its round trips). Others' likes
     // meanwhile show on the next page; one's own like racing one's own unlike never shows below 0.
@@ -108,8 +116,10 @@ export async function addComment(
   return refusing(async () =>
     done(
       await changing([CacheScope.recipe(post.recipe_id)], async (trx) => {
-        await refuseIfBlocked(trx, actor.id, post.created_by);
-        const comment = await insertComment({ postId: post.id, userId: actor.id, text: parsed.data.text, author }, trx);
+        // As a like: the block's condition in the comment's insert, the notification with the commit.
+        const comment = await writeIfOpen(trx, actor.id, post.created_by, (onlyIf) => insertComment({ postId: post.id, userId: actor.id, text: parsed.data.text, author, onlyIf }, trx));
+        // Nothing written and no refusal: an owner who was there a moment ago is not any more.
+        if (comment === false) throw new RefusedError(refusal(404, INTERACTION_MESSAGES.postMissing));
         await notify({ kind: "comment", actorId: actor.id, target: { postId: post.id }, commentId: comment.comment_id, about }, trx);
         return comment;
       }),

@@ -7,7 +7,7 @@ import { paths } from "~/lib/paths";
 import { isAdmin } from "~/lib/permissions";
 import { REPORT_MESSAGES } from "~/lib/reports";
 
-import type { DB } from "../db/connection.server";
+import { engineOf, type DB } from "../db/connection.server";
 import type { NotificationKind } from "../db/schema.server";
 import { nextSeq, nowIso } from "../queries/seq.server";
 import { countUnread, listNotifications, markRead, type NotificationRow } from "../queries/notifications.server";
@@ -58,7 +58,8 @@ export async function notify(
   const about = known ?? (await aboutOf(database, target).executeTakeFirst());
   if (!about?.recipient || about.recipient === actorId) return;
   const recipientId = about.recipient;
-  await database
+  // Nobody reads its answer: on PostgreSQL it goes with the write's commit.
+  const insert = database
     .insertInto("notifications")
     .values({
       id: crypto.randomUUID(),
@@ -72,7 +73,8 @@ export async function notify(
       read_at: null,
       seq: nextSeq(database, "notifications", recipientId),
     })
-    .execute();
+    .compile();
+  await engineOf(database).writers.withCommit(database, insert);
 }
 
 /** Undoes `notify` for an undone action, while the notification is unread. */
@@ -84,7 +86,7 @@ export async function withdraw(
   if ("postId" in target) query = query.where("post_id", "=", target.postId);
   else if ("recipeId" in target) query = query.where("recipe_id", "=", target.recipeId);
   else query = query.where("user_id", "=", target.userId);
-  await query.execute();
+  await engineOf(database).writers.withCommit(database, query.compile());
 }
 
 /**

@@ -1,8 +1,10 @@
+import type { RawBuilder, SqlBool } from "kysely";
+
 import { CacheScope, changing } from "../cache/scopes.server";
 import { engineOf, type DB } from "../db/connection.server";
 import { unfollow } from "../queries/follows.server";
 import { getSessionUserById } from "../queries/users.server";
-import { reachOf, setBlocked, setMuted, UNAVAILABLE_ACCOUNT } from "../queries/visibility.server";
+import { openBetween, reachOf, setBlocked, setMuted, UNAVAILABLE_ACCOUNT } from "../queries/visibility.server";
 import { withdraw } from "./notifications-service.server";
 import { done, refusal, RefusedError, type Actor, type Outcome, type Refusal } from "./outcome-service.server";
 
@@ -33,6 +35,27 @@ export async function refuseIfBlocked(trx: DB, actorId: string, ownerId: string 
   const reach = await reachOf(actorId, ownerId, trx);
   if (reach === "missing" && missing) throw new RefusedError(refusal(404, missing));
   if (reach === "out") throw new RefusedError(refusal(403, PEOPLE_MESSAGES.unavailable));
+}
+
+/**
+ * `write` — an insert that carries `openBetween(actorId, ownerId)` (null: no owner to be kept from)
+ * in its own condition — under the lock a block between the two meets, as refuseIfBlocked takes it.
+ * When it wrote nothing (`false`), the refusal says why, if a block or a suspension was the reason;
+ * otherwise it was there already (idempotent). One statement where a check and an insert were two.
+ */
+export async function writeIfOpen<T>(
+  trx: DB,
+  actorId: string,
+  ownerId: string | null,
+  write: (condition: RawBuilder<SqlBool> | null) => Promise<T | false>,
+  options: { missing?: string } = {},
+): Promise<T | false> {
+  if (!ownerId && options.missing) throw new RefusedError(refusal(404, options.missing));
+  if (!ownerId || ownerId === actorId) return write(null);
+  await engineOf(trx).writers.lock(trx, [pairKey(actorId, ownerId)], "shared");
+  const wrote = await write(openBetween(actorId, ownerId));
+  if (wrote === false) await refuseIfBlocked(trx, actorId, ownerId, options);
+  return wrote;
 }
 
 /** The lock a block and the writes it refuses meet on: one per pair of people, whoever acts. */

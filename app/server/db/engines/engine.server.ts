@@ -68,6 +68,12 @@ export interface Engine {
      */
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any select, whatever its tables
     forUpdate<QB extends SelectQueryBuilder<any, any, any>>(query: QB, options?: { deleting?: boolean }): QB;
+    /**
+     * A write whose answer nobody reads (a notification), in a transaction: PostgreSQL sends it with
+     * the commit, one round trip fewer (an error in it fails the commit, so the whole write); SQLite
+     * runs it at once. Outside a transaction it runs at once everywhere.
+     */
+    withCommit(database: DB, query: CompiledQuery): Promise<void>;
   };
 
   /** A write transaction's side of the page-cache seam (cache/scopes.server.ts, `changing`). */

@@ -243,6 +243,10 @@ export const sqliteEngine: Engine = {
         : sql<number>`(select coalesce(max(seq), 0) + 1 from ${sql.table(table)} where user_id = ${userId})`,
     lock: async () => undefined,
     forUpdate: (query) => query,
+    // In the process: nothing to save by waiting.
+    async withCommit(database, query) {
+      await database.executeQuery(query);
+    },
   },
 
   pageCache: {
