@@ -961,6 +961,10 @@ try {
     { name: "home-anon", load: () => ({ requests: [{ method: "GET", path: "/ReciPals/Home" }] }) },
     { name: "home-signed-in", load: (setup) => ({ headers: heavyHeaders(setup), requests: [{ method: "GET", path: "/ReciPals/Home" }] }) },
     { name: "recipe", load: () => ({ requests: [{ method: "GET", setupRequest: (req) => ({ ...req, path: recipePath() }) }] }) },
+    {
+      name: "recipe-signed-in",
+      load: (setup) => ({ headers: heavyHeaders(setup), requests: [{ method: "GET", setupRequest: (req) => ({ ...req, path: recipePath() }) }] }),
+    },
     { name: "search", load: () => ({ requests: [{ method: "GET", path: "/ReciPals/Search?q=chicken" }] }) },
     {
       name: "profile",

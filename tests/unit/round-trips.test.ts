@@ -17,30 +17,43 @@ import { TEST_POSTGRES } from "../support/postgres";
 // The most frequent writes — a like, a comment, a follow — go to the database at most four times
 // from the request's arrival to its answer (docs/scaling.md, "Round trips"): between app
 // servers and PostgreSQL on other machines each round trip costs its network time. The session
-// and the post are read, `begin` goes with the insert that carries the block's condition, and the
-// notification with the commit. Counted at the driver: each call of node-postgres's `query` is one
+// and the post are read side by side, `begin` goes with the insert that carries the block's
+// condition, and the notification with the commit. Counted at the driver: each call of node-postgres's `query` is one
 // round trip (a statement with parameters, or several plain statements sent together).
 
 const MOST = 4;
 const sent: string[] = [];
+/** When each call went out and when its answer came (performance.now()). */
+const spans: { start: number; end: number }[] = [];
 const realQuery = pg.Client.prototype.query;
 
-/** Runs `work`, keeping the text of every call the driver sends meanwhile. */
-async function counting<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+/** Runs `work`, keeping the text of every call the driver sends meanwhile, and when each was in flight. */
+async function counting<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[]; spans: { start: number; end: number }[] }> {
   sent.length = 0;
+  spans.length = 0;
   const record = function (this: pg.Client, ...args: unknown[]) {
     const first = args[0] as string | { text?: string };
     sent.push(typeof first === "string" ? first : String(first?.text));
-    return (realQuery as (...a: unknown[]) => unknown).apply(this, args);
+    const span = { start: performance.now(), end: Number.POSITIVE_INFINITY };
+    spans.push(span);
+    const answer = (realQuery as (...a: unknown[]) => unknown).apply(this, args);
+    if (answer instanceof Promise) void answer.finally(() => (span.end = performance.now())).catch(() => undefined);
+    return answer;
   };
   (pg.Client.prototype as { query: unknown }).query = record;
   try {
     const result = await work();
-    return { result, statements: [...sent] };
+    return { result, statements: [...sent], spans: [...spans] };
   } finally {
     pg.Client.prototype.query = realQuery;
   }
 }
+
+/** Whether the first two calls (the session and the post) were in flight at the same time. */
+const sideBySide = (measured: { statements: string[]; spans: { start: number; end: number }[] }) => {
+  const [one, two] = measured.spans;
+  return one !== undefined && two !== undefined && two.start < one.end && /"sessions"/.test(measured.statements.slice(0, 2).join("\n")) && /"posts"/.test(measured.statements.slice(0, 2).join("\n"));
+};
 afterEach(() => {
   pg.Client.prototype.query = realQuery;
 });
@@ -70,6 +83,8 @@ describe.skipIf(!TEST_POSTGRES)("round trips per write on PostgreSQL", () => {
     expect(liked.statements.length, liked.statements.join("\n")).toBeLessThanOrEqual(MOST);
     // The notification is written in the same round trip as the commit, so it lands with the like or not at all.
     expect(liked.statements.at(-1)).toMatch(/^insert into "notifications" .*; commit$/s);
+    // The session and the post are read side by side: the wait is three round trips long.
+    expect(sideBySide(liked), liked.statements.slice(0, 2).join("\n")).toBe(true);
     expect(await countUnread(owner.id)).toBe(2);
 
     const again = await counting(() => like(postId, "like", cookie));
@@ -86,7 +101,9 @@ describe.skipIf(!TEST_POSTGRES)("round trips per write on PostgreSQL", () => {
 
   it(`a comment takes at most ${MOST}, and answers the comment with its author`, async () => {
     const { owner, fan, recipeId, cookie } = await scene();
-    const { result, statements } = await counting(() => comment(recipeId, "Lovely", cookie));
+    const counted = await counting(() => comment(recipeId, "Lovely", cookie));
+    const { result, statements } = counted;
+    expect(sideBySide(counted), statements.slice(0, 2).join("\n")).toBe(true);
     const answer = (result as { comment: { text: string; author: { id: string; username: string } } }).comment;
     expect(answer.text).toBe("Lovely");
     expect(answer.author).toMatchObject({ id: fan.id, username: fan.username });

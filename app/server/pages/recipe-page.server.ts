@@ -28,7 +28,7 @@ import { getRecipeDetail } from "~/server/queries/recipes.server";
 import { isRecipeSaved } from "~/server/queries/saved.server";
 import { isOnShoppingList } from "~/server/queries/shopping-list.server";
 import { isHidden, UNAVAILABLE_RECIPE } from "~/server/queries/visibility.server";
-import { addComment, deletableComments } from "~/server/services/interactions-service.server";
+import { addComment, deletableComments, readPostForComment } from "~/server/services/interactions-service.server";
 import { withReportLinks } from "~/server/services/moderation-service.server";
 import { COMMENT_MAX } from "~/server/validation/comment-schema.server";
 
@@ -151,11 +151,13 @@ export async function recipePageAction(request: Request, recipeId: string) {
     const query = serves !== null ? `?serves=${serves}` : typeof scale === "number" ? `?scale=${scale}` : "";
     return redirect(`${paths.recipe(recipeId)}${query}#ingredients-heading`, { headers: { "Set-Cookie": unitsCookie(units) } });
   }
+  // The post is read side by side with the session (docs/scaling.md, "Round trips").
+  const post = readIntent(formData) === "comment" ? readPostForComment(recipeId) : undefined;
   const user = await requireUser(request, { redirectTo: paths.recipe(recipeId) });
   if (readIntent(formData) !== "comment") return data<RecipePageActionData>({ error: "Unknown action.", text: "" }, { status: 400 });
   const typed = formData.get("text");
   const text = typeof typed === "string" ? typed : "";
-  const outcome = await addComment({ actor: user, recipeId, text });
+  const outcome = await addComment({ actor: user, recipeId, text, post });
   if (!outcome.ok) {
     if (outcome.status === 404) throw new Response(outcome.message, { status: 404 });
     return data<RecipePageActionData>({ error: outcome.message, text }, { status: outcome.status });

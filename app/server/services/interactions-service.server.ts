@@ -61,9 +61,33 @@ export async function storeCommentRemoved(trx: DB, { postId, commentId }: { post
  * `userId` (the actor unless an ADMIN sets someone else's, as the API's whole-post PUT may) likes or
  * unlikes a post. Answers the post's like count.
  */
-export async function setLike({ actor, postId, liked, userId = actor.id }: { actor: Actor; postId: string; liked: boolean; userId?: string }): Promise<Outcome<{ likes: number }>> {
+/**
+ * The post a like is about, read before the session is (side by side with it: one round trip less
+ * to wait for); handed to setLike. Nothing of it is answered until the session allowed the like.
+ */
+export function readPostForLike(postId: string): Promise<Awaited<ReturnType<typeof getPostWithLikes>>> {
+  const read = getPostWithLikes(postId);
+  // A visitor's request ends at the login redirect without awaiting it: its failure is nobody's.
+  read.catch(() => undefined);
+  return read;
+}
+
+export async function setLike({
+  actor,
+  postId,
+  liked,
+  userId = actor.id,
+  post: preread,
+}: {
+  actor: Actor;
+  postId: string;
+  liked: boolean;
+  userId?: string;
+  /** readPostForLike(postId), started before the session was read. */
+  post?: ReturnType<typeof readPostForLike>;
+}): Promise<Outcome<{ likes: number }>> {
   if (!canActFor(actor, userId)) return refusal(403, INTERACTION_MESSAGES.ownLikeOnly);
-  const post = await getPostWithLikes(postId);
+  const post = await (preread ?? getPostWithLikes(postId));
   if (!post) return refusal(404, INTERACTION_MESSAGES.postMissing);
   return refusing(async () => {
     // The block's condition rides in the like's own insert (writeIfOpen), and the notification goes
@@ -99,12 +123,22 @@ export async function setSaved({ actor, recipeId, saved, userId = actor.id }: { 
  * at most COMMENT_MAX characters. An actor read from the session carries what the comment shows of
  * its author, which saves reading it again.
  */
+/** The post a comment on a recipe goes to, read side by side with the session (as readPostForLike); handed to addComment. */
+export function readPostForComment(recipeId: string): Promise<Awaited<ReturnType<typeof getPostForRecipe>>> {
+  const read = getPostForRecipe(recipeId);
+  read.catch(() => undefined);
+  return read;
+}
+
 export async function addComment(
-  args: { actor: Actor | (Actor & { username: string; profile: string }); text: string } & ({ postId: string } | { recipeId: string }),
+  args: { actor: Actor | (Actor & { username: string; profile: string }); text: string; /** readPostForComment(recipeId), started before the session was read. */ post?: ReturnType<typeof readPostForComment> } & (
+    | { postId: string }
+    | { recipeId: string }
+  ),
 ): Promise<Outcome<CommentView>> {
   const { actor, text } = args;
   // What it is on first: a comment on nothing is a 404 whatever its text.
-  const post = "postId" in args ? await getPostOwnership(args.postId) : await getPostForRecipe(args.recipeId);
+  const post = "postId" in args ? await getPostOwnership(args.postId) : await (args.post ?? getPostForRecipe(args.recipeId));
   if (!post) return refusal(404, "postId" in args ? INTERACTION_MESSAGES.postMissing : INTERACTION_MESSAGES.recipeMissing);
   const parsed = CommentSchema.safeParse({ text });
   if (!parsed.success) {
