@@ -8,7 +8,7 @@ import * as entry from "~/entry.server";
 import * as rootRoute from "~/root";
 import * as layoutRoute from "~/routes/ReciPals";
 import * as homeRoute from "~/routes/ReciPals.Home";
-import { LINKS_PER_TASK } from "~/server/document/hydrate-after-photo.server";
+import { hydrateAfterFirstPhoto, LINKS_PER_TASK } from "~/server/document/hydrate-after-photo.server";
 
 import { serverBuildOf } from "../support/server-build";
 import { getRequest, makeUser, signedInCookie } from "../support/app";
@@ -75,6 +75,30 @@ describe("a document rendered at once", () => {
     // The links and the template come before the page's data scripts, which stay where they were.
     expect(html.indexOf(preloads![0])).toBeLessThan(html.indexOf(modules![0]));
     expect(html.indexOf(modules![0])).toBeLessThan(html.indexOf("streamController.enqueue("));
+  });
+});
+
+describe("the scripts' gate on documents not shaped as expected", () => {
+  const links = '<link rel="modulepreload" href="/build/a.js"/><link rel="modulepreload" href="/build/b.js"/>';
+  const module = (nonce: string) => `<script nonce="${nonce}" type="module" async="">import("/build/a.js")</script>`;
+  it("leaves a document as Remix wrote it unless it has one module script with the nonce, after its links", () => {
+    for (const html of [
+      `<html><body>${links}${module("n1")}${module("n1")}</body></html>`, // two module scripts
+      `<html><body>${links}${module("other")}</body></html>`, // another nonce
+      `<html><body>${module("n1")}${links}</body></html>`, // links after it
+      `<html><body>${module("n1")}</body></html>`, // no links
+      `<html><body>${links}<script nonce="n1" type="module">import("/build/a.js")</script></body></html>`, // not async
+    ]) {
+      expect(hydrateAfterFirstPhoto(html, "n1")).toBe(html);
+    }
+  });
+
+  it("gates exactly the run of links and the module script, and keeps everything around them", () => {
+    const html = `<html><head><script nonce="n1">var x = 1;</script></head><body><p>Soup</p>${links}<link rel="stylesheet" href="/s.css"/>${module("n1")}<script nonce="n1">data()</script></body></html>`;
+    const gated = hydrateAfterFirstPhoto(html, "n1");
+    expect(gated.startsWith('<html><head><script nonce="n1">var x = 1;</script></head><body><p>Soup</p><link data-rel="modulepreload" href="/build/a.js"/><link data-rel="modulepreload" href="/build/b.js"/><link rel="stylesheet" href="/s.css"/>')).toBe(true);
+    expect(gated).toContain(`<template id="hydrate-modules">${module("n1")}</template><script nonce="n1">(function(){`);
+    expect(gated.endsWith('})()</script><script nonce="n1">data()</script></body></html>')).toBe(true);
   });
 });
 

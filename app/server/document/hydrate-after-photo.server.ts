@@ -35,8 +35,10 @@ export const HYDRATE_WAIT_MS = 3000;
 /** Module links given their kind back per task, once the module script is in. */
 export const LINKS_PER_TASK = 2;
 
-const PRELOADS = /(?:<link rel="modulepreload" href="[^"<>]+"\/>)+/;
-const MODULE_SCRIPT = /<script nonce="[^"<>]*" type="module" async="">[\s\S]*?<\/script>/g;
+const PRELOAD = /<link rel="modulepreload" href="[^"<>]+"\/>/y;
+const MODULE_SCRIPT_START = /<script nonce="[^"<>]*" type="module" async="">/y;
+const MODULE_MARK = '" type="module" async="">';
+const SCRIPT_END = "</script>";
 
 function gate(nonce: string): string {
   const start = [
@@ -63,16 +65,38 @@ function gate(nonce: string): string {
   return `<script nonce="${nonce}">${start}</script>`;
 }
 
+/** Where the page's one module script is (`<script nonce="…" type="module" async="">…</script>`); null when there is not exactly one. */
+function moduleScript(html: string): { start: number; end: number } | null {
+  const mark = html.indexOf(MODULE_MARK);
+  if (mark < 0 || html.indexOf(MODULE_MARK, mark + MODULE_MARK.length) >= 0) return null;
+  const start = html.lastIndexOf("<script nonce=", mark);
+  if (start < 0) return null;
+  MODULE_SCRIPT_START.lastIndex = start;
+  const opening = MODULE_SCRIPT_START.exec(html);
+  if (!opening || start + opening[0].length !== mark + MODULE_MARK.length) return null;
+  const close = html.indexOf(SCRIPT_END, mark);
+  return close < 0 ? null : { start, end: close + SCRIPT_END.length };
+}
+
 /**
  * The document with its scripts behind the first photo. Unchanged when its scripts are not the
  * expected ones (one module script after one run of preload links): then it hydrates as Remix
- * wrote it.
+ * wrote it. Found by plain string search rather than regular expressions over the whole document
+ * (a signed-in page's largest share of this step: a recipe's document is over 100 KB).
  */
 export function hydrateAfterFirstPhoto(html: string, nonce: string): string {
-  const modules = html.match(MODULE_SCRIPT) ?? [];
-  const preloads = PRELOADS.exec(html);
-  if (modules.length !== 1 || !modules[0].includes(`nonce="${nonce}"`) || !preloads || preloads.index > html.indexOf(modules[0])) return html;
-  return html
-    .replace(preloads[0], () => preloads[0].replaceAll('<link rel="', '<link data-rel="'))
-    .replace(MODULE_SCRIPT, (module) => `<template id="hydrate-modules">${module}</template>${gate(nonce)}`);
+  const module = moduleScript(html);
+  if (!module || !html.startsWith(`<script nonce="${nonce}"`, module.start)) return html;
+  const first = html.indexOf('<link rel="modulepreload" href="');
+  if (first < 0 || first > module.start) return html;
+  let end = first;
+  for (;;) {
+    PRELOAD.lastIndex = end;
+    const link = PRELOAD.exec(html);
+    if (!link) break;
+    end += link[0].length;
+  }
+  if (end === first) return html;
+  const preloads = html.slice(first, end).replaceAll('<link rel="', '<link data-rel="');
+  return `${html.slice(0, first)}${preloads}${html.slice(end, module.start)}<template id="hydrate-modules">${html.slice(module.start, module.end)}</template>${gate(nonce)}${html.slice(module.end)}`;
 }

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder, type SqlBool } from "kysely";
 
 import { db, type DB } from "../db/connection.server";
+import { federationEnabled } from "../federation/handles.server";
 import { nowIso } from "./seq.server";
 import { shownPerson } from "./visibility.server";
 
@@ -35,16 +36,21 @@ export async function setPostLiked(
 
 /**
  * A post's likes as a column: people's here and, over federation, people's on other servers
- * (docs/federation.md). `postColumn` names the post's id in the enclosing query.
+ * (docs/federation.md; not while federation is off, as the Likes dialog then lists none of them).
+ * `postColumn` names the post's id in the enclosing query.
  */
 export function likeCount(postColumn: string): RawBuilder<number> {
   const post = sql.ref(postColumn);
+  // Without federation the likes from elsewhere are neither listed nor counted (and every card
+  // is spared a second count).
+  if (!federationEnabled()) return sql<number>`(select count(*) from likes where likes.post_id = ${post})`;
   return sql<number>`((select count(*) from likes where likes.post_id = ${post}) + (select count(*) from remote_likes where remote_likes.post_id = ${post}))`;
 }
 
-/** A post's comments as a column: written here and replies from other servers. */
+/** A post's comments as a column: written here and, with federation, replies from other servers. */
 export function commentCount(postColumn: string): RawBuilder<number> {
   const post = sql.ref(postColumn);
+  if (!federationEnabled()) return sql<number>`(select count(*) from comments where comments.post_id = ${post})`;
   return sql<number>`((select count(*) from comments where comments.post_id = ${post}) + (select count(*) from remote_comments where remote_comments.post_id = ${post}))`;
 }
 
