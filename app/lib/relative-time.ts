@@ -22,9 +22,23 @@ function formatter(kind: keyof typeof FORMATS): Intl.DateTimeFormat {
   return (formatters[kind] ??= new Intl.DateTimeFormat(locale, { ...options, timeZone: "UTC" }));
 }
 
+// A page's dates repeat (a recipe's comments keep only their day): each is formatted once, and
+// the words kept for the next time it is asked for (a few thousand at most).
+const written = new Map<string, string>();
+function format(kind: keyof typeof FORMATS, at: number): string {
+  const key = `${kind} ${at}`;
+  let text = written.get(key);
+  if (text === undefined) {
+    text = formatter(kind).format(at);
+    if (written.size >= 4096) written.clear();
+    written.set(key, text);
+  }
+  return text;
+}
+
 function calendar(at: number, now: number): string {
   const sameYear = new Date(at).getUTCFullYear() === new Date(now).getUTCFullYear();
-  return formatter(sameYear ? "dayMonth" : "dayMonthYear").format(at);
+  return format(sameYear ? "dayMonth" : "dayMonthYear", at);
 }
 
 function days(count: number, at: number, now: number): string {
@@ -54,8 +68,8 @@ export function relativeTime(iso: string, now: number): string {
 export function exactTime(iso: string): string {
   const at = Date.parse(iso);
   if (Number.isNaN(at)) return iso;
-  const date = formatter("dayMonthYear").format(at);
+  const date = format("dayMonthYear", at);
   if (DATE_ONLY.test(iso)) return date;
-  const time = formatter("hourMinute").format(at);
+  const time = format("hourMinute", at);
   return `${date}, ${time} UTC`;
 }
