@@ -58,10 +58,6 @@ export async function storeCommentRemoved(trx: DB, { postId, commentId }: { post
 }
 
 /**
- * `userId` (the actor unless an ADMIN sets someone else's, as the API's whole-post PUT may) likes or
- * unlikes a post. Answers the post's like count.
- */
-/**
  * The post a like is about, read before the session is (side by side with it: one round trip less
  * to wait for); handed to setLike. Nothing of it is answered until the session allowed the like.
  */
@@ -72,6 +68,10 @@ export function readPostForLike(postId: string): Promise<Awaited<ReturnType<type
   return read;
 }
 
+/**
+ * `userId` (the actor unless an ADMIN sets someone else's, as the API's whole-post PUT may) likes or
+ * unlikes a post. Answers the post's like count.
+ */
 export async function setLike({
   actor,
   postId,
@@ -118,11 +118,6 @@ export async function setSaved({ actor, recipeId, saved, userId = actor.id }: { 
   });
 }
 
-/**
- * The actor comments on a post, named by its id or by its recipe's: the text trimmed, never empty,
- * at most COMMENT_MAX characters. An actor read from the session carries what the comment shows of
- * its author, which saves reading it again.
- */
 /** The post a comment on a recipe goes to, read side by side with the session (as readPostForLike); handed to addComment. */
 export function readPostForComment(recipeId: string): Promise<Awaited<ReturnType<typeof getPostForRecipe>>> {
   const read = getPostForRecipe(recipeId);
@@ -130,6 +125,11 @@ export function readPostForComment(recipeId: string): Promise<Awaited<ReturnType
   return read;
 }
 
+/**
+ * The actor comments on a post, named by its id or by its recipe's: the text trimmed, never empty,
+ * at most COMMENT_MAX characters. An actor read from the session carries what the comment shows of
+ * its author, which saves reading it again.
+ */
 export async function addComment(
   args: { actor: Actor | (Actor & { username: string; profile: string }); text: string; /** readPostForComment(recipeId), started before the session was read. */ post?: ReturnType<typeof readPostForComment> } & (
     | { postId: string }
