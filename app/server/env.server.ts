@@ -123,6 +123,7 @@ const EnvSchema = z
     // with upstream or to drop it once upstream catches up. Read by the patched packages themselves.
     RECIPALS_PATCH_ROUTE_MATCHING: z.enum(["on", "off"]).optional(),
     RECIPALS_PATCH_LOADER_REQUEST: z.enum(["on", "off"]).optional(),
+    RECIPALS_PATCH_SERVER_ROUTES: z.enum(["on", "off"]).optional(),
     // Where `npm run backup` keeps its archives and a restore its undo copy (default: `backups` beside the database).
     BACKUP_DIR: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
     // Federation over ActivityPub (docs/federation.md): on by default when PUBLIC_URL is set.

@@ -90,6 +90,8 @@ interface PatchReport {
   routerPatched: boolean;
   dataPatched: boolean;
   stats: { flattened: number; scans: number; memoHits: number; compiled: number } | null;
+  reactPatched: boolean;
+  serverRoutes: { built: number; reused: number } | null;
 }
 
 let install = { code: null as number | null, output: "" };
@@ -122,6 +124,8 @@ describe("a production install (npm install --omit=dev, then the server from a b
     expect(postinstall.code, postinstall.output).toBe(0);
     expect(postinstall.output).toMatch(/@remix-run\/router@[\d.]+ ✔/);
     expect(postinstall.output).toMatch(/@remix-run\/server-runtime@[\d.]+ ✔/);
+    expect(postinstall.output).toMatch(/@remix-run\/react@[\d.]+ ✔/);
+    expect(postinstall.output).toMatch(/react-router-dom@[\d.]+ ✔/);
     expect(postinstall.output).toMatch(/Skipping dev-only @remix-run\/dev/);
   });
 
@@ -137,6 +141,10 @@ describe("a production install (npm install --omit=dev, then the server from a b
       expect(report).toMatchObject({ routerLoaded: true, dataLoaded: true, routerPatched: true, dataPatched: true });
       // The same URL twice: the second match was remembered (the patch at work, not merely on disk).
       expect(report.stats!.memoHits).toBeGreaterThan(0);
+      // The route objects were built once and used for the other pages.
+      expect(report.reactPatched).toBe(true);
+      expect(report.serverRoutes?.built).toBe(1);
+      expect(report.serverRoutes?.reused).toBeGreaterThanOrEqual(2);
     } finally {
       server.kill();
     }
