@@ -8,37 +8,17 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
-// Each toLocaleDateString call with options builds a new Intl.DateTimeFormat, the slowest part of a
-// page listing many dates (a recipe's comments: tens of milliseconds a page). One formatter of each
-// kind, made when first needed, writes the same words.
-const FORMATS = {
-  dayMonth: ["en-US", { month: "short", day: "numeric" }],
-  dayMonthYear: ["en-US", { month: "short", day: "numeric", year: "numeric" }],
-  hourMinute: ["en-GB", { hour: "2-digit", minute: "2-digit" }],
-} as const satisfies Record<string, readonly [string, Intl.DateTimeFormatOptions]>;
-const formatters: Partial<Record<keyof typeof FORMATS, Intl.DateTimeFormat>> = {};
-function formatter(kind: keyof typeof FORMATS): Intl.DateTimeFormat {
-  const [locale, options] = FORMATS[kind];
-  return (formatters[kind] ??= new Intl.DateTimeFormat(locale, { ...options, timeZone: "UTC" }));
-}
-
-// A page's dates repeat (a recipe's comments keep only their day): each is formatted once, and
-// the words kept for the next time it is asked for (a few thousand at most).
-const written = new Map<string, string>();
-function format(kind: keyof typeof FORMATS, at: number): string {
-  const key = `${kind} ${at}`;
-  let text = written.get(key);
-  if (text === undefined) {
-    text = formatter(kind).format(at);
-    if (written.size >= 4096) written.clear();
-    written.set(key, text);
-  }
-  return text;
-}
+// A toLocaleDateString call with options builds a new Intl.DateTimeFormat each time, the slowest part
+// of a page listing many dates (a recipe's comments: tens of milliseconds a page). One formatter of
+// each kind (named by its options' keys; each kind has one set of values here), made when first
+// needed, writes the same words. Kept small: this module is in the recipe page's script.
+const formatters: Record<string, Intl.DateTimeFormat> = {};
+const format = (at: number, locale: string, options: Intl.DateTimeFormatOptions) =>
+  (formatters[locale + Object.keys(options)] ??= new Intl.DateTimeFormat(locale, { ...options, timeZone: "UTC" })).format(at);
 
 function calendar(at: number, now: number): string {
   const sameYear = new Date(at).getUTCFullYear() === new Date(now).getUTCFullYear();
-  return format(sameYear ? "dayMonth" : "dayMonthYear", at);
+  return format(at, "en-US", { month: "short", day: "numeric", ...(sameYear ? {} : { year: "numeric" }) });
 }
 
 function days(count: number, at: number, now: number): string {
@@ -68,8 +48,8 @@ export function relativeTime(iso: string, now: number): string {
 export function exactTime(iso: string): string {
   const at = Date.parse(iso);
   if (Number.isNaN(at)) return iso;
-  const date = format("dayMonthYear", at);
+  const date = format(at, "en-US", { month: "short", day: "numeric", year: "numeric" });
   if (DATE_ONLY.test(iso)) return date;
-  const time = format("hourMinute", at);
+  const time = format(at, "en-GB", { hour: "2-digit", minute: "2-digit" });
   return `${date}, ${time} UTC`;
 }
