@@ -58,15 +58,17 @@ export async function storeCommentRemoved(trx: DB, { postId, commentId }: { post
 }
 
 /**
- * The post a like is about, read before the session is (side by side with it: one round trip less
- * to wait for); handed to setLike. Nothing of it is answered until the session allowed the like.
+ * A read started before the session is read (side by side with it: one round trip less to wait
+ * for) and awaited only once the session allowed the write. A visitor's request ends at the login
+ * redirect without awaiting it: its failure is nobody's.
  */
-export function readPostForLike(postId: string): Promise<Awaited<ReturnType<typeof getPostWithLikes>>> {
-  const read = getPostWithLikes(postId);
-  // A visitor's request ends at the login redirect without awaiting it: its failure is nobody's.
+function readAhead<T>(read: Promise<T>): Promise<T> {
   read.catch(() => undefined);
   return read;
 }
+
+/** The post a like is about, read ahead of the session (readAhead); handed to setLike. */
+export const readPostForLike = (postId: string) => readAhead(getPostWithLikes(postId));
 
 /**
  * `userId` (the actor unless an ADMIN sets someone else's, as the API's whole-post PUT may) likes or
@@ -118,12 +120,8 @@ export async function setSaved({ actor, recipeId, saved, userId = actor.id }: { 
   });
 }
 
-/** The post a comment on a recipe goes to, read side by side with the session (as readPostForLike); handed to addComment. */
-export function readPostForComment(recipeId: string): Promise<Awaited<ReturnType<typeof getPostForRecipe>>> {
-  const read = getPostForRecipe(recipeId);
-  read.catch(() => undefined);
-  return read;
-}
+/** The post a comment on a recipe goes to, read ahead of the session (readAhead); handed to addComment. */
+export const readPostForComment = (recipeId: string) => readAhead(getPostForRecipe(recipeId));
 
 /**
  * The actor comments on a post, named by its id or by its recipe's: the text trimmed, never empty,
