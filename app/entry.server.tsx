@@ -15,6 +15,7 @@ import { inlineStylesheet, inlineStyleSources } from "./server/document/document
 import { hydrateAfterFirstPhoto } from "./server/document/hydrate-after-photo.server";
 import { log } from "./server/observability/log.server";
 import { currentRequestId } from "./server/observability/request-notes.server";
+import { answerWithBytes } from "./server/runtime/remix-adapter.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -232,7 +233,8 @@ export default async function handleRequest(
     responseHeaders.set("Content-Type", "text/html; charset=utf-8");
     // As bytes: a string body is first checked for lone surrogates, then encoded, two passes over
     // a document of 50-140 KB; Buffer.from encodes once, writing any lone surrogate as U+FFFD as they do.
-    return new Response(Buffer.from(document, "utf8"), { headers: responseHeaders, status: responseStatusCode });
+    // The server then writes those bytes at once (answerWithBytes).
+    return answerWithBytes(Buffer.from(document, "utf8"), { headers: responseHeaders, status: responseStatusCode });
   }
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;

@@ -156,14 +156,32 @@ export async function pipeBody(body: ReadableStream<Uint8Array>, res: Response):
   }
 }
 
-async function sendResponse(req: Request, res: Response, response: globalThis.Response): Promise<void> {
+/** Answers whose whole body the app already holds as bytes, with those bytes. */
+const heldBodies = new WeakMap<globalThis.Response, Buffer>();
+
+/**
+ * An answer whose body is already all here (a rendered page): it is still a Fetch Response with
+ * that body for whoever reads it (tests, Remix), but the server writes the bytes it holds in one
+ * end() instead of reading them back out of the Response's stream piece by piece.
+ */
+export function answerWithBytes(body: Buffer, init: ResponseInit): globalThis.Response {
+  const response = new globalThis.Response(body, init);
+  heldBodies.set(response, body);
+  return response;
+}
+
+export async function sendResponse(req: Request, res: Response, response: globalThis.Response): Promise<void> {
   res.statusMessage = response.statusText;
   res.status(response.status);
   // Answered before the body was all read (a page refused it over its limit, or answered without
   // reading it): the connection closes after this answer, the rest read away (closeAfterAnswer).
   if (!req.complete && req.method !== "GET" && req.method !== "HEAD") closeAfterAnswer(req, res);
   for (const [name, value] of response.headers.entries()) res.append(name, value);
-  if (response.body) await pipeBody(response.body, res);
+  const held = heldBodies.get(response);
+  if (held && response.body && !response.bodyUsed) {
+    void response.body.cancel();
+    res.end(held);
+  } else if (response.body) await pipeBody(response.body, res);
   else res.end();
 }
 
