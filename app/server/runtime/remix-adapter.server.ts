@@ -164,7 +164,7 @@ const heldBodies = new WeakMap<globalThis.Response, Buffer>();
  * that body for whoever reads it (tests, Remix), but the server writes the bytes it holds in one
  * end() instead of reading them back out of the Response's stream piece by piece.
  */
-export function answerWithBytes(body: Buffer, init: ResponseInit): globalThis.Response {
+export function answerWithBytes(body: Buffer<ArrayBuffer>, init: ResponseInit): globalThis.Response {
   const response = new globalThis.Response(body, init);
   heldBodies.set(response, body);
   return response;
