@@ -960,6 +960,9 @@ try {
   const scenarios = /** @type {Scenario[]} */ ([
     { name: "home-anon", load: () => ({ requests: [{ method: "GET", path: "/ReciPals/Home" }] }) },
     { name: "home-signed-in", load: (setup) => ({ headers: heavyHeaders(setup), requests: [{ method: "GET", path: "/ReciPals/Home" }] }) },
+    // A signed-in page with nothing of its own to read or show (Info): what every signed-in page
+    // costs before its own content (the session, the header, the framework's document).
+    { name: "info-signed-in", load: (setup) => ({ headers: heavyHeaders(setup), requests: [{ method: "GET", path: "/ReciPals/Info" }] }) },
     { name: "recipe", load: () => ({ requests: [{ method: "GET", setupRequest: (req) => ({ ...req, path: recipePath() }) }] }) },
     {
       name: "recipe-signed-in",
