@@ -16,10 +16,10 @@ export function redirectBack(formData: FormData, fallback: string): Response {
 }
 
 /**
- * Refuses an interaction: a fetcher gets `{ error }` with the status to show beside its
- * button; a plain post gets a real error page with that status.
+ * Refuses an interaction: a fetcher gets `{ error }` (or the `payload` its page reads) with the
+ * status to show beside its button; a plain post gets a real error page with that status.
  */
-export function refuseInteraction(formData: FormData, error: string, status: number) {
-  if (isFetcherSubmission(formData)) return data({ error }, { status });
+export function refuseInteraction<Payload = { error: string }>(formData: FormData, error: string, status: number, payload?: Payload) {
+  if (isFetcherSubmission(formData)) return data<Payload>(payload ?? ({ error } as Payload), { status });
   throw new Response(error, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }

@@ -4,10 +4,10 @@
 // (JavaScript on) gets data back; a plain form post is redirected back to the page it came from.
 import { data, redirect } from "@remix-run/node";
 
-import { paths, safeRedirect } from "~/lib/paths";
+import { paths } from "~/lib/paths";
 import { requireUser } from "~/server/auth/session.server";
 import { readForm } from "~/server/http/body.server";
-import { isFetcherSubmission } from "~/server/http/interaction.server";
+import { isFetcherSubmission, redirectBack, refuseInteraction } from "~/server/http/interaction.server";
 import { readIntent } from "~/server/http/responses.server";
 import { actOnRemotePerson, actOnRemotePost, type RemoteStanding } from "~/server/services/federation-service.server";
 
@@ -29,30 +29,24 @@ export function loadRemotePostsPage() {
 export async function remotePostsPageAction(request: Request) {
   const viewer = await requireUser(request, { redirectTo: paths.home() });
   const formData = await readForm(request);
-  const viaFetcher = isFetcherSubmission(formData);
   const postId = formData.get("post");
   const text = formData.get("text");
   const outcome = await actOnRemotePost({ actor: viewer, postId, intent: readIntent(formData), text });
   if (!outcome.ok) {
-    // A refused reply keeps its words in the box (a fetcher's data, or the page's for a plain post).
+    // A refused reply keeps its words in the box (a fetcher's data).
     const kept = typeof text === "string" ? { text } : {};
-    if (viaFetcher) return data<RemotePostsActionData>({ ok: false, message: outcome.message, ...kept }, { status: outcome.status });
-    throw new Response(outcome.message, { status: outcome.status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    return refuseInteraction<RemotePostsActionData>(formData, outcome.message, outcome.status, { ok: false, message: outcome.message, ...kept });
   }
-  if (!viaFetcher) return redirect(safeRedirect(formData.get("redirectTo"), paths.home()));
+  if (!isFetcherSubmission(formData)) return redirectBack(formData, paths.home());
   return data<RemotePostsActionData>({ ok: true, postId: String(postId), ...outcome.value });
 }
 
 export async function remotePeoplePageAction(request: Request) {
   const viewer = await requireUser(request, { redirectTo: paths.search() });
   const formData = await readForm(request);
-  const viaFetcher = isFetcherSubmission(formData);
   const actorId = formData.get("actor");
   const outcome = await actOnRemotePerson({ actor: viewer, actorId, intent: readIntent(formData) });
-  if (!outcome.ok) {
-    if (viaFetcher) return data<RemotePeopleActionData>({ ok: false, message: outcome.message }, { status: outcome.status });
-    throw new Response(outcome.message, { status: outcome.status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  }
-  if (!viaFetcher) return redirect(safeRedirect(formData.get("redirectTo"), paths.search()));
+  if (!outcome.ok) return refuseInteraction<RemotePeopleActionData>(formData, outcome.message, outcome.status, { ok: false, message: outcome.message });
+  if (!isFetcherSubmission(formData)) return redirectBack(formData, paths.search());
   return data<RemotePeopleActionData>({ ok: true, actorId: String(actorId), ...outcome.value });
 }
