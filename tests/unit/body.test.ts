@@ -157,6 +157,27 @@ describe("page actions read their form once, within the limit", () => {
   });
 });
 
+describe("a form that declares its length (every browser's form post)", () => {
+  const declared = (body: string, length = Buffer.byteLength(body)) =>
+    new Request(new URL("/ReciPals/Account/Login", ORIGIN), {
+      method: "POST",
+      body,
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(length) },
+    });
+
+  it("is read whole, at once", async () => {
+    const formData = await readForm(declared("intent=like&_fetcher=1&text=caf%C3%A9"));
+    expect([...formData.entries()]).toEqual([["intent", "like"], ["_fetcher", "1"], ["text", "café"]]);
+  });
+
+  it("is still refused past the limit when it carries more than it declares (a request made in this process)", async () => {
+    const thrown = await readForm(declared(`a=${"x".repeat(100_000)}`, 20)).catch((error: unknown) => error);
+    expect(thrown).toBeInstanceOf(Response);
+    expect((thrown as Response).status).toBe(413);
+    expect(await (thrown as Response).text()).toMatch(/too large for this form \(64 KB at most\)/);
+  });
+});
+
 describe("what a form body must be", () => {
   const asUser = async () => signedInCookie((await makeUser()).id);
   const commentCount = async () => Number((await db.selectFrom("comments").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
