@@ -55,6 +55,7 @@ export async function clientLoader({ request, serverLoader }: ClientLoaderFuncti
       recipes: { items: [], page: 1, hasMore: false } as RecipePage<ShownRecipe>,
       people: [] as UserCard[],
       remote: null,
+      handle: false,
       error: !answered ? SEARCH_MESSAGES.failed : q ? SEARCH_MESSAGES.recipes : SEARCH_MESSAGES.list,
     };
   }
@@ -126,56 +127,59 @@ export default function SearchRoute() {
         )}
       </section>
 
-      <section
-        className="search-section"
-        aria-labelledby="search-recipes"
-        aria-busy={pendingQuery !== null ? true : undefined}
-      >
-        <h2 id="search-recipes">Recipes</h2>
-        {more.items.length === 0 ? (
-          data.error ? null : (
-            data.q ? (
-              <EmptyState
-                title={`No recipes found matching "${data.q}"`}
-                text="Check the spelling, try fewer words, or search for an ingredient or a cuisine instead."
-                action={{ to: paths.home(), label: "Browse the feed" }}
-              />
-            ) : (
-              <EmptyState title="No recipes yet." text="Be the first to share one." action={{ to: paths.create(), label: "Create a recipe" }} />
+      {/* A handle (`@name@host`) searches people only. */}
+      {data.handle ? null : (
+        <section
+          className="search-section"
+          aria-labelledby="search-recipes"
+          aria-busy={pendingQuery !== null ? true : undefined}
+        >
+          <h2 id="search-recipes">Recipes</h2>
+          {more.items.length === 0 ? (
+            data.error ? null : (
+              data.q ? (
+                <EmptyState
+                  title={`No recipes found matching "${data.q}"`}
+                  text="Check the spelling, try fewer words, or search for an ingredient or a cuisine instead."
+                  action={{ to: paths.home(), label: "Browse the feed" }}
+                />
+              ) : (
+                <EmptyState title="No recipes yet." text="Be the first to share one." action={{ to: paths.create(), label: "Create a recipe" }} />
+              )
             )
-          )
-        ) : (
-          <ul className="recipe-grid">
-            {more.items.map((recipe) => (
-              <li key={recipe.recipe_id}>
-                <RecipeResult recipe={recipe} />
-              </li>
-            ))}
-          </ul>
-        )}
-        {more.error ? (
-          <p className="form-alert" role="alert">
-            {more.error}
-          </p>
-        ) : null}
-        {more.hasMore ? (
-          <p className="search-more">
-            <Link
-              to={more.href}
-              className="button button--ghost"
-              preventScrollReset
-              aria-busy={more.loading || undefined}
-              onClick={(event) => {
-                // With JavaScript the next page is appended in place (even while the page still hydrates); without it, the link opens it.
-                event.preventDefault();
-                more.load();
-              }}
-            >
-              {more.loading ? "Loading…" : "Load more"}
-            </Link>
-          </p>
-        ) : null}
-      </section>
+          ) : (
+            <ul className="recipe-grid">
+              {more.items.map((recipe) => (
+                <li key={recipe.recipe_id}>
+                  <RecipeResult recipe={recipe} />
+                </li>
+              ))}
+            </ul>
+          )}
+          {more.error ? (
+            <p className="form-alert" role="alert">
+              {more.error}
+            </p>
+          ) : null}
+          {more.hasMore ? (
+            <p className="search-more">
+              <Link
+                to={more.href}
+                className="button button--ghost"
+                preventScrollReset
+                aria-busy={more.loading || undefined}
+                onClick={(event) => {
+                  // With JavaScript the next page is appended in place (even while the page still hydrates); without it, the link opens it.
+                  event.preventDefault();
+                  more.load();
+                }}
+              >
+                {more.loading ? "Loading…" : "Load more"}
+              </Link>
+            </p>
+          ) : null}
+        </section>
+      )}
     </section>
   );
 }

@@ -52,6 +52,8 @@ test("follow a cook on another ReciPals by handle: their recipe arrives on Home,
   const card = page.getByRole("article", { name: cook.handle });
   await expect(card).toBeVisible();
   await expect(card.getByText(cook.handle)).toBeVisible();
+  // A handle searches people only: no "No recipes found" beside the person.
+  await expect(page.getByRole("heading", { name: "Recipes" })).toHaveCount(0);
   await card.getByRole("button", { name: "Follow" }).click();
   // Requested until their server accepts, then Unfollow (read again until the Accept is in).
   await expect(card.getByRole("button", { name: /Requested|Unfollow/ })).toBeVisible();

@@ -595,6 +595,13 @@ describe("search page loader", () => {
     expect(parseSearchParams(new URLSearchParams("page=3&seed=5"))).toEqual({ q: "", page: 3, seed: 5 });
   });
 
+  it("a handle (`@name@host`) searches people only: the page has no recipe half for it", async () => {
+    const q = "@noodle@example.org";
+    const result = await searchLoader(routeArgs(getRequest(`/ReciPals/Search?q=${encodeURIComponent(q)}`)));
+    expect(result).toMatchObject({ q, handle: true, error: null, recipes: { items: [], hasMore: false } });
+    expect((await searchLoader(routeArgs(getRequest("/ReciPals/Search?q=noodle")))).handle).toBe(false);
+  });
+
   it("a new visit gets a new random order", async () => {
     const seeds = new Set<number>();
     for (let i = 0; i < 5; i++) seeds.add((await searchLoader(routeArgs(getRequest("/ReciPals/Search")))).seed);

@@ -28,13 +28,17 @@ export async function loadSearchPage(request: Request, context: AppLoadContext) 
   let recipes: RecipePage<ShownRecipe> = { items: [], page, hasMore: false };
   let people: UserCard[] = [];
   let error: string | null = null;
+  // `@name@host` names a person: no recipe is searched for it (the page shows no recipe half).
+  const handle = q !== "" && parseRemoteHandle(q) !== null;
   // A failing half is reported on the page, not as an error page: the other half still shows.
-  try {
-    const found = await searchRecipes({ q, page, seed, without: hidden });
-    recipes = { ...found, items: await withPlaceholders(found.items, (recipe) => recipe.photo) };
-  } catch (cause) {
-    log.error({ err: cause, reqId: currentRequestId() }, "search failed");
-    error = q ? SEARCH_MESSAGES.recipes : SEARCH_MESSAGES.list;
+  if (!handle) {
+    try {
+      const found = await searchRecipes({ q, page, seed, without: hidden });
+      recipes = { ...found, items: await withPlaceholders(found.items, (recipe) => recipe.photo) };
+    } catch (cause) {
+      log.error({ err: cause, reqId: currentRequestId() }, "search failed");
+      error = q ? SEARCH_MESSAGES.recipes : SEARCH_MESSAGES.list;
+    }
   }
   if (q) {
     try {
@@ -47,7 +51,7 @@ export async function loadSearchPage(request: Request, context: AppLoadContext) 
   // `@name@host`: a signed-in searcher is shown that person on their server, asked of it now
   // (docs/federation.md); an answer for one person is never kept for the next visitors.
   let remote: (FoundRemotePerson & { reportHref: string }) | null = null;
-  if (q && parseRemoteHandle(q)) {
+  if (handle) {
     withholdFromSharedCache(context);
     try {
       const found = await lookUpRemotePerson({ actor: await getUser(request), q });
@@ -59,5 +63,5 @@ export async function loadSearchPage(request: Request, context: AppLoadContext) 
   // A failure is this moment's, not the page's: never kept for the next visitors.
   if (error) withholdFromSharedCache(context);
   scopeSharedCache(context, [CacheScope.search, q ? CacheScope.people : null]);
-  return { q, page, seed, recipes, people, remote, error };
+  return { q, page, seed, recipes, people, remote, handle, error };
 }
