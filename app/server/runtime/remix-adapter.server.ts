@@ -179,7 +179,7 @@ export async function sendResponse(req: Request, res: Response, response: global
   for (const [name, value] of response.headers.entries()) res.append(name, value);
   const held = heldBodies.get(response);
   if (held && response.body && !response.bodyUsed) {
-    void response.body.cancel();
+    response.body.cancel().catch(() => undefined);
     res.end(held);
   } else if (response.body) await pipeBody(response.body, res);
   else res.end();
