@@ -183,7 +183,6 @@ export async function isOutOfReach(actorId: string, ownerId: string, database: D
   return (await reachOf(actorId, ownerId, database)) === "out";
 }
 
-/** `isOutOfReach` told apart from an owner who does not exist (a follow of nobody is a 404, not a 403). */
 /**
  * reachOf's "open" inside a statement: `ownerId` is there and not suspended, and neither of the two
  * blocked the other. A write that must not happen across a block carries it in its own condition.
@@ -192,6 +191,7 @@ export function openBetween(actorId: string, ownerId: string): RawBuilder<SqlBoo
   return sql<SqlBool>`exists (select 1 from users as owner where owner.id = ${ownerId} and owner.suspended_at is null and not exists (select 1 from blocks where (blocker_id = ${actorId} and blocked_id = ${ownerId}) or (blocker_id = ${ownerId} and blocked_id = ${actorId})))`;
 }
 
+/** `isOutOfReach` told apart from an owner who does not exist (a follow of nobody is a 404, not a 403). */
 export async function reachOf(actorId: string, ownerId: string, database: DB = db): Promise<"missing" | "out" | "open"> {
   const row = await database
     .selectFrom("users as owner")

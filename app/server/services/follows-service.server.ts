@@ -42,9 +42,12 @@ export async function setFollowing({ actor, targetId, following }: { actor: Acto
     await changing([CacheScope.user(actor.id), CacheScope.user(targetId)], async (trx) => {
       // A follow carries the block's condition (and that they exist) in its own insert: nothing
       // written means a refusal, or a follow there already (writeIfOpen).
-      if (following) return void (await writeIfOpen(trx, actor.id, targetId, (onlyIf) => storeFollowing(trx, { followerId: actor.id, followeeId: targetId, following, onlyIf }), { missing: FOLLOW_MESSAGES.missing }));
-      if (!(await getSessionUserById(targetId, trx))) throw new RefusedError(refusal(404, FOLLOW_MESSAGES.missing));
-      await storeFollowing(trx, { followerId: actor.id, followeeId: targetId, following });
+      if (following) {
+        await writeIfOpen(trx, actor.id, targetId, (onlyIf) => storeFollowing(trx, { followerId: actor.id, followeeId: targetId, following, onlyIf }), { missing: FOLLOW_MESSAGES.missing });
+      } else {
+        if (!(await getSessionUserById(targetId, trx))) throw new RefusedError(refusal(404, FOLLOW_MESSAGES.missing));
+        await storeFollowing(trx, { followerId: actor.id, followeeId: targetId, following });
+      }
     });
     // Nothing refused: the follow is as asked (a follow is one row, written idempotently).
     return done({ following });

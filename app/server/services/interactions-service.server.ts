@@ -95,7 +95,7 @@ export async function setLike({
     // The block's condition rides in the like's own insert (writeIfOpen), and the notification goes
     // with the commit: four round trips in all on PostgreSQL (docs/scaling.md, "Round trips").
     const changed = await changing([CacheScope.recipe(post.recipe_id)], async (trx) =>
-      liked ? (await writeIfOpen(trx, userId, post.created_by, async (onlyIf) => (await storeLike(trx, { post, userId, liked, onlyIf })) || false)) !== false : storeLike(trx, { post, userId, liked }),
+      liked ? writeIfOpen(trx, userId, post.created_by, (onlyIf) => storeLike(trx, { post, userId, liked, onlyIf })) : storeLike(trx, { post, userId, liked }),
     );
     // The count as read just before, with this write's own change: no query after the write (a
     // like is the most frequent write; docs/scaling.md counts its round trips). Others' likes

@@ -26,15 +26,9 @@ export const PEOPLE_MESSAGES = {
  * with that text when the owner does not exist. Call inside the write's transaction, wrapped in
  * `refusing`, so nothing is written.
  */
-export async function refuseIfBlocked(trx: DB, actorId: string, ownerId: string | null, { missing }: { missing?: string } = {}): Promise<void> {
-  if (!ownerId && missing) throw new RefusedError(refusal(404, missing));
-  if (!ownerId || ownerId === actorId) return;
-  // A block between the two committing now waits for this write, or this write for it: never
-  // both (docs/scaling.md, "How writers meet"). Writes between the two go side by side.
-  await engineOf(trx).writers.lock(trx, [pairKey(actorId, ownerId)], "shared");
-  const reach = await reachOf(actorId, ownerId, trx);
-  if (reach === "missing" && missing) throw new RefusedError(refusal(404, missing));
-  if (reach === "out") throw new RefusedError(refusal(403, PEOPLE_MESSAGES.unavailable));
+export async function refuseIfBlocked(trx: DB, actorId: string, ownerId: string | null, options: { missing?: string } = {}): Promise<void> {
+  const owner = await lockPair(trx, actorId, ownerId, options);
+  if (owner) await refuseOutOfReach(trx, actorId, owner, options);
 }
 
 /**
@@ -50,12 +44,31 @@ export async function writeIfOpen<T>(
   write: (condition: RawBuilder<SqlBool> | null) => Promise<T | false>,
   options: { missing?: string } = {},
 ): Promise<T | false> {
-  if (!ownerId && options.missing) throw new RefusedError(refusal(404, options.missing));
-  if (!ownerId || ownerId === actorId) return write(null);
-  await engineOf(trx).writers.lock(trx, [pairKey(actorId, ownerId)], "shared");
-  const wrote = await write(openBetween(actorId, ownerId));
-  if (wrote === false) await refuseIfBlocked(trx, actorId, ownerId, options);
+  const owner = await lockPair(trx, actorId, ownerId, options);
+  if (!owner) return write(null);
+  const wrote = await write(openBetween(actorId, owner));
+  if (wrote === false) await refuseOutOfReach(trx, actorId, owner, options);
   return wrote;
+}
+
+/**
+ * The owner a write between the two people must be checked against, with the pair's lock taken
+ * (shared): a block between the two committing now waits for this write, or this write for it,
+ * never both (docs/scaling.md, "How writers meet"); writes between the two go side by side. Null
+ * when there is no one to be kept from (no owner, or oneself); with `missing`, no owner is a 404.
+ */
+async function lockPair(trx: DB, actorId: string, ownerId: string | null, { missing }: { missing?: string }): Promise<string | null> {
+  if (!ownerId && missing) throw new RefusedError(refusal(404, missing));
+  if (!ownerId || ownerId === actorId) return null;
+  await engineOf(trx).writers.lock(trx, [pairKey(actorId, ownerId)], "shared");
+  return ownerId;
+}
+
+/** The refusal of refuseIfBlocked, the pair's lock already held. */
+async function refuseOutOfReach(trx: DB, actorId: string, ownerId: string, { missing }: { missing?: string }): Promise<void> {
+  const reach = await reachOf(actorId, ownerId, trx);
+  if (reach === "missing" && missing) throw new RefusedError(refusal(404, missing));
+  if (reach === "out") throw new RefusedError(refusal(403, PEOPLE_MESSAGES.unavailable));
 }
 
 /** The lock a block and the writes it refuses meet on: one per pair of people, whoever acts. */
