@@ -116,6 +116,13 @@ const thereHost = () => new URL(there.origin).host;
 const farCookId = () => `${there.origin}/users/far-cook`;
 
 /** The other server sends `activity` as `who` to the inbox of `recipientId` here. */
+/** `userId` (signed in with `cookie`) finds far-cook by handle and follows them; resolves once their server accepted. */
+async function followFarCook(userId: string, cookie: string): Promise<void> {
+  await searchLoader(routeArgs(getRequest(`/ReciPals/Search?q=${encodeURIComponent(`@far-cook@${thereHost()}`)}`, cookie)));
+  await remotePeopleAction(routeArgs(formRequest("/ReciPals/Account/RemotePeople", { actor: farCookId(), intent: "follow", _fetcher: "1" }, cookie)));
+  await until(() => db.selectFrom("remote_follows").select("accepted_at").where("user_id", "=", userId).where("accepted_at", "is not", null).executeTakeFirst(), "the follow");
+}
+
 async function sendFromThere(who: "far-cook" | "stranger" | "gone-cook", recipientId: string, activity: Activity): Promise<void> {
   const ctx = remote.createContext(new URL(there.origin), undefined);
   const recipient = await ctx.lookupObject(`${here.origin}/ap/users/${encodeURIComponent(recipientId)}`);
@@ -382,9 +389,7 @@ describe("federation: safety across servers", () => {
     const admin = { id: (await makeUser({ role: "ADMIN" })).id, role: "ADMIN" as const };
     const cook = await makeUser();
     const cookie = await signedInCookie(cook.id);
-    await searchLoader(routeArgs(getRequest(`/ReciPals/Search?q=${encodeURIComponent(`@far-cook@${thereHost()}`)}`, cookie)));
-    await remotePeopleAction(routeArgs(formRequest("/ReciPals/Account/RemotePeople", { actor: farCookId(), intent: "follow", _fetcher: "1" }, cookie)));
-    await until(() => db.selectFrom("remote_follows").select("accepted_at").where("user_id", "=", cook.id).where("accepted_at", "is not", null).executeTakeFirst(), "the follow");
+    await followFarCook(cook.id, cookie);
     const { postId, noteId } = await postRecipe(cook.id, "Blocked Bread");
     await sendFromThere("far-cook", cook.id, new Like({ id: new URL(`${there.origin}/likes/block`), actor: new URL(farCookId()), object: noteId }));
     await until(() => db.selectFrom("remote_likes").select("post_id").where("post_id", "=", postId).executeTakeFirst(), "the like");
@@ -477,9 +482,7 @@ describe("federation: safety across servers", () => {
     const admin = { id: (await makeUser({ role: "ADMIN" })).id, role: "ADMIN" as const };
     const leaving = await makeUser();
     const cookie = await signedInCookie(leaving.id);
-    await searchLoader(routeArgs(getRequest(`/ReciPals/Search?q=${encodeURIComponent(`@far-cook@${thereHost()}`)}`, cookie)));
-    await remotePeopleAction(routeArgs(formRequest("/ReciPals/Account/RemotePeople", { actor: farCookId(), intent: "follow", _fetcher: "1" }, cookie)));
-    await until(() => db.selectFrom("remote_follows").select("accepted_at").where("user_id", "=", leaving.id).where("accepted_at", "is not", null).executeTakeFirst(), "the follow");
+    await followFarCook(leaving.id, cookie);
     const actorId = `${here.origin}/ap/users/${encodeURIComponent(leaving.id)}`;
 
     expect(await deleteUser({ actor: admin, userId: leaving.id })).toMatchObject({ ok: true });
@@ -493,9 +496,7 @@ describe("federation: deliveries that cannot land", () => {
     // One who can no longer send (suspended: their keys are not handed out) stands for any queueing failure.
     const cook = await makeUser();
     const cookie = await signedInCookie(cook.id);
-    await searchLoader(routeArgs(getRequest(`/ReciPals/Search?q=${encodeURIComponent(`@far-cook@${thereHost()}`)}`, cookie)));
-    await remotePeopleAction(routeArgs(formRequest("/ReciPals/Account/RemotePeople", { actor: farCookId(), intent: "follow", _fetcher: "1" }, cookie)));
-    await until(() => db.selectFrom("remote_follows").select("accepted_at").where("user_id", "=", cook.id).where("accepted_at", "is not", null).executeTakeFirst(), "the follow");
+    await followFarCook(cook.id, cookie);
     const noteId = new URL(`${there.origin}/notes/unsendable-${cook.id}`);
     await sendFromThere("far-cook", cook.id, new Create({ id: new URL(`${noteId.href}/create`), actor: new URL(farCookId()), to: PUBLIC_COLLECTION, object: new Note({ id: noteId, attribution: new URL(farCookId()), content: "<p>Soup</p>" }) }));
     await until(() => db.selectFrom("remote_posts").select("id").where("id", "=", noteId.href).executeTakeFirst(), "their post");
@@ -593,9 +594,7 @@ describe("federation: what Mastodon, Pixelfed and Misskey send", () => {
   it("a Pixelfed photo post (an Image attachment, Pixelfed's properties) arrives on the follower's Home with its photo", async () => {
     const cook = await makeUser();
     const cookie = await signedInCookie(cook.id);
-    await searchLoader(routeArgs(getRequest(`/ReciPals/Search?q=${encodeURIComponent(`@far-cook@${thereHost()}`)}`, cookie)));
-    await remotePeopleAction(routeArgs(formRequest("/ReciPals/Account/RemotePeople", { actor: farCookId(), intent: "follow", _fetcher: "1" }, cookie)));
-    await until(() => db.selectFrom("remote_follows").select("accepted_at").where("user_id", "=", cook.id).where("accepted_at", "is not", null).executeTakeFirst(), "the follow");
+    await followFarCook(cook.id, cookie);
     const post = `${there.origin}/p/far-cook/${Date.now()}`;
     expect(
       await postAsJson(cook.id, {
