@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 
 import pg from "pg";
 
+import { freePort } from "./free-port";
 import { startS3Server } from "./s3rver";
 
 // The cluster the tests in this folder run against: two app servers (scripts/server.js) with the
@@ -86,16 +87,6 @@ export function writeState(state: ClusterState, file = process.env[CLUSTER_STATE
   fs.renameSync(`${file}.tmp`, file);
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import net from "node:net";
 import path from "node:path";
+
+import { freePort } from "./free-port";
 
 // What the e2e server is started with (playwright.config.ts), shared with specs that start a
 // second server of their own on the same database (early-refusals.spec.ts).
@@ -42,17 +43,6 @@ export function e2eServerEnv(port: number): Record<string, string> {
   };
 }
 
-/** A port nobody listens on now (the system's choice), so another run on this machine is never reached. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.on("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port: chosen } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(chosen));
-    });
-  });
-}
 
 /**
  * Starts another server of the app's build on a free port, with the e2e settings and `env` on top;

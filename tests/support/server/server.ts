@@ -10,6 +10,9 @@ import SQLite from "better-sqlite3";
 
 import { assetsDirectoryFor } from "../../../remix.config.js";
 import { buildIsStale } from "../../../scripts/build-state.js";
+import { freePort } from "../free-port";
+
+export { freePort };
 
 // Real server processes for the security tests (loopback only, free ports, temp dirs). The
 // server build lives in RECIPALS_BUILD_DIR (default build-sec), built once and shared by the
@@ -146,17 +149,6 @@ export async function prepareFreshDatabase(file: string, { unset = [] as string[
   return result.output;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface RunningServer {
   port: number;
