@@ -54,6 +54,18 @@ describe("a document rendered at once", () => {
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
   });
 
+  it("gives every page a nonce of its own, 16 random bytes, also past a refill of the bytes kept for them", async () => {
+    const nonces: string[] = [];
+    // More pages than the 256 nonces drawn at a time.
+    for (let page = 0; page < 300; page++) {
+      const response = await handle(getRequest("/ReciPals/Home"));
+      await response.arrayBuffer();
+      nonces.push(/'nonce-([^']+)'/.exec(response.headers.get("Content-Security-Policy") ?? "")?.[1] ?? "");
+    }
+    for (const nonce of nonces) expect(Buffer.from(nonce, "base64")).toHaveLength(16);
+    expect(new Set(nonces).size).toBe(nonces.length);
+  });
+
   it("keeps the page's scripts inert until its first photo, behind a gate with the nonce", async () => {
     const response = await handle(getRequest("/ReciPals/Home"));
     const nonce = /'nonce-([^']+)'/.exec(response.headers.get("Content-Security-Policy") ?? "")?.[1];
