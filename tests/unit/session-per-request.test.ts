@@ -82,4 +82,16 @@ describe("one session read per page", () => {
     expect(await getUser(getRequest("/ReciPals/Home", cookie))).toBeNull();
     expect(await getUserId(getRequest("/ReciPals/Home", cookie))).toBeNull();
   });
+
+  it("the same Cookie header on page after page: signed in while its session lasts, signed out once it ends; one changed character is not the same", async () => {
+    const user = await makeUser();
+    const cookie = await signedInCookie(user.id);
+    for (let page = 0; page < 3; page++) expect((await getUser(getRequest("/ReciPals/Home", cookie)))?.id).toBe(user.id);
+    const tampered = cookie.replace(/.$/, (c) => (c === "A" ? "B" : "A"));
+    expect(await getUser(getRequest("/ReciPals/Home", tampered))).toBeNull();
+    expect(await getUser(getRequest("/ReciPals/Home", `theme=dark; ${cookie}`))).not.toBeNull();
+    await db.deleteFrom("sessions").where("user_id", "=", user.id).execute();
+    expect(await getUser(getRequest("/ReciPals/Home", cookie))).toBeNull();
+    expect(await getUserId(new Request(`${ORIGIN}/ReciPals/Home`, { method: "POST", headers: { Cookie: cookie } }))).toBeNull();
+  });
 });
