@@ -87,7 +87,6 @@ export function writeState(state: ClusterState, file = process.env[CLUSTER_STATE
   fs.renameSync(`${file}.tmp`, file);
 }
 
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function isAlive(pid: number): boolean {

@@ -43,7 +43,6 @@ export function e2eServerEnv(port: number): Record<string, string> {
   };
 }
 
-
 /**
  * Starts another server of the app's build on a free port, with the e2e settings and `env` on top;
  * `script` is scripts/server.js (serve only) or scripts/start.js (migrate and seed first). Resolves

@@ -149,7 +149,6 @@ export async function prepareFreshDatabase(file: string, { unset = [] as string[
   return result.output;
 }
 
-
 export interface RunningServer {
   port: number;
   origin: string;
