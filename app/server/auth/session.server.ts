@@ -6,6 +6,7 @@ import { paths, safeRedirect } from "~/lib/paths";
 
 import { COOKIE_NAMES } from "../http/cookies.server";
 import { db, onPrimary, writeTransaction, type DB } from "../db/connection.server";
+import { preparedRead } from "../db/prepared-read.server";
 import { env, sessionSecret } from "../env.server";
 import { sessionUserColumns, type SessionUser } from "../queries/users.server";
 import { noteSignedIn } from "../observability/request-notes.server";
@@ -73,14 +74,26 @@ export async function getUserId(request: Request): Promise<string | null> {
   return readSessionUserId(request);
 }
 
+const sessionRow = preparedRead((database, key: string) => database.selectFrom("sessions").select(["user_id", "expires_at"]).where("id", "=", key));
+
 async function readSessionUserId(request: Request): Promise<string | null> {
   const session = await readSession(request);
   if (!session) return null;
-  const row = await onPrimary(() => db.selectFrom("sessions").select(["user_id", "expires_at"]).where("id", "=", session.key).executeTakeFirst());
+  const [row] = await onPrimary(() => sessionRow(db, session.key));
   if (!row || row.expires_at <= Date.now()) return null;
   noteSignedIn(row.user_id);
   return row.user_id;
 }
+
+const sessionUser = preparedRead((database, key: string, now: number) =>
+  database
+    .selectFrom("sessions")
+    .innerJoin("users", "users.id", "sessions.user_id")
+    .select(sessionUserColumns.map((column) => `users.${column}` as const))
+    .where("sessions.id", "=", key)
+    .where("sessions.expires_at", ">", now)
+    .where("users.suspended_at", "is", null),
+);
 
 async function readUser(request: Request): Promise<SessionUser | null> {
   const session = await readSession(request);
@@ -88,16 +101,7 @@ async function readUser(request: Request): Promise<SessionUser | null> {
   // One query for the session and its user (a page reads it on every request). From the primary
   // even where pages read from replicas: a sign-out elsewhere, a suspension or a demotion holds
   // at once, never after a replica's lag (docs/scaling.md, "Read replicas").
-  const user = await onPrimary(() =>
-    db
-      .selectFrom("sessions")
-      .innerJoin("users", "users.id", "sessions.user_id")
-      .select(sessionUserColumns.map((column) => `users.${column}` as const))
-      .where("sessions.id", "=", session.key)
-      .where("sessions.expires_at", ">", Date.now())
-      .where("users.suspended_at", "is", null)
-      .executeTakeFirst(),
-  );
+  const [user] = await onPrimary(() => sessionUser(db, session.key, Date.now()));
   if (user) noteSignedIn(user.id);
   return user ?? null;
 }

@@ -3,6 +3,7 @@ import { sql, type RawBuilder, type SqlBool } from "kysely";
 import { UNAVAILABLE_ACCOUNT, UNAVAILABLE_RECIPE } from "~/lib/blocking";
 
 import { db, onPrimary, type DB } from "../db/connection.server";
+import { preparedRead } from "../db/prepared-read.server";
 
 export { UNAVAILABLE_ACCOUNT, UNAVAILABLE_RECIPE };
 
@@ -79,11 +80,19 @@ export function isHidden(lens: Lens, userId: string | null | undefined, database
  * rows: a longer part is not read (PersonList above). Read from the primary.
  */
 export async function readLens(viewerId: string | null, { admin = false }: { admin?: boolean } = {}, database: DB = db): Promise<Lens> {
+  if (viewerId && admin) return lensOf(viewerId, admin, await onPrimary(() => adminLensRows(database, viewerId)));
+  if (viewerId) return lensOf(viewerId, admin, await onPrimary(() => viewerLensRows(database, viewerId)));
+  return admin ? OPEN_LENS : lensOf(null, admin, await onPrimary(() => visitorLensRows(database)));
+}
+
+type LensKind = "blocking" | "blockedBy" | "muting" | "suspended";
+
+/** The parts of a lens in one union: each read up to LENS_INLINE_MAX + 1 rows, so a long part shows. */
+function lensUnion(viewerId: string | null, admin: boolean): RawBuilder<{ id: string; kind: LensKind }> {
   const limit = LENS_INLINE_MAX + 1;
-  type Kind = "blocking" | "blockedBy" | "muting" | "suspended";
-  const part = (kind: Kind, query: RawBuilder<unknown>) => sql`select id, ${sql.lit(kind)} as kind from (${query} limit ${limit}) as ${sql.ref(`lens_${kind}`)}`;
+  const part = (kind: LensKind, query: RawBuilder<unknown>) => sql`select id, ${sql.lit(kind)} as kind from (${query} limit ${limit}) as ${sql.ref(`lens_${kind}`)}`;
   const parts: RawBuilder<unknown>[] = [];
-  if (viewerId) {
+  if (viewerId !== null) {
     parts.push(
       part("blocking", sql`select blocked_id as id from blocks where blocker_id = ${viewerId}`),
       part("blockedBy", sql`select blocker_id as id from blocks where blocked_id = ${viewerId}`),
@@ -91,16 +100,23 @@ export async function readLens(viewerId: string | null, { admin = false }: { adm
     );
   }
   if (!admin) parts.push(part("suspended", sql`select id from users where suspended_at is not null`));
-  if (parts.length === 0) return OPEN_LENS;
-  // From the primary even where a request's reads go to replicas, like the session: a block or a
-  // suspension hides at once, never after a replica's lag.
-  const rows = (await onPrimary(() => sql<{ id: string; kind: Kind }>`${sql.join(parts, sql` union all `)}`.execute(database))).rows;
+  return sql<{ id: string; kind: LensKind }>`${sql.join(parts, sql` union all `)}`;
+}
+
+// From the primary even where a request's reads go to replicas, like the session: a block or a
+// suspension hides at once, never after a replica's lag. Three shapes, each prepared once.
+const viewerLensRows = preparedRead((_database, viewerId: string) => lensUnion(viewerId, false));
+const adminLensRows = preparedRead((_database, viewerId: string) => lensUnion(viewerId, true));
+const visitorLensRows = preparedRead(() => lensUnion(null, false));
+
+/** The lens of `viewerId` from the rows its parts gave. */
+function lensOf(viewerId: string | null, admin: boolean, rows: ReadonlyArray<{ id: string; kind: LensKind }>): Lens {
   if (rows.length === 0) return viewerId ? { ...OPEN_LENS, viewerId } : OPEN_LENS;
-  const found = new Map<Kind, string[]>();
+  const found = new Map<LensKind, string[]>();
   for (const row of rows) found.set(row.kind, [...(found.get(row.kind) ?? []), row.id]);
-  const long = (kind: Kind) => (found.get(kind)?.length ?? 0) > LENS_INLINE_MAX;
+  const long = (kind: LensKind) => (found.get(kind)?.length ?? 0) > LENS_INLINE_MAX;
   /** The ids of `kinds`, remembering what the whole is when a part is long. */
-  const list = (...kinds: Kind[]): PersonList => {
+  const list = (...kinds: LensKind[]): PersonList => {
     const ids = [...new Set(kinds.flatMap((kind) => (long(kind) ? [] : (found.get(kind) ?? []))))];
     if (kinds.some(long)) {
       sources.set(ids, {
@@ -113,7 +129,7 @@ export async function readLens(viewerId: string | null, { admin = false }: { adm
     }
     return ids;
   };
-  const everyone: Kind[] = admin ? ["blocking", "blockedBy"] : ["blocking", "blockedBy", "suspended"];
+  const everyone: LensKind[] = admin ? ["blocking", "blockedBy"] : ["blocking", "blockedBy", "suspended"];
   return {
     viewerId,
     hidden: viewerId ? list(...everyone) : list("suspended"),
