@@ -3,6 +3,7 @@ import crypto from "node:crypto";
 import { sql } from "kysely";
 
 import { db, type DB } from "../db/connection.server";
+import { preparedRead } from "../db/prepared-read.server";
 import { nextSeq, nowIso } from "./seq.server";
 import { shownPerson } from "./visibility.server";
 
@@ -43,14 +44,13 @@ export const COOKS_SHOWN_ON_RECIPE = 20;
 
 const entryColumns = ["c.id as cook_id", "c.recipe_id", "c.rating", "c.note", "c.servings", "c.photo", "c.created_at", "c.updated_at"] as const;
 
+const ownCookRow = preparedRead((database, userId: string, recipeId: string) =>
+  database.selectFrom("cooks").select(["id as cook_id", "rating", "note", "servings", "photo"]).where("user_id", "=", userId).where("recipe_id", "=", recipeId),
+);
+
 /** One person's entry for a recipe, if any. */
 export async function getOwnCook(userId: string, recipeId: string, database: DB = db): Promise<(CookFields & { cook_id: string }) | undefined> {
-  return database
-    .selectFrom("cooks")
-    .select(["id as cook_id", "rating", "note", "servings", "photo"])
-    .where("user_id", "=", userId)
-    .where("recipe_id", "=", recipeId)
-    .executeTakeFirst();
+  return (await ownCookRow(database, userId, recipeId))[0];
 }
 
 /** Adds the person's entry; false when they already have one (the unique index decides). */

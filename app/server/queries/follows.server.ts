@@ -1,6 +1,7 @@
 import { sql, type RawBuilder, type SqlBool } from "kysely";
 
 import { db, type DB } from "../db/connection.server";
+import { preparedRead } from "../db/prepared-read.server";
 import { nowIso } from "./seq.server";
 import { shownPerson } from "./visibility.server";
 
@@ -37,17 +38,15 @@ export async function unfollow(
   return Number(removed.numDeletedRows) > 0;
 }
 
+const followRow = preparedRead((database, followerId: string, followeeId: string) =>
+  database.selectFrom("follows").select("follower_id").where("follower_id", "=", followerId).where("followee_id", "=", followeeId),
+);
+
 export async function isFollowing(
   { followerId, followeeId }: { followerId: string; followeeId: string },
   database: DB = db,
 ): Promise<boolean> {
-  const row = await database
-    .selectFrom("follows")
-    .select("follower_id")
-    .where("follower_id", "=", followerId)
-    .where("followee_id", "=", followeeId)
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await followRow(database, followerId, followeeId)).length > 0;
 }
 
 export interface FollowCounts {
@@ -55,22 +54,24 @@ export interface FollowCounts {
   following: number;
 }
 
+const followCountsRow = preparedRead((database, userId: string) =>
+  database.selectNoFrom((eb) => [
+    eb
+      .selectFrom("follows")
+      .select((c) => c.fn.countAll<number>().as("n"))
+      .where("followee_id", "=", userId)
+      .as("followers"),
+    eb
+      .selectFrom("follows")
+      .select((c) => c.fn.countAll<number>().as("n"))
+      .where("follower_id", "=", userId)
+      .as("following"),
+  ]),
+);
+
 export async function getFollowCounts(userId: string, database: DB = db): Promise<FollowCounts> {
-  const row = await database
-    .selectNoFrom((eb) => [
-      eb
-        .selectFrom("follows")
-        .select((c) => c.fn.countAll<number>().as("n"))
-        .where("followee_id", "=", userId)
-        .as("followers"),
-      eb
-        .selectFrom("follows")
-        .select((c) => c.fn.countAll<number>().as("n"))
-        .where("follower_id", "=", userId)
-        .as("following"),
-    ])
-    .executeTakeFirstOrThrow();
-  return { followers: Number(row.followers ?? 0), following: Number(row.following ?? 0) };
+  const [row] = await followCountsRow(database, userId);
+  return { followers: Number(row?.followers ?? 0), following: Number(row?.following ?? 0) };
 }
 
 /** One row of the Followers / Following dialogs. */

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder, type SqlBool } from "kysely";
 
 import { db, type DB } from "../db/connection.server";
+import { preparedRead } from "../db/prepared-read.server";
 import { federationEnabled } from "../federation/handles.server";
 import { nowIso } from "./seq.server";
 import { shownPerson } from "./visibility.server";
@@ -60,10 +61,13 @@ export async function countLikes(postId: string, database: DB = db): Promise<num
   return Number(row?.n ?? 0);
 }
 
+const likeRow = preparedRead((database, postId: string, userId: string) =>
+  database.selectFrom("likes").select("user_id").where("post_id", "=", postId).where("user_id", "=", userId),
+);
+
 /** Whether `userId` likes the post. */
 export async function hasLiked(postId: string, userId: string, database: DB = db): Promise<boolean> {
-  const row = await database.selectFrom("likes").select("user_id").where("post_id", "=", postId).where("user_id", "=", userId).executeTakeFirst();
-  return row !== undefined;
+  return (await likeRow(database, postId, userId)).length > 0;
 }
 
 /** Who liked a post, in the order they liked it, but not the people in `without` (the reader's lens). */

@@ -1,4 +1,5 @@
 import { db, engineOf, type DB } from "../db/connection.server";
+import { preparedRead } from "../db/prepared-read.server";
 import { likeCount } from "./likes.server";
 import { applyBatchSelection, groupRows, nextSeq, todayDate, type BatchSelection } from "./seq.server";
 import { shownPerson } from "./visibility.server";
@@ -15,7 +16,7 @@ export interface PostThumb {
  * post viewer's chevrons walk them (docs/rules.md#post-viewer).
  */
 export async function listUserPosts(userId: string, database: DB = db): Promise<PostThumb[]> {
-  return userPostsNewestFirst(userId, database).execute();
+  return userPosts(database, userId);
 }
 
 /** A user's posts as thumbnails, newest first (the grid's and the post viewer's order). */
@@ -23,8 +24,17 @@ function userPostsNewestFirst(userId: string, database: DB) {
   return database.selectFrom("posts").select(["id as post_id", "recipe_id", "title", "photo"]).where("created_by", "=", userId).orderBy("seq", "desc");
 }
 
+const userPosts = preparedRead((database, userId: string) => userPostsNewestFirst(userId, database));
+
 /** Squares of a profile's grid a page: eight rows of three (app/styles/profile.css). */
 export const PROFILE_PAGE_SIZE = 24;
+
+const userPostsPage = preparedRead((database, userId: string, offset: number) =>
+  userPostsNewestFirst(userId, database)
+    // One more than a page tells whether there is a next one.
+    .limit(PROFILE_PAGE_SIZE + 1)
+    .offset(offset),
+);
 
 /**
  * One page of a user's posts, newest first, as the profile grid shows them (`Load more` asks for
@@ -35,11 +45,7 @@ export async function listUserPostsPage(
   page: number,
   database: DB = db,
 ): Promise<{ posts: PostThumb[]; page: number; hasMore: boolean }> {
-  const rows = await userPostsNewestFirst(userId, database)
-    // One more than a page tells whether there is a next one.
-    .limit(PROFILE_PAGE_SIZE + 1)
-    .offset((page - 1) * PROFILE_PAGE_SIZE)
-    .execute();
+  const rows = await userPostsPage(database, userId, (page - 1) * PROFILE_PAGE_SIZE);
   return { posts: rows.slice(0, PROFILE_PAGE_SIZE), page, hasMore: rows.length > PROFILE_PAGE_SIZE };
 }
 

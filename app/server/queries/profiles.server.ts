@@ -1,4 +1,5 @@
 import { db, type DB } from "../db/connection.server";
+import { preparedRead } from "../db/prepared-read.server";
 import { getFollowCounts, isFollowing, listFollowers, listFollowing, type FollowRow } from "./follows.server";
 import { listPersonCooks, type CookedRecipe } from "./cooks.server";
 import { listUserPostsPage, type PostThumb } from "./posts.server";
@@ -29,13 +30,16 @@ export interface ProfilePage {
   cooked: CookedRecipe[];
 }
 
-export async function countUserPosts(userId: string, database: DB = db): Promise<number> {
-  const row = await database
+const postCountRow = preparedRead((database, userId: string) =>
+  database
     .selectFrom("posts")
     .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("created_by", "=", userId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+    .where("created_by", "=", userId),
+);
+
+export async function countUserPosts(userId: string, database: DB = db): Promise<number> {
+  const [row] = await postCountRow(database, userId);
+  return Number(row?.n ?? 0);
 }
 
 /** The profile owner's saved recipes, most recently saved first; none by the people in `without` (the viewer's lens). */

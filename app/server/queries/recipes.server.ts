@@ -1,4 +1,5 @@
 import { db, type DB } from "../db/connection.server";
+import { preparedRead } from "../db/prepared-read.server";
 import { applyBatchSelection, groupRows, type BatchSelection } from "./seq.server";
 
 // Reads of recipes. Field names follow docs/rules.md#api-entities so pages and the JSON API share one shape.
@@ -37,17 +38,13 @@ export async function getRecipeCreator(id: string, database: DB = db): Promise<s
   return row ? row.user_created : undefined;
 }
 
+const creatorRow = preparedRead((database, recipeId: string) =>
+  database.selectFrom("recipes as r").innerJoin("users as u", "u.id", "r.user_created").select(["u.id", "u.username", "u.profile"]).where("r.id", "=", recipeId),
+);
+
 export async function getRecipeDetail(id: string, database: DB = db): Promise<RecipeDetail | undefined> {
   // The same reader as the API's lists (one recipe is a batch of one), plus who made it.
-  const [[recipe], creator] = await Promise.all([
-    readRecipesFull({ ids: [id] }, database),
-    database
-      .selectFrom("recipes as r")
-      .innerJoin("users as u", "u.id", "r.user_created")
-      .select(["u.id", "u.username", "u.profile"])
-      .where("r.id", "=", id)
-      .executeTakeFirst(),
-  ]);
+  const [[recipe], [creator]] = await Promise.all([readRecipesFull({ ids: [id] }, database), creatorRow(database, id)]);
   if (!recipe) return undefined;
   const { seq: _seq, ...detail } = recipe;
   return { ...detail, creator: creator ? { id: creator.id, username: creator.username, profile: creator.profile ?? "" } : null };

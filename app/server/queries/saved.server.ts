@@ -1,4 +1,5 @@
 import { db, type DB } from "../db/connection.server";
+import { preparedRead } from "../db/prepared-read.server";
 import { nowIso, nextSeq } from "./seq.server";
 import { shownPerson } from "./visibility.server";
 
@@ -24,14 +25,12 @@ export async function listSavedRecipes(userId: string, { without = [] }: { witho
     .execute();
 }
 
+const savedRow = preparedRead((database, userId: string, recipeId: string) =>
+  database.selectFrom("saved_recipes").select("recipe_id").where("user_id", "=", userId).where("recipe_id", "=", recipeId),
+);
+
 export async function isRecipeSaved(userId: string, recipeId: string, database: DB = db): Promise<boolean> {
-  const row = await database
-    .selectFrom("saved_recipes")
-    .select("recipe_id")
-    .where("user_id", "=", userId)
-    .where("recipe_id", "=", recipeId)
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await savedRow(database, userId, recipeId)).length > 0;
 }
 
 /** Saves or unsaves; idempotent both ways, so a double submit never toggles twice. True when it changed something. */

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 
 import { db, type DB } from "../db/connection.server";
+import { preparedRead } from "../db/prepared-read.server";
 import { nextSeq, nowIso } from "./seq.server";
 import { shownPerson, type PersonList } from "./visibility.server";
 
@@ -32,10 +33,13 @@ export async function listShoppingRows(userId: string, without: PersonList, data
   return { recipes, items };
 }
 
+const listedRow = preparedRead((database, userId: string, recipeId: string) =>
+  database.selectFrom("shopping_recipes").select("recipe_id").where("user_id", "=", userId).where("recipe_id", "=", recipeId),
+);
+
 /** Whether the recipe is on the person's list (the recipe page's button says so). */
 export async function isOnShoppingList(userId: string, recipeId: string, database: DB = db): Promise<boolean> {
-  const row = await database.selectFrom("shopping_recipes").select("recipe_id").where("user_id", "=", userId).where("recipe_id", "=", recipeId).executeTakeFirst();
-  return row !== undefined;
+  return (await listedRow(database, userId, recipeId)).length > 0;
 }
 
 /** How many recipes, or items, the person's list holds. */

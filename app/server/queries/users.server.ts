@@ -4,6 +4,7 @@ import crypto from "node:crypto";
 import { DEFAULT_PROFILE_IMAGE } from "~/lib/paths";
 
 import { db, engineOf, isUniqueViolation, withinTransaction, type DB } from "../db/connection.server";
+import { preparedRead } from "../db/prepared-read.server";
 import { hashPassword, needsRehash, verifyPassword } from "../auth/password.server";
 import { applyBatchSelection, groupRows, nextSeq, nowIso, type BatchSelection } from "./seq.server";
 import { shownPerson } from "./visibility.server";
@@ -30,24 +31,18 @@ export async function getSessionUserById(id: string, database: DB = db): Promise
   return database.selectFrom("users").select(sessionUserColumns).where("id", "=", id).executeTakeFirst();
 }
 
+// A profile's reads are prepared once (db/prepared-read.server.ts): they run on every profile page.
+const profileRow = preparedRead((database, id: string) => database.selectFrom("users").select([...sessionUserColumns, "bio"]).where("id", "=", id));
+const tagRows = preparedRead((database, userId: string) => database.selectFrom("user_tags").select("tag").where("user_id", "=", userId).orderBy("position"));
+
 export async function getUserProfile(id: string, database: DB = db): Promise<UserProfile | undefined> {
-  const user = await database
-    .selectFrom("users")
-    .select([...sessionUserColumns, "bio"])
-    .where("id", "=", id)
-    .executeTakeFirst();
+  const [user] = await profileRow(database, id);
   if (!user) return undefined;
   return { ...user, tags: await getUserTags(id, database) };
 }
 
 export async function getUserTags(userId: string, database: DB = db): Promise<string[]> {
-  const rows = await database
-    .selectFrom("user_tags")
-    .select("tag")
-    .where("user_id", "=", userId)
-    .orderBy("position")
-    .execute();
-  return rows.map((row) => row.tag);
+  return (await tagRows(database, userId)).map((row) => row.tag);
 }
 
 export async function isUsernameTaken(username: string, database: DB = db): Promise<boolean> {
