@@ -3,9 +3,9 @@ import type { Compilable, CompiledQuery, RawBuilder } from "kysely";
 import { engineOf, type DB } from "./connection.server";
 
 // Building a query with Kysely's builder and compiling it to SQL cost more CPU than SQLite's own
-// work on the short reads every page makes (the session, the lens, the unread count: bench/README.md,
-// issue 52). A read whose shape never changes is therefore built and compiled once per engine;
-// each later call sends the same SQL with its own values.
+// work on the short reads every page makes (the session, the lens, a profile's counts:
+// bench/README.md, issue 52). A read whose shape never changes is therefore built and compiled
+// once per engine; each later call sends the same SQL with its own values.
 
 interface Prepared<Row> {
   query: CompiledQuery<Row>;
