@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { sql, type KyselyPlugin } from "kysely";
 import { describe, expect, it } from "vitest";
 
 import { db, writeTransaction } from "~/server/db/connection.server";
@@ -39,6 +39,23 @@ describe("a prepared read", () => {
       return userByName(trx, dee.username, "ADMIN");
     });
     expect(names.map((row) => row.id)).toEqual([dee.id]);
+  });
+
+  it("on a handle with plugins, is built for every call so the plugins see each read", async () => {
+    const eve = await makeUser();
+    await userByName(db, eve.username, "USER");
+    const seen: string[] = [];
+    const recorder: KyselyPlugin = {
+      transformQuery: (args) => {
+        seen.push(args.node.kind);
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const watched = db.withPlugin(recorder);
+    expect(await userByName(watched, eve.username, "USER")).toHaveLength(1);
+    expect(await userByName(watched, eve.username, "ADMIN")).toHaveLength(0);
+    expect(seen).toEqual(["SelectQueryNode", "SelectQueryNode"]);
   });
 
   it("refuses, at its first call, an argument that does not become a parameter", async () => {
